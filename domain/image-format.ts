@@ -1,0 +1,53 @@
+/** What the service accepts, and how it reads an image's type and size from its first bytes (no decoder needed). */
+export const ACCEPTED_TYPES = ['image/jpeg', 'image/png'] as const;
+export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
+
+/** Images above this many pixels are refused before decoding (decompression bombs). */
+export const MAX_PIXELS = 40_000_000;
+/** Uploads must be smaller than this (spec: under 10 MB). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+const HASH_RE = /^[0-9a-f]{64}$/;
+export const isImageHash = (value: unknown): value is string => typeof value === 'string' && HASH_RE.test(value);
+export const isAcceptedType = (value: unknown): value is AcceptedType =>
+  typeof value === 'string' && (ACCEPTED_TYPES as readonly string[]).includes(value);
+
+export function sniffType(bytes: Uint8Array): AcceptedType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'image/png';
+  return null;
+}
+
+export interface ImageInfo {
+  type: AcceptedType;
+  width: number;
+  height: number;
+}
+
+/** Type and dimensions from the header: PNG's IHDR or JPEG's first start-of-frame marker. Null if unreadable. */
+export function readImageInfo(bytes: Uint8Array): ImageInfo | null {
+  const type = sniffType(bytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (type === 'image/png') {
+    if (bytes.length < 24) return null;
+    return { type, width: view.getUint32(16), height: view.getUint32(20) };
+  }
+  if (type === 'image/jpeg') {
+    let i = 2;
+    while (i + 9 < bytes.length) {
+      if (bytes[i] !== 0xff) return null;
+      const marker = bytes[i + 1];
+      if (marker === 0xff) { i += 1; continue; }
+      if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) { i += 2; continue; }
+      const length = view.getUint16(i + 2);
+      // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        return { type, height: view.getUint16(i + 5), width: view.getUint16(i + 7) };
+      }
+      i += 2 + length;
+    }
+    return null;
+  }
+  return null;
+}

@@ -1,0 +1,78 @@
+/** Minimal API Gateway HTTP API (payload 2.0) shapes: the only parts the handlers use. */
+export interface HttpEvent {
+  version?: string;
+  routeKey?: string;
+  rawPath: string;
+  rawQueryString?: string;
+  headers: Record<string, string | undefined>;
+  pathParameters?: Record<string, string | undefined>;
+  queryStringParameters?: Record<string, string | undefined>;
+  body?: string;
+  isBase64Encoded?: boolean;
+  requestContext: { http: { method: string; path: string; sourceIp?: string }; requestId?: string; domainName?: string };
+}
+
+export interface HttpResult {
+  statusCode: number;
+  headers?: Record<string, string>;
+  body: string;
+  isBase64Encoded?: boolean;
+}
+
+/** An error whose message is safe to show the caller, as `{"detail": message}`. */
+export class HttpError extends Error {
+  constructor(readonly statusCode: number, message: string) {
+    super(message);
+  }
+}
+
+export const badRequest = (detail: string) => new HttpError(400, detail);
+export const notFound = (detail: string) => new HttpError(404, detail);
+
+export function json(statusCode: number, value: unknown, headers: Record<string, string> = {}): HttpResult {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+    body: JSON.stringify(value),
+  };
+}
+
+export function rawBody(event: HttpEvent): string {
+  if (!event.body) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+/** Parses a JSON object body or throws a 400 that says what is wrong. */
+export function jsonBody(event: HttpEvent): Record<string, unknown> {
+  const text = rawBody(event);
+  if (!text.trim()) throw badRequest('Request body must be a JSON object.');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('Request body is not valid JSON.');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest('Request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+export function pathParam(event: HttpEvent, name: string): string {
+  const value = event.pathParameters?.[name];
+  if (!value) throw badRequest(`Missing path parameter ${name}.`);
+  return decodeURIComponent(value);
+}
+
+/** Wraps a handler: HttpErrors become `{"detail"}` answers; anything else is logged and becomes a 500 without internals. */
+export function httpHandler(fn: (event: HttpEvent) => Promise<HttpResult>): (event: HttpEvent) => Promise<HttpResult> {
+  return async (event) => {
+    try {
+      return await fn(event);
+    } catch (err) {
+      if (err instanceof HttpError) return json(err.statusCode, { detail: err.message });
+      console.error(JSON.stringify({ level: 'error', route: event.routeKey, message: (err as Error).message, stack: (err as Error).stack }));
+      return json(500, { detail: 'Internal server error. Please try again.' });
+    }
+  };
+}

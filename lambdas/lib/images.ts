@@ -1,0 +1,57 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ImageInfo } from '../../domain/image-format';
+import { ddb } from './aws';
+import { settings } from './settings';
+
+/** 'allowed' passes; 'rejected' failed moderation; 'invalid' failed the upload check (object removed). */
+export type ModerationVerdict = 'allowed' | 'rejected' | 'invalid';
+
+export interface ImageRecord {
+  image_hash: string;
+  file_type: string;
+  registered_at: string;
+  verified?: boolean;
+  width?: number;
+  height?: number;
+  moderation?: ModerationVerdict;
+  /** For the operator: labels or check failures behind a verdict other than 'allowed'. */
+  moderation_reasons?: string[];
+  moderated_at?: string;
+}
+
+const table = () => settings.table('images');
+
+export async function getImage(hash: string): Promise<ImageRecord | null> {
+  const res = await ddb().send(new GetCommand({ TableName: table(), Key: { image_hash: hash } }));
+  return (res.Item as ImageRecord | undefined) ?? null;
+}
+
+/** Records a registration; keeps the first registration time and clears a stale verification. */
+export async function registerImage(hash: string, fileType: string): Promise<void> {
+  await ddb().send(new UpdateCommand({
+    TableName: table(),
+    Key: { image_hash: hash },
+    UpdateExpression: 'SET file_type = :t, registered_at = if_not_exists(registered_at, :now), verified = :f',
+    ExpressionAttributeValues: { ':t': fileType, ':now': new Date().toISOString(), ':f': false },
+  }));
+}
+
+export async function markVerified(hash: string, info: ImageInfo): Promise<void> {
+  await ddb().send(new UpdateCommand({
+    TableName: table(),
+    Key: { image_hash: hash },
+    UpdateExpression: 'SET verified = :v, file_type = :t, width = :w, height = :h, registered_at = if_not_exists(registered_at, :now)',
+    ExpressionAttributeValues: { ':v': true, ':t': info.type, ':w': info.width, ':h': info.height, ':now': new Date().toISOString() },
+  }));
+}
+
+export async function recordModeration(hash: string, verdict: ModerationVerdict, reasons: string[]): Promise<void> {
+  await ddb().send(new UpdateCommand({
+    TableName: table(),
+    Key: { image_hash: hash },
+    UpdateExpression: 'SET moderation = :m, moderation_reasons = :r, moderated_at = :now' + (verdict === 'invalid' ? ', verified = :f' : ''),
+    ExpressionAttributeValues: {
+      ':m': verdict, ':r': reasons, ':now': new Date().toISOString(), ...(verdict === 'invalid' ? { ':f': false } : {}),
+    },
+  }));
+}

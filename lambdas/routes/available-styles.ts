@@ -1,0 +1,9 @@
+import { STYLES } from '../../engine/styles';
+import { httpHandler, json } from '../lib/http';
+
+/** GET /api/available-styles: the engine's style catalogue. */
+export const handler = httpHandler(async () =>
+  json(200, {
+    styles: STYLES.map(({ id, name, description, preview }) => ({ id, name, description, preview })),
+  }, { 'cache-control': 'public, max-age=300' }),
+);

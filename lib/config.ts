@@ -1,0 +1,76 @@
+/**
+ * Typed per-environment configuration, chosen with `-c env=dev|prod`.
+ * Everything an operator may want to change per environment lives here, nothing else reads context.
+ */
+export type PaymentMode = 'stripe' | 'simulated' | 'prelaunch';
+
+export interface EnvConfig {
+  /** Environment name, part of every resource name. */
+  readonly envName: 'dev' | 'prod';
+  readonly brandName: string;
+  /** 'stripe' needs the secret in Secrets Manager (see README); 'prelaunch' takes sign-ups instead of payments. */
+  readonly paymentMode: PaymentMode;
+  readonly stripePublishableKey: string | null;
+  /** Secrets Manager secret holding {"secretKey": "...", "webhookSecret": "..."} for payment mode 'stripe'. */
+  readonly stripeSecretName: string;
+  /** Lifetime of presigned upload URLs. */
+  readonly uploadUrlTtlSeconds: number;
+  /** Lifetime of links to generated images handed out by the API. */
+  readonly imageUrlTtlSeconds: number;
+  /** Days before uploaded photos and generated images are deleted from the media bucket. */
+  readonly mediaRetentionDays: number;
+  /** Rekognition moderation confidence threshold (percent). */
+  readonly moderationMinConfidence: number;
+  /** Sender of order e-mails; must be a verified SES identity in the account. */
+  readonly mailFrom: string;
+  /** Public site URL used in e-mails when a custom domain fronts CloudFront; null = CloudFront domain. */
+  readonly siteUrl: string | null;
+  /** Existing container image (ECR URI) for the engine's model server; null builds engine/Dockerfile at deploy. */
+  readonly engineImageUri: string | null;
+  /** Keep data (tables, media bucket) when the stack is deleted. */
+  readonly retainData: boolean;
+}
+
+const base: Omit<EnvConfig, 'envName'> = {
+  brandName: 'ToonZap',
+  paymentMode: 'stripe',
+  stripePublishableKey: null,
+  stripeSecretName: 'toonzap/stripe',
+  uploadUrlTtlSeconds: 300,
+  imageUrlTtlSeconds: 24 * 3600,
+  mediaRetentionDays: 30,
+  moderationMinConfidence: 60,
+  mailFrom: 'ToonZap <no-reply@toonzap.example>',
+  siteUrl: null,
+  engineImageUri: null,
+  retainData: false,
+};
+
+export const ENVIRONMENTS: Record<EnvConfig['envName'], EnvConfig> = {
+  dev: { ...base, envName: 'dev', paymentMode: 'prelaunch' },
+  prod: { ...base, envName: 'prod', retainData: true },
+};
+
+/** Reads `env` plus optional overrides (e.g. `-c paymentMode=stripe -c stripePublishableKey=pk_live_...`). */
+export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
+  const envName = String(getContext('env') ?? 'dev');
+  if (envName !== 'dev' && envName !== 'prod') {
+    throw new Error(`Unknown environment "${envName}": use -c env=dev or -c env=prod`);
+  }
+  const cfg: EnvConfig = { ...ENVIRONMENTS[envName] };
+  const overridable: (keyof EnvConfig)[] = [
+    'brandName', 'paymentMode', 'stripePublishableKey', 'stripeSecretName', 'mailFrom', 'siteUrl', 'engineImageUri',
+  ];
+  const out = cfg as unknown as Record<string, unknown>;
+  for (const key of overridable) {
+    const value = getContext(key);
+    if (typeof value === 'string' && value !== '') out[key] = value;
+  }
+  if (!['stripe', 'simulated', 'prelaunch'].includes(cfg.paymentMode)) {
+    throw new Error(`paymentMode must be stripe, simulated or prelaunch, not "${cfg.paymentMode}"`);
+  }
+  if (cfg.paymentMode === 'simulated') {
+    throw new Error('paymentMode "simulated" exists only in the local runtime (npm start)');
+  }
+  return cfg;
+}

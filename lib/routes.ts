@@ -1,0 +1,38 @@
+/**
+ * The one route table. The CDK stack makes one Lambda + API Gateway route per entry; the local runtime
+ * serves the same routes by reading them back out of the synthesized template. List only routes that work.
+ */
+export type Access =
+  | 'images:read' | 'images:write'
+  | 'jobs:read' | 'jobs:write'
+  | 'orders:read' | 'orders:write'
+  | 'generations:read' | 'generations:write'
+  | 'media:read' | 'media:write'
+  | 'jobs-machine:start'
+  | 'pipeline:start'
+  | 'payments:secret';
+
+export interface RouteDef {
+  readonly method: 'GET' | 'POST';
+  /** API Gateway path syntax: `{name}` for parameters. */
+  readonly path: string;
+  /** Handler module under lambdas/routes/, exporting `handler`. */
+  readonly handler: string;
+  /** What the function may touch; the stack turns this into IAM grants. */
+  readonly access: readonly Access[];
+  readonly memoryMb?: number;
+  readonly timeoutSeconds?: number;
+}
+
+export const ROUTES: readonly RouteDef[] = [
+  { method: 'GET', path: '/api/status', handler: 'status', access: [] },
+  { method: 'GET', path: '/api/config', handler: 'config', access: [] },
+  { method: 'GET', path: '/api/available-styles', handler: 'available-styles', access: [] },
+  { method: 'POST', path: '/api/upload-image', handler: 'upload-image', access: ['images:read', 'images:write', 'media:read', 'media:write'] },
+];
+
+/** Lambda-safe construct id from a route, e.g. "POST /api/upload-image" -> "PostUploadImage". */
+export function routeId(route: RouteDef): string {
+  const words = `${route.method} ${route.path.replace(/^\/api\//, '')}`.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return words.map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('');
+}

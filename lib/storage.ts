@@ -1,0 +1,74 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { EnvConfig } from './config';
+
+/** Table names as the handlers know them (env var suffixes) with their partition keys. */
+export const TABLES = {
+  images: 'image_hash',
+  jobs: 'job_id',
+  orders: 'order_id',
+  generations: 'generation_id',
+  signups: 'signup_id',
+  events: 'event_id',
+} as const;
+export type TableName = keyof typeof TABLES;
+
+/** Media bucket key prefixes; lifecycle rules and handlers agree on them through this one list. */
+export const MEDIA_PREFIX = { uploads: 'uploads/', previews: 'previews/', outputs: 'outputs/' } as const;
+
+export interface StorageProps {
+  readonly config: EnvConfig;
+  /** Browser origins allowed to PUT uploads and GET images (the site). */
+  readonly corsOrigins: string[];
+}
+
+/** Data: DynamoDB tables (on demand, point-in-time recovery) and the private media bucket. */
+export class Storage extends Construct {
+  readonly tables: Record<TableName, dynamodb.Table>;
+  readonly media: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: StorageProps) {
+    super(scope, id);
+    const removalPolicy = props.config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    const tables = {} as Record<TableName, dynamodb.Table>;
+    for (const [name, key] of Object.entries(TABLES) as [TableName, string][]) {
+      tables[name] = new dynamodb.Table(this, `${name[0].toUpperCase()}${name.slice(1)}Table`, {
+        partitionKey: { name: key, type: dynamodb.AttributeType.STRING },
+        billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        timeToLiveAttribute: 'expires_at',
+        encryption: dynamodb.TableEncryption.AWS_MANAGED,
+        removalPolicy,
+      });
+    }
+    this.tables = tables;
+
+    const days = props.config.mediaRetentionDays;
+    this.media = new s3.Bucket(this, 'MediaBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy,
+      autoDeleteObjects: !props.config.retainData,
+      cors: [
+        {
+          allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+          allowedOrigins: props.corsOrigins,
+          allowedHeaders: ['Content-Type', 'Content-Length'],
+          exposedHeaders: ['ETag'],
+          maxAge: 3600,
+        },
+      ],
+      lifecycleRules: [
+        { id: 'expire-uploads', prefix: MEDIA_PREFIX.uploads, expiration: Duration.days(days) },
+        { id: 'expire-previews', prefix: MEDIA_PREFIX.previews, expiration: Duration.days(7) },
+        { id: 'expire-outputs', prefix: MEDIA_PREFIX.outputs, expiration: Duration.days(days) },
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+    });
+  }
+}

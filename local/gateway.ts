@@ -1,0 +1,139 @@
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import type { HttpEvent, HttpResult } from '../lambdas/lib/http';
+import type { LambdaHost } from './lambda-host';
+import type { LocalRoute } from './template';
+
+/** Paths the single-page app answers; anything else gets the app shell with HTTP 404 (the app shows not-found). */
+const SPA_ROUTES = [/^\/$/, /^\/(terms|privacy|refund|pricing|blog|404)\/?$/, /^\/status\/[^/]+\/?$/, /^\/image\/[^/]+(\/[^/]+)?\/?$/, /^\/blog\/[^/]+\/?$/];
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon', '.webp': 'image/webp', '.txt': 'text/plain; charset=utf-8', '.xml': 'application/xml',
+  '.webmanifest': 'application/manifest+json', '.woff2': 'font/woff2',
+};
+
+interface CompiledRoute { route: LocalRoute; regex: RegExp; params: string[] }
+
+function compile(route: LocalRoute): CompiledRoute {
+  const params: string[] = [];
+  const pattern = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
+    params.push(name.replace(/\+$/, ''));
+    return name.endsWith('+') ? '(.+)' : '([^/]+)';
+  });
+  return { route, regex: new RegExp(`^${pattern}$`), params };
+}
+
+export interface GatewayOptions {
+  routes: LocalRoute[];
+  lambdas: LambdaHost;
+  staticDir: string;
+}
+
+/**
+ * Plays API Gateway (HTTP API, payload 2.0) for /api/* and CloudFront for the site: static files from the
+ * built frontend, compressed, with the app shell for client routes.
+ */
+export function createGateway(opts: GatewayOptions): http.RequestListener {
+  const compiled = opts.routes.map(compile);
+  const gzCache = new Map<string, { mtime: number; body: Buffer; gz: Buffer | null }>();
+
+  async function api(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? 'GET';
+    const match = compiled.find((c) => c.route.method === method && c.regex.test(url.pathname));
+    if (!match) {
+      const known = compiled.some((c) => c.regex.test(url.pathname));
+      send(res, known ? 405 : 404, { 'content-type': 'application/json' }, JSON.stringify({ detail: known ? 'Method Not Allowed' : 'Not Found' }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const values = match.regex.exec(url.pathname)!.slice(1);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
+    const contentType = headers['content-type'] ?? '';
+    const textual = !contentType || /json|text|x-www-form-urlencoded|xml/.test(contentType);
+    const event: HttpEvent & Record<string, unknown> = {
+      version: '2.0',
+      routeKey: `${match.route.method} ${match.route.path}`,
+      rawPath: url.pathname,
+      rawQueryString: url.search.replace(/^\?/, ''),
+      headers,
+      queryStringParameters: url.search ? Object.fromEntries(url.searchParams) : undefined,
+      pathParameters: match.params.length ? Object.fromEntries(match.params.map((p, i) => [p, values[i]])) : undefined,
+      body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : undefined,
+      isBase64Encoded: body.length > 0 && !textual,
+      requestContext: {
+        http: { method, path: url.pathname, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
+        requestId: Math.random().toString(36).slice(2),
+        domainName: headers.host,
+        timeEpoch: Date.now(),
+      },
+    };
+    let result: HttpResult;
+    try {
+      result = (await opts.lambdas.invoke(match.route.functionId, event)) as HttpResult;
+    } catch (err) {
+      console.error(`[api] ${event.routeKey} failed:`, err);
+      send(res, 503, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Service Unavailable' }));
+      return;
+    }
+    const out = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+    send(res, result.statusCode, result.headers ?? {}, out);
+  }
+
+  function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
+    let rel = decodeURIComponent(url.pathname);
+    const isFile = path.extname(rel) !== '';
+    let status = 200;
+    if (!isFile) {
+      status = SPA_ROUTES.some((r) => r.test(rel)) ? 200 : 404;
+      rel = '/index.html';
+    }
+    const file = path.join(opts.staticDir, path.normalize(rel));
+    if (!file.startsWith(opts.staticDir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      if (!fs.existsSync(path.join(opts.staticDir, 'index.html'))) {
+        send(res, 503, { 'content-type': 'text/plain' }, 'The frontend is not built: run `npm run build:frontend`.');
+        return;
+      }
+      send(res, 404, { 'content-type': 'text/plain' }, 'Not Found');
+      return;
+    }
+    const stat = fs.statSync(file);
+    let cached = gzCache.get(file);
+    if (!cached || cached.mtime !== stat.mtimeMs) {
+      const body = fs.readFileSync(file);
+      const ext = path.extname(file);
+      const compressible = /\.(html|js|css|json|svg|txt|xml|webmanifest)$/.test(ext);
+      cached = { mtime: stat.mtimeMs, body, gz: compressible ? zlib.gzipSync(body, { level: 9 }) : null };
+      gzCache.set(file, cached);
+    }
+    const headers: Record<string, string> = {
+      'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+      'cache-control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'x-content-type-options': 'nosniff',
+      vary: 'accept-encoding',
+    };
+    const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    if (cached.gz && acceptsGzip) headers['content-encoding'] = 'gzip';
+    send(res, status, headers, req.method === 'HEAD' ? Buffer.alloc(0) : cached.gz && acceptsGzip ? cached.gz : cached.body);
+  }
+
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const work = url.pathname.startsWith('/api/') || url.pathname === '/api' ? api(req, res, url) : Promise.resolve(serveStatic(req, res, url));
+    work.catch((err) => {
+      console.error('[gateway]', err);
+      if (!res.headersSent) send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ detail: 'Internal server error.' }));
+    });
+  };
+}
+
+function send(res: http.ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string): void {
+  res.writeHead(status, headers);
+  res.end(body);
+}

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import { REPO_ROOT } from '../lib/functions';
+import type { LocalFunction } from './template';
+
+type Handler = (event: unknown, context: object) => Promise<unknown>;
+
+/**
+ * Runs the template's functions in this process: loads the module named in each function's metadata and
+ * calls its `handler` with a Lambda-like context and the function's timeout.
+ */
+export class LambdaHost {
+  private readonly cache = new Map<string, Handler>();
+
+  constructor(readonly functions: Map<string, LocalFunction>) {}
+
+  byArn(arn: string): LocalFunction | undefined {
+    for (const fn of this.functions.values()) if (fn.arn === arn) return fn;
+    return undefined;
+  }
+
+  private load(fn: LocalFunction): Handler {
+    let handler = this.cache.get(fn.logicalId);
+    if (!handler) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const mod = require(path.join(REPO_ROOT, fn.entry)) as { handler?: Handler };
+      if (typeof mod.handler !== 'function') throw new Error(`${fn.entry} does not export a handler`);
+      handler = mod.handler;
+      this.cache.set(fn.logicalId, handler);
+    }
+    return handler;
+  }
+
+  async invoke(functionId: string, event: unknown): Promise<unknown> {
+    const fn = this.functions.get(functionId);
+    if (!fn) throw new Error(`Unknown function ${functionId}`);
+    const deadline = Date.now() + fn.timeoutSeconds * 1000;
+    const context = {
+      awsRequestId: randomUUID(),
+      functionName: fn.logicalId,
+      invokedFunctionArn: fn.arn,
+      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new LambdaTimeout(`${fn.logicalId} timed out after ${fn.timeoutSeconds} s`)), fn.timeoutSeconds * 1000);
+    });
+    try {
+      return await Promise.race([this.load(fn)(event, context), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export class LambdaTimeout extends Error {
+  override name = 'States.Timeout';
+}

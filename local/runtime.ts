@@ -1,0 +1,102 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import type { PaymentMode } from '../lib/config';
+import { REPO_ROOT } from '../lib/functions';
+import { FRONTEND_DIST } from '../lib/site';
+import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, startSes } from './emulators';
+import { createGateway } from './gateway';
+import { LambdaHost } from './lambda-host';
+import { LOCAL_REGION, type LocalModel, readModel, synthesizeLocal } from './template';
+
+export interface LocalRuntimeOptions {
+  /** App port; 0 picks a free one (tests). */
+  port?: number;
+  /** Where emulator data lives; kept across restarts. */
+  dataDir?: string;
+  paymentMode?: PaymentMode;
+  log?: (msg: string) => void;
+}
+
+export interface LocalRuntime {
+  url: string;
+  mailUrl: string;
+  s3Url: string;
+  dynamoUrl: string;
+  model: LocalModel;
+  /** Environment the handlers run with (resolved from the template plus local endpoints). */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs the synthesized stack on this machine: emulators for the AWS services, the template's tables and buckets,
+ * and every route's handler behind a local API Gateway + CloudFront stand-in.
+ */
+export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const log = opts.log ?? (() => {});
+  const dataDir = opts.dataDir ?? path.join(REPO_ROOT, '.data');
+  const paymentMode = opts.paymentMode ?? 'simulated';
+  const started: Running[] = [];
+
+  // The app server listens first: its origin is part of the storage CORS rules.
+  const server = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 3000, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://localhost:${port}`;
+
+  try {
+    const model = readModel(synthesizeLocal(paymentMode), (_id, attr) => (attr === 'DomainName' ? `localhost:${port}` : undefined));
+    const [dynamo, s3, ses] = await Promise.all([
+      startDynamo(dataDir, model.tables),
+      startS3(dataDir, model.buckets, [url, `http://${LOCAL_HOST}:${port}`]),
+      startSes(),
+    ]);
+    started.push(dynamo, s3, ses);
+
+    const env: Record<string, string> = {
+      AWS_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.url,
+      AWS_ENDPOINT_URL_S3: s3.url,
+      AWS_ENDPOINT_URL_SESV2: ses.url,
+      S3_FORCE_PATH_STYLE: 'true',
+    };
+    for (const fn of model.functions.values()) {
+      for (const [k, v] of Object.entries(fn.environment)) {
+        if (k === 'NODE_OPTIONS') continue;
+        if (env[k] !== undefined && env[k] !== v) throw new Error(`Functions disagree on ${k}: the local runtime shares one environment`);
+        env[k] = v;
+      }
+    }
+    delete process.env.AWS_PROFILE;
+    Object.assign(process.env, env);
+
+    const lambdas = new LambdaHost(model.functions);
+    server.on('request', createGateway({ routes: model.routes, lambdas, staticDir: FRONTEND_DIST }));
+    log(`ToonZap is running on ${url}`);
+    log(`Mail viewer (e-mails the app sends): ${ses.url}`);
+
+    return {
+      url,
+      mailUrl: ses.url,
+      s3Url: s3.url,
+      dynamoUrl: dynamo.url,
+      model,
+      env,
+      async close() {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await Promise.all(started.map((s) => s.close()));
+      },
+    };
+  } catch (err) {
+    server.close();
+    await Promise.all(started.map((s) => s.close().catch(() => {})));
+    throw err;
+  }
+}

@@ -1,0 +1,125 @@
+import { App } from 'aws-cdk-lib';
+import { ENVIRONMENTS, type EnvConfig, type PaymentMode } from '../lib/config';
+import { ENTRY_METADATA_KEY } from '../lib/functions';
+import { ToonZapStack } from '../lib/toonzap-stack';
+
+/**
+ * Synthesizes the real stack (without bundling) and reads back what the local runtime needs: tables, buckets,
+ * functions with their source modules and environment, HTTP routes and state machines. CloudFormation
+ * intrinsics are resolved to local names, so everything the stack defines is run here exactly once defined.
+ */
+export const LOCAL_REGION = 'us-east-1';
+export const LOCAL_ACCOUNT = '000000000000';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- CloudFormation is untyped JSON
+interface Resource { Type: string; Properties?: Json; Metadata?: Record<string, unknown> }
+export interface CfnTemplate { Resources: Record<string, Resource>; Outputs?: Json }
+
+export interface LocalTable { logicalId: string; name: string; keySchema: Json[]; attributeDefinitions: Json[] }
+export interface LocalBucket { logicalId: string; name: string; cors: Json[] | undefined }
+export interface LocalFunction { logicalId: string; arn: string; entry: string; environment: Record<string, string>; timeoutSeconds: number }
+export interface LocalRoute { method: string; path: string; functionId: string }
+export interface LocalStateMachine { logicalId: string; arn: string; name: string; definition: Json }
+
+export interface LocalModel {
+  template: CfnTemplate;
+  tables: LocalTable[];
+  buckets: LocalBucket[];
+  functions: Map<string, LocalFunction>;
+  routes: LocalRoute[];
+  stateMachines: LocalStateMachine[];
+}
+
+export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: undefined });
+  const config: EnvConfig = { ...ENVIRONMENTS.dev, paymentMode };
+  const stack = new ToonZapStack(app, 'ToonZap-local', {
+    config,
+    env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION },
+  });
+  return app.synth().getStackByName(stack.stackName).template as CfnTemplate;
+}
+
+/** Local physical names, derived from logical ids so they stay stable across restarts (data is kept). */
+export function physicalName(logicalId: string, type: string): string {
+  switch (type) {
+    case 'AWS::S3::Bucket': return `local-${logicalId.toLowerCase()}`.slice(0, 63);
+    case 'AWS::Lambda::Function': return `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${logicalId}`;
+    case 'AWS::StepFunctions::StateMachine': return `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:${logicalId}`;
+    default: return logicalId;
+  }
+}
+
+export function resolve(template: CfnTemplate, value: Json, attrs: (logicalId: string, attr: string) => string | undefined = () => undefined): Json {
+  const r = (v: Json): Json => resolve(template, v, attrs);
+  if (Array.isArray(value)) return value.map(r);
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1) {
+    const [k] = keys;
+    const arg = value[k];
+    if (k === 'Ref') {
+      if (arg === 'AWS::Region') return LOCAL_REGION;
+      if (arg === 'AWS::AccountId') return LOCAL_ACCOUNT;
+      if (arg === 'AWS::Partition') return 'aws';
+      if (arg === 'AWS::URLSuffix') return 'amazonaws.com';
+      if (arg === 'AWS::StackName') return 'ToonZap-local';
+      const res = template.Resources[arg];
+      if (!res) throw new Error(`Unresolvable Ref ${arg}`);
+      return physicalName(arg, res.Type);
+    }
+    if (k === 'Fn::GetAtt') {
+      const [id, attr] = arg as [string, string];
+      const custom = attrs(id, attr);
+      if (custom !== undefined) return custom;
+      const res = template.Resources[id];
+      if (!res) throw new Error(`Unresolvable GetAtt ${id}.${attr}`);
+      if (attr === 'Arn') {
+        if (res.Type === 'AWS::DynamoDB::Table') return `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT}:table/${id}`;
+        if (res.Type === 'AWS::S3::Bucket') return `arn:aws:s3:::${physicalName(id, res.Type)}`;
+        return physicalName(id, res.Type);
+      }
+      return `${id}.${attr}`;
+    }
+    if (k === 'Fn::Join') return (r(arg[1]) as Json[]).map(String).join(arg[0]);
+    if (k === 'Fn::Select') return r(arg[1])[Number(r(arg[0]))];
+    if (k === 'Fn::Split') return String(r(arg[1])).split(arg[0]);
+    if (k === 'Fn::Sub' && typeof arg === 'string') return arg.replace(/\$\{([^}]+)\}/g, (_m, name: string) => String(r(name.includes('.') ? { 'Fn::GetAtt': name.split('.') } : { Ref: name })));
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, r(v)]));
+}
+
+export function readModel(template: CfnTemplate, attrs?: (logicalId: string, attr: string) => string | undefined): LocalModel {
+  const res = Object.entries(template.Resources);
+  const tables: LocalTable[] = res.filter(([, r]) => r.Type === 'AWS::DynamoDB::Table').map(([id, r]) => ({
+    logicalId: id,
+    name: physicalName(id, r.Type),
+    keySchema: r.Properties.KeySchema,
+    attributeDefinitions: r.Properties.AttributeDefinitions,
+  }));
+  const buckets: LocalBucket[] = res.filter(([, r]) => r.Type === 'AWS::S3::Bucket').map(([id, r]) => ({
+    logicalId: id,
+    name: physicalName(id, r.Type),
+    cors: r.Properties?.CorsConfiguration?.CorsRules,
+  }));
+  const functions = new Map<string, LocalFunction>();
+  for (const [id, r] of res) {
+    const entry = r.Metadata?.[ENTRY_METADATA_KEY];
+    if (r.Type !== 'AWS::Lambda::Function' || typeof entry !== 'string') continue;
+    const environment = resolve(template, r.Properties.Environment?.Variables ?? {}, attrs) as Record<string, string>;
+    functions.set(id, { logicalId: id, arn: physicalName(id, r.Type), entry, environment, timeoutSeconds: r.Properties.Timeout ?? 3 });
+  }
+  const routes: LocalRoute[] = [];
+  for (const [, r] of res) {
+    if (r.Type !== 'AWS::ApiGatewayV2::Route') continue;
+    const [method, path] = String(r.Properties.RouteKey).split(' ');
+    const integrationId = r.Properties.Target['Fn::Join'][1][1].Ref as string;
+    const uri = template.Resources[integrationId].Properties.IntegrationUri;
+    routes.push({ method, path, functionId: uri['Fn::GetAtt'][0] });
+  }
+  const stateMachines: LocalStateMachine[] = res.filter(([, r]) => r.Type === 'AWS::StepFunctions::StateMachine').map(([id, r]) => {
+    const raw = resolve(template, r.Properties.DefinitionString, attrs);
+    return { logicalId: id, arn: physicalName(id, r.Type), name: id, definition: JSON.parse(raw) };
+  });
+  return { template, tables, buckets, functions, routes, stateMachines };
+}
