@@ -10,7 +10,10 @@ export type Access =
   | 'media:read' | 'media:write'
   | 'jobs-machine:start'
   | 'pipeline:start'
-  | 'payments:secret';
+  | 'payments:secret'
+  | 'rekognition'
+  | 'engine'
+  | 'mail';
 
 export interface RouteDef {
   readonly method: 'GET' | 'POST';
@@ -29,6 +32,11 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/config', handler: 'config', access: [] },
   { method: 'GET', path: '/api/available-styles', handler: 'available-styles', access: [] },
   { method: 'POST', path: '/api/upload-image', handler: 'upload-image', access: ['images:read', 'images:write', 'media:read', 'media:write'] },
+  { method: 'POST', path: '/api/process-moderation', handler: 'process-moderation', access: ['images:read', 'jobs:write', 'jobs-machine:start'] },
+  { method: 'POST', path: '/api/process-thumbnail', handler: 'process-thumbnail', access: ['images:read', 'jobs:write', 'media:read', 'jobs-machine:start'] },
+  { method: 'GET', path: '/api/jobs/{job_id}', handler: 'get-job', access: ['jobs:read', 'jobs:write', 'jobs-machine:start'] },
+  { method: 'GET', path: '/api/get-moderation/{image_hash}', handler: 'get-moderation', access: ['images:read'] },
+  { method: 'GET', path: '/api/get-thumbnails/{image_hash}', handler: 'get-thumbnails', access: ['images:read', 'media:read'] },
 ];
 
 /** Lambda-safe construct id from a route, e.g. "POST /api/upload-image" -> "PostUploadImage". */

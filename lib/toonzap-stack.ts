@@ -1,8 +1,11 @@
 import { Lazy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { Api } from './api';
 import type { EnvConfig } from './config';
+import { EngineEndpoint } from './engine-endpoint';
+import { Pipelines } from './pipelines';
 import type { Access } from './routes';
 import { Site } from './site';
 import { Storage, TABLES, type TableName } from './storage';
@@ -16,6 +19,8 @@ export const tableEnvVar = (name: TableName) => `${name.toUpperCase()}_TABLE`;
 
 export class ToonZapStack extends Stack {
   readonly storage: Storage;
+  readonly engine: EngineEndpoint;
+  readonly pipelines: Pipelines;
   readonly api: Api;
   readonly site: Site;
 
@@ -31,7 +36,10 @@ export class ToonZapStack extends Stack {
         ...(config.siteUrl ? [config.siteUrl] : []),
       ],
     });
+    this.engine = new EngineEndpoint(this, 'Engine', { config, media: this.storage.media });
 
+    // Every function sees the same settings; only route functions also learn the state machines' ARNs
+    // (task functions must not, or the machines would depend on themselves).
     const environment: Record<string, string> = {
       MEDIA_BUCKET: this.storage.media.bucketName,
       BRAND_NAME: config.brandName,
@@ -40,12 +48,18 @@ export class ToonZapStack extends Stack {
       UPLOAD_URL_TTL_SECONDS: String(config.uploadUrlTtlSeconds),
       IMAGE_URL_TTL_SECONDS: String(config.imageUrlTtlSeconds),
       MODERATION_MIN_CONFIDENCE: String(config.moderationMinConfidence),
+      ENGINE_ENDPOINT: this.engine.endpointName,
     };
     for (const name of Object.keys(TABLES) as TableName[]) {
       environment[tableEnvVar(name)] = this.storage.tables[name].tableName;
     }
 
-    this.api = new Api(this, 'Api', { environment, grant: (fn, access) => this.grant(fn, access) });
+    const grant = (fn: lambda.Function, access: readonly Access[]) => this.grant(fn, access);
+    this.pipelines = new Pipelines(this, 'Pipelines', { environment, grant });
+    this.api = new Api(this, 'Api', {
+      environment: { ...environment, JOBS_MACHINE_ARN: this.pipelines.jobsMachine.stateMachineArn },
+      grant,
+    });
     site = new Site(this, 'Site', { httpApi: this.api.httpApi });
     this.site = site;
   }
@@ -54,7 +68,7 @@ export class ToonZapStack extends Stack {
   private grant(fn: lambda.Function, access: readonly Access[]): void {
     const { tables, media } = this.storage;
     for (const a of access) {
-      const [resource, verb] = a.split(':') as [string, string];
+      const [resource, verb] = a.split(':') as [string, string | undefined];
       if (resource in TABLES) {
         const table = tables[resource as TableName];
         if (verb === 'read') table.grantReadData(fn);
@@ -62,6 +76,15 @@ export class ToonZapStack extends Stack {
       } else if (resource === 'media') {
         if (verb === 'read') media.grantRead(fn);
         else media.grantReadWrite(fn);
+      } else if (resource === 'jobs-machine') {
+        this.pipelines.jobsMachine.grantStartExecution(fn);
+        this.pipelines.jobsMachine.grantRead(fn);
+      } else if (resource === 'rekognition') {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['rekognition:DetectModerationLabels'], resources: ['*'] }));
+      } else if (resource === 'engine') {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sagemaker:InvokeEndpoint'], resources: [this.engine.endpointArn] }));
+      } else {
+        throw new Error(`No grant for access "${a}"`);
       }
     }
   }

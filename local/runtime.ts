@@ -6,7 +6,10 @@ import { REPO_ROOT } from '../lib/functions';
 import { FRONTEND_DIST } from '../lib/site';
 import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, startSes } from './emulators';
 import { createGateway } from './gateway';
+import { startModelServer } from '../engine/server';
 import { LambdaHost } from './lambda-host';
+import { startLocalRekognition } from './rekognition/server';
+import { startStepFunctions } from './step-functions';
 import { LOCAL_REGION, type LocalModel, readModel, synthesizeLocal } from './template';
 
 export interface LocalRuntimeOptions {
@@ -26,6 +29,10 @@ export interface LocalRuntime {
   model: LocalModel;
   /** Environment the handlers run with (resolved from the template plus local endpoints). */
   env: Record<string, string>;
+  /** Executions found unfinished from an earlier run and started again. */
+  resumedExecutions: string[];
+  /** Resolves when no state machine execution is running (tests). */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,6 +63,12 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       startSes(),
     ]);
     started.push(dynamo, s3, ses);
+    // The engine's model server plays the SageMaker endpoint; the nsfwjs model plays Rekognition.
+    const [engine, moderation] = await Promise.all([
+      startModelServer({ port: 0, host: LOCAL_HOST }),
+      startLocalRekognition({ port: 0, host: LOCAL_HOST }),
+    ]);
+    started.push(engine, moderation);
 
     const env: Record<string, string> = {
       AWS_REGION: LOCAL_REGION,
@@ -64,6 +77,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.url,
       AWS_ENDPOINT_URL_S3: s3.url,
       AWS_ENDPOINT_URL_SESV2: ses.url,
+      AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: engine.url,
+      AWS_ENDPOINT_URL_REKOGNITION: moderation.url,
       S3_FORCE_PATH_STYLE: 'true',
     };
     for (const fn of model.functions.values()) {
@@ -77,6 +92,10 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     Object.assign(process.env, env);
 
     const lambdas = new LambdaHost(model.functions);
+    const stepFunctions = await startStepFunctions({ dataDir, machines: model.stateMachines, lambdas });
+    started.push(stepFunctions);
+    process.env.AWS_ENDPOINT_URL_SFN = env.AWS_ENDPOINT_URL_SFN = stepFunctions.url;
+    if (stepFunctions.resumed.length) log(`Resumed ${stepFunctions.resumed.length} unfinished execution(s): ${stepFunctions.resumed.join(', ')}`);
     server.on('request', createGateway({ routes: model.routes, lambdas, staticDir: FRONTEND_DIST }));
     log(`ToonZap is running on ${url}`);
     log(`Mail viewer (e-mails the app sends): ${ses.url}`);
@@ -88,10 +107,14 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       dynamoUrl: dynamo.url,
       model,
       env,
+      resumedExecutions: stepFunctions.resumed,
+      idle: () => stepFunctions.idle(),
       async close() {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
-        await Promise.all(started.map((s) => s.close()));
+        // Step Functions first: unfinished executions are saved as running before the services they use go away.
+        await stepFunctions.close();
+        await Promise.all(started.filter((s) => s !== stepFunctions).map((s) => s.close()));
       },
     };
   } catch (err) {

@@ -1,3 +1,6 @@
+import { RekognitionClient } from '@aws-sdk/client-rekognition';
+import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -24,3 +27,12 @@ export function ddb(): DynamoDBDocumentClient {
   });
   return docClient;
 }
+
+let sfnClient: SFNClient | undefined;
+export const sfn = () => (sfnClient ??= new SFNClient({}));
+
+let rekognitionClient: RekognitionClient | undefined;
+export const rekognition = () => (rekognitionClient ??= new RekognitionClient({}));
+
+let sagemakerClient: SageMakerRuntimeClient | undefined;
+export const sagemaker = () => (sagemakerClient ??= new SageMakerRuntimeClient({ maxAttempts: 1 }));

@@ -9,7 +9,7 @@ export interface HttpEvent {
   queryStringParameters?: Record<string, string | undefined>;
   body?: string;
   isBase64Encoded?: boolean;
-  requestContext: { http: { method: string; path: string; sourceIp?: string }; requestId?: string; domainName?: string };
+  requestContext: { http: { method: string; path: string; sourceIp?: string }; requestId?: string; domainName?: string; timeEpoch?: number };
 }
 
 export interface HttpResult {

@@ -17,6 +17,8 @@ export interface ImageRecord {
   /** For the operator: labels or check failures behind a verdict other than 'allowed'. */
   moderation_reasons?: string[];
   moderated_at?: string;
+  /** Style ids whose watermarked preview is stored (previews/<hash>/<style>.png). */
+  previews?: string[];
 }
 
 const table = () => settings.table('images');
@@ -53,5 +55,15 @@ export async function recordModeration(hash: string, verdict: ModerationVerdict,
     ExpressionAttributeValues: {
       ':m': verdict, ':r': reasons, ':now': new Date().toISOString(), ...(verdict === 'invalid' ? { ':f': false } : {}),
     },
+  }));
+}
+
+export async function recordPreviews(hash: string, styles: string[]): Promise<void> {
+  await ddb().send(new UpdateCommand({
+    TableName: table(),
+    Key: { image_hash: hash },
+    UpdateExpression: 'SET previews = :p',
+    ConditionExpression: 'attribute_exists(image_hash)',
+    ExpressionAttributeValues: { ':p': styles },
   }));
 }

@@ -22,4 +22,6 @@ export const settings = {
   get uploadUrlTtlSeconds() { return int('UPLOAD_URL_TTL_SECONDS', 300); },
   get imageUrlTtlSeconds() { return int('IMAGE_URL_TTL_SECONDS', 24 * 3600); },
   get moderationMinConfidence() { return int('MODERATION_MIN_CONFIDENCE', 60); },
+  get engineEndpoint() { return required('ENGINE_ENDPOINT'); },
+  get jobsMachineArn() { return required('JOBS_MACHINE_ARN'); },
 };

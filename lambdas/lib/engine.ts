@@ -1,0 +1,43 @@
+import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
+import { sagemaker } from './aws';
+import { settings } from './settings';
+
+/** Request to the engine's model server (engine/server.ts documents the contract). S3 in, S3 out. */
+export interface EngineRequest {
+  input: { bucket: string; key: string };
+  kind: 'image' | 'thumbnail';
+  size?: number;
+  watermark?: boolean;
+  /** One decode, several renders: each style written to its own object. */
+  outputs: { style: string; bucket: string; key: string }[];
+}
+
+export interface EngineResponse {
+  outputs: { style: string; bucket: string; key: string; width: number; height: number }[];
+  ms: number;
+}
+
+/** Errors the pipeline retries with backoff (throttling, model errors, timeouts), named so Step Functions can match them. */
+export class EngineError extends Error {
+  constructor(message: string, override readonly name: 'EngineThrottled' | 'EngineModelError' | 'EngineUnavailable') {
+    super(message);
+  }
+}
+
+export async function renderOnEngine(request: EngineRequest): Promise<EngineResponse> {
+  try {
+    const res = await sagemaker().send(new InvokeEndpointCommand({
+      EndpointName: settings.engineEndpoint,
+      ContentType: 'application/json',
+      Accept: 'application/json',
+      Body: new TextEncoder().encode(JSON.stringify(request)),
+    }));
+    return JSON.parse(new TextDecoder().decode(res.Body)) as EngineResponse;
+  } catch (err) {
+    const name = (err as Error).name;
+    const message = (err as Error).message;
+    if (name === 'ThrottlingException' || name === 'ServiceUnavailable') throw new EngineError(message, 'EngineThrottled');
+    if (name === 'ModelError' || name === 'ModelNotReadyException') throw new EngineError(message, 'EngineModelError');
+    throw new EngineError(`${name}: ${message}`, 'EngineUnavailable');
+  }
+}

@@ -1,0 +1,26 @@
+import { STYLES } from '../../engine/styles';
+import { HttpError, httpHandler, json, jsonBody } from '../lib/http';
+import { createJob, setJobStatus } from '../lib/jobs';
+import { imageHash, knownImage } from '../lib/requests';
+import { settings } from '../lib/settings';
+import { startExecution } from '../lib/workflows';
+
+/** POST /api/process-thumbnail {image_hash} → {job_id}: previews of every style, for an allowed photo only. */
+export const handler = httpHandler(async (event) => {
+  const hash = imageHash(jsonBody(event).image_hash);
+  const image = await knownImage(hash);
+  if (image.moderation !== 'allowed') throw new HttpError(403, 'Image has not passed moderation.');
+  // Previews already made for every style: the job is done the moment it exists.
+  if (STYLES.every((s) => image.previews?.includes(s.id))) {
+    return json(200, { job_id: (await createJob('thumbnail', [hash], 'SUCCESS')).job_id });
+  }
+  const job = await createJob('thumbnail', [hash]);
+  try {
+    const executionArn = await startExecution(settings.jobsMachineArn, job.job_id, { kind: 'thumbnail', job_id: job.job_id, image_hash: hash });
+    await setJobStatus(job.job_id, 'PENDING', { execution_arn: executionArn });
+  } catch (err) {
+    await setJobStatus(job.job_id, 'FAILURE', { error: `Could not start: ${(err as Error).message}` });
+    throw new HttpError(503, 'Thumbnail generation could not be started. Please try again.');
+  }
+  return json(200, { job_id: job.job_id });
+});

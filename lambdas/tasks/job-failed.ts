@@ -1,0 +1,23 @@
+import { setJobStatus } from '../lib/jobs';
+
+export interface JobFailedInput { job_id?: string; error?: { Error?: string; Cause?: string } }
+
+/** Step Functions catch handler: the job ends FAILURE with a readable reason, so nothing waits forever. */
+export async function handler(input: JobFailedInput) {
+  if (!input.job_id) return { recorded: false };
+  const reason = describeFailure(input.error);
+  console.error(JSON.stringify({ level: 'error', job_id: input.job_id, reason }));
+  return { recorded: await setJobStatus(input.job_id, 'FAILURE', { error: reason }) };
+}
+
+/** Lambda errors arrive as a JSON Cause ({errorType, errorMessage}); other failures as plain text. */
+export function describeFailure(error: JobFailedInput['error']): string {
+  if (!error) return 'Unknown failure';
+  try {
+    const cause = JSON.parse(error.Cause ?? '') as { errorMessage?: string };
+    if (cause.errorMessage) return cause.errorMessage;
+  } catch {
+    // not JSON: use it as it is
+  }
+  return error.Cause || error.Error || 'Unknown failure';
+}

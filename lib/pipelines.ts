@@ -1,0 +1,69 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Construct } from 'constructs';
+import { handlerFunction } from './functions';
+import type { Access } from './routes';
+
+export interface PipelinesProps {
+  readonly environment: Record<string, string>;
+  readonly grant: (fn: lambda.Function, access: readonly Access[]) => void;
+}
+
+/** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
+const TASKS = {
+  moderateImages: { entry: 'moderate-images', access: ['images:read', 'images:write', 'media:read', 'media:write', 'jobs:write', 'rekognition'], memoryMb: 1024, timeoutSeconds: 120 },
+  makePreviews: { entry: 'make-previews', access: ['images:read', 'jobs:write', 'media:read', 'media:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
+  jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
+} as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }>;
+export type TaskName = keyof typeof TASKS;
+
+/**
+ * The asynchronous work, as Step Functions state machines whose tasks are Lambda functions.
+ * Jobs machine: one execution per moderation or preview job; its record in the jobs table says where it is.
+ */
+export class Pipelines extends Construct {
+  readonly jobsMachine: sfn.StateMachine;
+  readonly functions = {} as Record<TaskName, lambda.Function>;
+
+  constructor(scope: Construct, id: string, props: PipelinesProps) {
+    super(scope, id);
+    for (const [name, t] of Object.entries(TASKS) as [TaskName, (typeof TASKS)[TaskName]][]) {
+      const fn = handlerFunction(this, `${name[0].toUpperCase()}${name.slice(1)}Task`, {
+        entry: `lambdas/tasks/${t.entry}.ts`,
+        environment: props.environment,
+        memoryMb: t.memoryMb,
+        timeoutSeconds: t.timeoutSeconds,
+      });
+      props.grant(fn, t.access);
+      this.functions[name] = fn;
+    }
+
+    const invoke = (name: TaskName, stateName: string, resultPath: string | undefined = '$.result') =>
+      new tasks.LambdaInvoke(this, stateName, {
+        lambdaFunction: this.functions[name],
+        payloadResponseOnly: true,
+        resultPath: resultPath === undefined ? sfn.JsonPath.DISCARD : resultPath,
+        retryOnServiceExceptions: true,
+        taskTimeout: sfn.Timeout.duration(Duration.seconds(TASKS[name].timeoutSeconds + 5)),
+      });
+
+    const recordFailure = invoke('jobFailed', 'Record job failure', undefined).next(new sfn.Fail(this, 'Job failed'));
+    const moderate = invoke('moderateImages', 'Moderate images').addCatch(recordFailure, { resultPath: '$.error' });
+    const previews = invoke('makePreviews', 'Make previews').addCatch(recordFailure, { resultPath: '$.error' });
+    const definition = new sfn.Choice(this, 'Job kind')
+      .when(sfn.Condition.stringEquals('$.kind', 'moderation'), moderate)
+      .when(sfn.Condition.stringEquals('$.kind', 'thumbnail'), previews)
+      .otherwise(new sfn.Fail(this, 'Unknown job kind', { error: 'UnknownJobKind' }));
+
+    this.jobsMachine = new sfn.StateMachine(this, 'JobsMachine', {
+      definitionBody: sfn.DefinitionBody.fromChainable(definition),
+      stateMachineType: sfn.StateMachineType.STANDARD,
+      timeout: Duration.minutes(10),
+      tracingEnabled: true,
+      logs: { destination: new logs.LogGroup(this, 'JobsMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }), level: sfn.LogLevel.ERROR },
+    });
+  }
+}

@@ -1,0 +1,186 @@
+import './polyfills';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { StateMachine } from 'aws-local-stepfunctions';
+import { LOCAL_HOST } from './emulators';
+import type { LambdaHost } from './lambda-host';
+import type { LocalStateMachine } from './template';
+
+type Status = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
+interface Execution {
+  executionArn: string;
+  stateMachineArn: string;
+  name: string;
+  status: Status;
+  startDate: number;
+  stopDate?: number;
+  input: string;
+  output?: string;
+  error?: string;
+  cause?: string;
+}
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- ASL is untyped JSON
+
+/** Task states whose resource is a Lambda function of the template, by state name (names are unique in a machine). */
+function taskHandlers(definition: Json, lambdas: LambdaHost): Record<string, (input: Json) => Promise<Json>> {
+  const out: Record<string, (input: Json) => Promise<Json>> = {};
+  const visit = (states: Record<string, Json>) => {
+    for (const [name, state] of Object.entries(states)) {
+      if (state.Type === 'Task') {
+        const arn = state.Resource === 'arn:aws:states:::lambda:invoke' ? state.Parameters?.FunctionName : state.Resource;
+        const fn = typeof arn === 'string' ? lambdas.byArn(arn) : undefined;
+        if (!fn) throw new Error(`Task state "${name}" uses ${state.Resource}, which the local runtime cannot run`);
+        out[name] = (input) => lambdas.invoke(fn.logicalId, input);
+      }
+      if (state.Type === 'Map') visit((state.ItemProcessor ?? state.Iterator).States);
+      if (state.Type === 'Parallel') for (const b of state.Branches) visit(b.States);
+    }
+  };
+  visit(definition.States);
+  return out;
+}
+
+/**
+ * A local AWS Step Functions endpoint (JSON 1.0 protocol): StartExecution, DescribeExecution, StopExecution and
+ * ListExecutions for the template's state machines, run by aws-local-stepfunctions with the Lambda tasks mapped
+ * to the same handler code. Executions are kept in a file; any still running when the process stopped is started
+ * again from its input on the next start (tasks are idempotent), so no order or job is lost to a restart.
+ */
+export async function startStepFunctions(opts: { dataDir: string; machines: LocalStateMachine[]; lambdas: LambdaHost; port?: number }) {
+  const file = path.join(opts.dataDir, 'stepfunctions', 'executions.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const executions = new Map<string, Execution>(
+    fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Execution[]).map((e) => [e.executionArn, e]) : [],
+  );
+  const machines = new Map(opts.machines.map((m) => [m.arn, { ...m, runner: new StateMachine(m.definition, { validationOptions: { checkArn: false, checkPaths: false } }), handlers: taskHandlers(m.definition, opts.lambdas) }]));
+  const running = new Map<string, { abort: () => void; done: Promise<void> }>();
+  // After close, unfinished executions stay RUNNING on disk (as after a crash) and are resumed on the next start.
+  let closed = false;
+
+  let saveTimer: NodeJS.Timeout | undefined;
+  const save = () => {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => {
+      const tmp = `${file}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify([...executions.values()]));
+      fs.renameSync(tmp, file);
+    }, 20);
+  };
+
+  function run(execution: Execution): void {
+    const machine = machines.get(execution.stateMachineArn)!;
+    const handle = machine.runner.run(JSON.parse(execution.input), {
+      overrides: { taskResourceLocalHandlers: machine.handlers },
+      context: { Execution: { Id: execution.executionArn, Name: execution.name, Input: JSON.parse(execution.input), StartTime: new Date(execution.startDate * 1000).toISOString() }, StateMachine: { Id: machine.arn, Name: machine.name } },
+    });
+    const done = handle.result.then(
+      (output: unknown) => {
+        if (!closed) Object.assign(execution, { status: 'SUCCEEDED', output: JSON.stringify(output) });
+      },
+      (err: Error & { cause?: unknown }) => {
+        if (closed) return;
+        const name = err.name ?? 'Error';
+        const aborted = name === 'ExecutionAbortedError';
+        Object.assign(execution, {
+          status: aborted ? 'ABORTED' : name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : 'FAILED',
+          error: (err as { error?: string }).error ?? name,
+          cause: (err as { cause?: string }).cause !== undefined ? String((err as { cause?: string }).cause) : err.message,
+        });
+      },
+    ).then(() => {
+      running.delete(execution.executionArn);
+      if (closed) return;
+      execution.stopDate = Date.now() / 1000;
+      save();
+    });
+    running.set(execution.executionArn, { abort: handle.abort, done });
+  }
+
+  const ops: Record<string, (body: Json) => Json> = {
+    StartExecution(body) {
+      const machine = machines.get(body.stateMachineArn);
+      if (!machine) throw apiError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${body.stateMachineArn}'`);
+      const name = body.name ?? crypto.randomUUID();
+      const executionArn = `${machine.arn.replace(':stateMachine:', ':execution:')}:${name}`;
+      const input = body.input ?? '{}';
+      const existing = executions.get(executionArn);
+      if (existing) {
+        if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: existing.startDate };
+        throw apiError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
+      }
+      const execution: Execution = { executionArn, stateMachineArn: machine.arn, name, status: 'RUNNING', startDate: Date.now() / 1000, input };
+      executions.set(executionArn, execution);
+      save();
+      run(execution);
+      return { executionArn, startDate: execution.startDate };
+    },
+    DescribeExecution(body) {
+      const e = executions.get(body.executionArn);
+      if (!e) throw apiError('ExecutionDoesNotExist', `Execution Does Not Exist: '${body.executionArn}'`);
+      return e;
+    },
+    StopExecution(body) {
+      const e = executions.get(body.executionArn);
+      if (!e) throw apiError('ExecutionDoesNotExist', `Execution Does Not Exist: '${body.executionArn}'`);
+      running.get(e.executionArn)?.abort();
+      return { stopDate: Date.now() / 1000 };
+    },
+    ListExecutions(body) {
+      const list = [...executions.values()].filter((e) => e.stateMachineArn === body.stateMachineArn && (!body.statusFilter || e.status === body.statusFilter));
+      return { executions: list.map(({ input: _i, output: _o, error: _e, cause: _c, ...summary }) => summary) };
+    },
+  };
+
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const op = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+    const reply = (status: number, value: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end(JSON.stringify(value));
+    };
+    try {
+      const handler = ops[op];
+      if (!handler) throw apiError('UnknownOperationException', `Operation ${op} is not supported by the local Step Functions`);
+      reply(200, handler(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')));
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      reply(400, { __type: `com.amazonaws.swf.service.v2.model#${e.code ?? 'InvalidArn'}`, message: e.message });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, LOCAL_HOST, resolve));
+  const url = `http://${LOCAL_HOST}:${(server.address() as AddressInfo).port}`;
+
+  // Resume what a previous run left unfinished.
+  const resumed: string[] = [];
+  for (const e of executions.values()) {
+    if (e.status === 'RUNNING' && machines.has(e.stateMachineArn)) {
+      run(e);
+      resumed.push(e.name);
+    }
+  }
+
+  return {
+    url,
+    resumed,
+    /** Resolves when every running execution has finished (tests). */
+    async idle() {
+      while (running.size) await Promise.all([...running.values()].map((r) => r.done));
+    },
+    async close() {
+      clearTimeout(saveTimer);
+      fs.writeFileSync(file, JSON.stringify([...executions.values()]));
+      closed = true;
+      for (const r of running.values()) r.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function apiError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}

@@ -1,0 +1,94 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { ENVIRONMENTS, resolveConfig } from '../../lib/config';
+import { ENTRY_METADATA_KEY } from '../../lib/functions';
+import { ROUTES } from '../../lib/routes';
+import { ToonZapStack } from '../../lib/toonzap-stack';
+
+function synth(envName: 'dev' | 'prod' = 'dev') {
+  // Skipping bundling keeps the test offline and fast; the template is otherwise the deployed one.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new ToonZapStack(app, `Test-${envName}`, { config: ENVIRONMENTS[envName], env: { account: '123456789012', region: 'eu-west-1' } });
+  return Template.fromStack(stack);
+}
+
+describe('ToonZap stack', () => {
+  const template = synth();
+
+  test('one Lambda per route of the route table, each behind its API route', () => {
+    const routes = template.findResources('AWS::ApiGatewayV2::Route');
+    const keys = Object.values(routes).map((r) => r.Properties.RouteKey).sort();
+    expect(keys).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    const entries = Object.values(template.findResources('AWS::Lambda::Function'))
+      .map((f) => f.Metadata?.[ENTRY_METADATA_KEY])
+      .filter((e): e is string => typeof e === 'string' && e.startsWith('lambdas/routes/'));
+    expect(entries.sort()).toEqual(ROUTES.map((r) => `lambdas/routes/${r.handler}.ts`).sort());
+    for (const route of ROUTES) {
+      // Each route's integration points at a function built from that route's module.
+      const [routeRes] = Object.values(routes).filter((r) => r.Properties.RouteKey === `${route.method} ${route.path}`);
+      const integrationId = routeRes.Properties.Target['Fn::Join'][1][1].Ref;
+      const fnId = template.toJSON().Resources[integrationId].Properties.IntegrationUri['Fn::GetAtt'][0];
+      expect(template.toJSON().Resources[fnId].Metadata[ENTRY_METADATA_KEY]).toBe(`lambdas/routes/${route.handler}.ts`);
+    }
+  });
+
+  test('tables are on-demand with point-in-time recovery', () => {
+    const tables = template.findResources('AWS::DynamoDB::Table');
+    expect(Object.keys(tables).length).toBeGreaterThanOrEqual(4);
+    for (const t of Object.values(tables)) {
+      expect(t.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(t.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    }
+    for (const key of ['image_hash', 'job_id', 'order_id', 'generation_id']) {
+      template.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: key, KeyType: 'HASH' }] });
+    }
+  });
+
+  test('every bucket blocks public access and enforces TLS', () => {
+    const buckets = template.findResources('AWS::S3::Bucket');
+    expect(Object.keys(buckets).length).toBe(2);
+    for (const b of Object.values(buckets)) {
+      expect(b.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+      });
+    }
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  test('media bucket allows browser PUT and expires data', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedMethods: Match.arrayWith(['PUT']) })] },
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ Prefix: 'uploads/', Status: 'Enabled' })]) },
+    });
+  });
+
+  test('CloudFront serves the site through origin access control and routes /api/* to the HTTP API', () => {
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultRootObject: 'index.html',
+        Origins: Match.arrayWith([Match.objectLike({ OriginAccessControlId: Match.anyValue(), S3OriginConfig: Match.anyValue() })]),
+        CacheBehaviors: [Match.objectLike({ PathPattern: '/api/*', AllowedMethods: Match.arrayWith(['POST']) })],
+        DefaultCacheBehavior: Match.objectLike({ FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })] }),
+      }),
+    });
+    const outputs = template.toJSON().Outputs;
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['SiteUrl', 'ApiUrl']));
+  });
+
+  test('jobs run in a Step Functions state machine whose tasks are Lambda functions', () => {
+    template.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
+    template.hasResourceProperties('AWS::SageMaker::EndpointConfig', {
+      ProductionVariants: [Match.objectLike({ ServerlessConfig: Match.anyValue() })],
+    });
+  });
+
+  test('prod keeps its data; unknown environments are refused', () => {
+    const prod = synth('prod');
+    for (const t of Object.values(prod.findResources('AWS::DynamoDB::Table'))) expect(t.DeletionPolicy).toBe('Retain');
+    expect(() => resolveConfig((k) => (k === 'env' ? 'staging' : undefined))).toThrow(/Unknown environment/);
+    expect(resolveConfig((k) => ({ env: 'prod', paymentMode: 'prelaunch' } as Record<string, string>)[k]).paymentMode).toBe('prelaunch');
+  });
+});
