@@ -8,5 +8,6 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(some-esm-only)/)'],
   testTimeout: 120000,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   maxWorkers: 2,
 };

@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import type { PaymentMode } from '../lib/config';
 import { REPO_ROOT } from '../lib/functions';
 import { FRONTEND_DIST } from '../lib/site';
@@ -66,7 +67,11 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     // The engine's model server plays the SageMaker endpoint; the nsfwjs model plays Rekognition.
     const [engine, moderation] = await Promise.all([
       startModelServer({ port: 0, host: LOCAL_HOST }),
-      startLocalRekognition({ port: 0, host: LOCAL_HOST }),
+      startLocalRekognition({
+        port: 0,
+        host: LOCAL_HOST,
+        s3: new S3Client({ endpoint: s3.url, forcePathStyle: true, region: LOCAL_REGION, credentials: S3RVER_CREDENTIALS }),
+      }),
     ]);
     started.push(engine, moderation);
 

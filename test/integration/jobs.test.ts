@@ -1,0 +1,88 @@
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import sharp from 'sharp';
+import { S3RVER_CREDENTIALS } from '../../local/emulators';
+import { api, photo, sha256, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
+
+/** Moderation and preview jobs run as executions of the synthesized jobs state machine. */
+describe('moderation and preview jobs', () => {
+  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  let client: ReturnType<typeof api>;
+  let s3: S3Client;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime();
+    client = api(runtime.url);
+    s3 = new S3Client({ endpoint: runtime.s3Url, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+  });
+  afterAll(async () => {
+    s3?.destroy();
+    await runtime?.close();
+  });
+
+  test('a photo is moderated, allowed, and previewed in every style', async () => {
+    const hash = await uploadPhoto(client, photo('astronaut.png'));
+    const started = await client.post('/api/process-moderation', { image_hashes: [hash] });
+    expect(started.status).toBe(200);
+    expect(started.body.job_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(['PENDING', 'STARTED', 'SUCCESS']).toContain((await client.get(`/api/jobs/${started.body.job_id}`)).body);
+    expect(await waitForJob(client, started.body.job_id)).toBe('SUCCESS');
+    expect(await client.get(`/api/get-moderation/${hash}`)).toEqual({ status: 200, body: { image_hash: hash, moderation: 'allowed' } });
+
+    const thumbs = await client.post('/api/process-thumbnail', { image_hash: hash });
+    expect(thumbs.status).toBe(200);
+    expect(await waitForJob(client, thumbs.body.job_id)).toBe('SUCCESS');
+    const list = await client.get(`/api/get-thumbnails/${hash}`);
+    expect(list.status).toBe(200);
+    const styles = (await client.get('/api/available-styles')).body.styles.map((s: { id: string }) => s.id);
+    expect(list.body.map((t: { style: { id: string } }) => t.style.id)).toEqual(styles);
+    for (const t of list.body as { image: string }[]) {
+      const res = await fetch(t.image, { headers: { origin: runtime.url } });
+      expect(res.status).toBe(200);
+      const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect(meta.format).toBe('png');
+      expect(Math.max(meta.width!, meta.height!)).toBe(256);
+    }
+    // Previews exist now: a second thumbnail job is done at once.
+    const again = await client.post('/api/process-thumbnail', { image_hash: hash });
+    expect((await client.get(`/api/jobs/${again.body.job_id}`)).body).toBe('SUCCESS');
+  });
+
+  test('an upload that does not match its hash is never allowed, and its object is removed', async () => {
+    const real = photo('coffee.png');
+    const hash = sha256(real);
+    const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' });
+    await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: photo('chelsea.png') });
+    const job = await client.post('/api/process-moderation', { image_hashes: [hash] });
+    expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
+    expect((await client.get(`/api/get-moderation/${hash}`)).body.moderation).toBe('invalid');
+    expect((await client.post('/api/process-thumbnail', { image_hash: hash })).status).toBe(403);
+    expect((await client.get(`/api/get-thumbnails/${hash}`)).status).toBe(403);
+  });
+
+  test('a file that is not an image is refused by moderation', async () => {
+    const bytes = Buffer.from('%PDF-1.4 not an image at all');
+    const hash = sha256(bytes);
+    const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' });
+    await s3.send(new PutObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: `uploads/${hash}`, Body: bytes }));
+    expect(reg.status).toBe(200);
+    const job = await client.post('/api/process-moderation', { image_hashes: [hash] });
+    expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
+    expect((await client.get(`/api/get-moderation/${hash}`)).body.moderation).toBe('invalid');
+  });
+
+  test('unknown ids and bad bodies get 4xx with a detail', async () => {
+    const unknown = 'f'.repeat(64);
+    expect(await client.get('/api/jobs/00000000-0000-0000-0000-000000000000')).toEqual({ status: 404, body: { detail: 'Job 00000000-0000-0000-0000-000000000000 not found.' } });
+    expect((await client.get('/api/jobs/nope')).status).toBe(404);
+    expect((await client.get(`/api/get-moderation/${unknown}`)).status).toBe(404);
+    expect((await client.get('/api/get-moderation/xyz')).status).toBe(400);
+    expect((await client.get(`/api/get-thumbnails/${unknown}`)).status).toBe(404);
+    expect((await client.post('/api/process-moderation', { image_hashes: [unknown] })).status).toBe(404);
+    expect((await client.post('/api/process-moderation', { image_hashes: [] })).body.detail).toMatch(/non-empty/);
+    expect((await client.post('/api/process-moderation', { image_hashes: Array.from({ length: 51 }, (_, i) => sha256(Buffer.from([i]))) })).body.detail).toMatch(/At most 50/);
+    expect((await client.post('/api/process-moderation', { image_hashes: 'abc' })).status).toBe(400);
+    expect((await client.post('/api/process-moderation', '{')).status).toBe(400);
+    expect((await client.post('/api/process-thumbnail', {})).status).toBe(400);
+    expect((await client.post('/api/process-thumbnail', { image_hash: unknown })).status).toBe(404);
+  });
+});

@@ -1,0 +1,92 @@
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { S3RVER_CREDENTIALS } from '../../local/emulators';
+import { api, photo, sha256, startTestRuntime } from '../support/runtime';
+
+/** Uploads through the local runtime: the same handler code and template as in AWS, with emulators. */
+describe('uploads', () => {
+  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  let client: ReturnType<typeof api>;
+  let s3: S3Client;
+  const bucket = () => runtime.env.MEDIA_BUCKET;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime();
+    client = api(runtime.url);
+    s3 = new S3Client({ endpoint: runtime.s3Url, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+  });
+  afterAll(async () => {
+    s3?.destroy();
+    await runtime?.close();
+  });
+
+  test('health, config and styles answer', async () => {
+    expect(await client.get('/api/status')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await client.get('/api/config')).toEqual({ status: 200, body: { brand: 'ToonZap', paymentMode: 'simulated', publishableKey: null } });
+    const styles = await client.get('/api/available-styles');
+    expect(styles.status).toBe(200);
+    expect(styles.body.styles.length).toBeGreaterThanOrEqual(8);
+    expect(styles.body.styles.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(['3d', 'anime', 'comic', 'sketch', 'watercolor', 'pop-art', 'pixel-art']));
+  });
+
+  test('register, PUT to the presigned URL, register again → exists', async () => {
+    const bytes = photo('astronaut.png');
+    const hash = sha256(bytes);
+    const first = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' });
+    expect(first.status).toBe(200);
+    expect(first.body.status).toBe('upload');
+    const url = new URL(first.body.url.url);
+    expect(url.pathname).toBe(`/${bucket()}/uploads/${hash}`);
+    expect(Number(url.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(900);
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toContain('content-type');
+
+    const put = await fetch(first.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: bytes });
+    expect(put.status).toBe(200);
+    const stored = await s3.send(new GetObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}` }));
+    expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
+
+    expect(await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' })).toEqual({ status: 200, body: { status: 'exists' } });
+  });
+
+  test('a stored object that does not match its hash is removed and asked for again', async () => {
+    const real = photo('chelsea.png');
+    const hash = sha256(real);
+    const first = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' });
+    expect(first.body.status).toBe('upload');
+    // Someone PUTs different bytes to the URL; S3 emulators check no checksums, so the server must.
+    await fetch(first.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: photo('coffee.png') });
+    const again = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' });
+    expect(again.body.status).toBe('upload');
+    await expect(s3.send(new GetObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}` }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+  });
+
+  test.each([
+    [{}, /image_hash/],
+    [{ image_hash: 'ABC', file_type: 'image/png' }, /64 lowercase hex/],
+    [{ image_hash: 'A'.repeat(64), file_type: 'image/png' }, /64 lowercase hex/],
+    [{ image_hash: 'a'.repeat(64), file_type: 'image/gif' }, /Only JPG\/PNG files are allowed/],
+    ['not json', /not valid JSON/],
+    [[1, 2], /JSON object/],
+  ])('bad body %j → 400 with a detail', async (body, detail) => {
+    const res = await client.post('/api/upload-image', body);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(detail);
+  });
+
+  test('unknown API routes are 404 with a detail; the site answers client routes and 404s the rest', async () => {
+    expect(await client.get('/api/nope')).toEqual({ status: 404, body: { detail: 'Not Found' } });
+    expect((await client.get('/api/upload-image')).status).toBe(405);
+    const home = await fetch(`${runtime.url}/`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toContain('text/html');
+    expect((await fetch(`${runtime.url}/pricing`)).status).toBe(200);
+    expect((await fetch(`${runtime.url}/no/such/page`)).status).toBe(404);
+  });
+
+  test('a presigned upload is bound to its content type', async () => {
+    const bytes = photo('rocket.jpg');
+    const reg = await client.post('/api/upload-image', { image_hash: sha256(bytes), file_type: 'image/jpeg' });
+    const res = await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: bytes });
+    expect(res.status).toBe(403);
+    void PutObjectCommand;
+  });
+});

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { PaymentMode } from '../../lib/config';
+import { type LocalRuntime, startLocalRuntime } from '../../local/runtime';
+
+export const PHOTOS = path.resolve(__dirname, '../../../shared/photos');
+export const photo = (name: string) => fs.readFileSync(path.join(PHOTOS, name));
+export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** Starts the whole local runtime on a free port with its own data directory. */
+export async function startTestRuntime(opts: { paymentMode?: PaymentMode; dataDir?: string } = {}): Promise<LocalRuntime & { dataDir: string }> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-test-'));
+  const runtime = await startLocalRuntime({ port: 0, dataDir, paymentMode: opts.paymentMode ?? 'simulated' });
+  return Object.assign(runtime, { dataDir });
+}
+
+export interface Api {
+  get(path: string): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  post(path: string, body: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export function api(baseUrl: string): Api {
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(baseUrl + p, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+  return { get: (p) => call('GET', p), post: (p, b) => call('POST', p, b) };
+}
+
+/** Registers and uploads a photo the way the browser does; returns its hash. */
+export async function uploadPhoto(client: Api, bytes: Buffer, type = 'image/png'): Promise<string> {
+  const hash = sha256(bytes);
+  const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: type });
+  if (reg.status !== 200) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+  if (reg.body.status === 'upload') {
+    const put = await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': type }, body: bytes });
+    if (!put.ok) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
+  }
+  return hash;
+}
+
+/** Polls a job until it is final. */
+export async function waitForJob(client: Api, jobId: string, timeoutMs = 60_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const res = await client.get(`/api/jobs/${jobId}`);
+    if (res.status !== 200) throw new Error(`job ${jobId}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.body === 'SUCCESS' || res.body === 'FAILURE') return res.body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`job ${jobId} did not finish in ${timeoutMs} ms`);
+}
