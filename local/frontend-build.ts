@@ -28,7 +28,9 @@ export function buildFrontendIfStale(log: (msg: string) => void = console.log): 
   if (!frontendIsStale()) return;
   log('Building the frontend (vite build)...');
   const started = Date.now();
-  execFileSync(process.execPath, [require.resolve('vite/bin/vite.js'), 'build', '--config', 'frontend/vite.config.ts', '--logLevel', 'warn'], {
+  // vite's package exports hide bin/, so locate it from package.json.
+  const viteBin = path.join(path.dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+  execFileSync(process.execPath, [viteBin, 'build', '--config', 'frontend/vite.config.ts', '--logLevel', 'warn'], {
     cwd: REPO_ROOT,
     stdio: 'inherit',
   });

@@ -1,0 +1,497 @@
+/**
+ * The local Stripe stand-in, exercised through the real `stripe` SDK exactly as the app uses it,
+ * with a webhook receiver that verifies signatures via `stripe.webhooks.constructEvent`.
+ */
+import Stripe from 'stripe';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { type LocalStripe, type LocalStripeOptions, startLocalStripe } from '../../local/stripe/server';
+
+const WEBHOOK_SECRET = 'whsec_test_toonzap_local_0123456789abcdef';
+
+interface Received {
+  event: Stripe.Event;
+  raw: string;
+  signature: string;
+  /** HTTP status the receiver answered with. */
+  answered: number;
+}
+
+/** A tiny webhook endpoint that verifies signatures like the app must. */
+async function startReceiver() {
+  const verifier = new Stripe('sk_test_unused');
+  const received: Received[] = [];
+  const rejected: string[] = [];
+  /** Session ids whose first `checkout.session.completed` delivery is answered with a 500. */
+  const failFirstCompletedFor = new Set<string>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const signature = String(req.headers['stripe-signature'] ?? '');
+      let event: Stripe.Event;
+      try {
+        event = verifier.webhooks.constructEvent(raw, signature, WEBHOOK_SECRET);
+      } catch (err) {
+        rejected.push((err as Error).message);
+        res.writeHead(400).end('bad signature');
+        return;
+      }
+      let answered = 200;
+      const obj = event.data.object as { id?: string };
+      if (event.type === 'checkout.session.completed' && obj.id && failFirstCompletedFor.has(obj.id)) {
+        failFirstCompletedFor.delete(obj.id);
+        answered = 500;
+      }
+      received.push({ event, raw: raw.toString('utf8'), signature, answered });
+      res.writeHead(answered, { 'Content-Type': 'application/json' }).end(answered === 200 ? '{"received":true}' : '{"error":"boom"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/api/stripe/webhook`,
+    received,
+    rejected,
+    failFirstCompletedFor,
+    accepted: (type: string, objectId: string) =>
+      received.filter((r) => r.answered === 200 && r.event.type === type && (r.event.data.object as { id?: string }).id === objectId),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function waitFor<T>(fn: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** What a browser would submit: every input of the pay form with its current value. */
+function formValues(html: string): URLSearchParams {
+  const form = /<form method="post" action="\/pay\/[^"]+" id="pay-form"[\s\S]*?<\/form>/.exec(html)?.[0] ?? '';
+  const params = new URLSearchParams();
+  for (const m of form.matchAll(/<input\b[^>]*>/g)) {
+    const name = /\bname="([^"]*)"/.exec(m[0])?.[1];
+    const value = /\bvalue="([^"]*)"/.exec(m[0])?.[1] ?? '';
+    if (name) params.set(name, value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'"));
+  }
+  return params;
+}
+
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let local: LocalStripe;
+let stripe: Stripe;
+let dir: string;
+let clockMs = Date.now();
+const nowSec = () => Math.floor(clockMs / 1000);
+
+const options = (): LocalStripeOptions => ({
+  webhookUrl: receiver.url,
+  webhookSecret: WEBHOOK_SECRET,
+  dataFile: path.join(dir, 'stripe.json'),
+  webhookRetryDelaysMs: [150, 300],
+  expiryCheckIntervalMs: 50,
+  now: () => clockMs,
+  log: () => {},
+});
+
+/** How the app constructs its client when given a custom API base. */
+const clientFor = (ls: LocalStripe) =>
+  new Stripe(ls.secretKey, { host: ls.stripeConfig.host, port: ls.stripeConfig.port, protocol: 'http', maxNetworkRetries: 0 });
+
+function sessionParams(overrides: Partial<Stripe.Checkout.SessionCreateParams> = {}): Stripe.Checkout.SessionCreateParams {
+  return {
+    mode: 'payment',
+    line_items: [
+      {
+        quantity: 2,
+        price_data: { currency: 'usd', unit_amount: 499, product_data: { name: 'Cartoon <pack> & more', description: 'Ten cartoon styles' } },
+      },
+    ],
+    customer_email: 'ada@example.com',
+    client_reference_id: 'order_42',
+    metadata: { orderId: 'order_42', userId: 'user_7' },
+    payment_intent_data: { metadata: { orderId: 'order_42' } },
+    success_url: 'http://localhost:3000/checkout/success?session_id={CHECKOUT_SESSION_ID}',
+    cancel_url: 'http://localhost:3000/checkout/cancelled',
+    ...overrides,
+  };
+}
+
+async function expectStripeError(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(Stripe.errors.StripeError);
+    return err as Stripe.errors.StripeError;
+  }
+  throw new Error('expected the Stripe call to fail');
+}
+
+const simulatePay = async (id: string) => {
+  const res = await fetch(`${local.url}/__simulate/pay/${id}`, { method: 'POST' });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+};
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-stripe-'));
+  receiver = await startReceiver();
+  local = await startLocalStripe(options());
+  stripe = clientFor(local);
+});
+
+afterAll(async () => {
+  await local?.close();
+  await receiver?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  expect(receiver.rejected).toEqual([]);
+});
+
+describe('Checkout Sessions API', () => {
+  test('creates a session with inline price data and retrieves it', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    expect(session.id).toMatch(/^cs_test_[A-Za-z0-9]+$/);
+    expect(session).toMatchObject({
+      object: 'checkout.session',
+      mode: 'payment',
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_subtotal: 998,
+      amount_total: 998,
+      currency: 'usd',
+      customer_email: 'ada@example.com',
+      client_reference_id: 'order_42',
+      metadata: { orderId: 'order_42', userId: 'user_7' },
+      payment_intent: null,
+      livemode: false,
+      success_url: 'http://localhost:3000/checkout/success?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'http://localhost:3000/checkout/cancelled',
+      expires_at: nowSec() + 24 * 3600,
+    });
+    expect(session.url).toBe(`${local.publicUrl}/pay/${session.id}`);
+    expect(session.url).toMatch(/^http:\/\/localhost:\d+\/pay\/cs_test_/);
+    expect(session.lastResponse.requestId).toMatch(/^req_/);
+
+    const again = await stripe.checkout.sessions.retrieve(session.id);
+    expect(again).toEqual(session);
+
+    const items = await stripe.checkout.sessions.listLineItems(session.id);
+    expect(items.object).toBe('list');
+    expect(items.data).toHaveLength(1);
+    expect(items.data[0]).toMatchObject({ object: 'item', description: 'Cartoon <pack> & more', quantity: 2, amount_total: 998, currency: 'usd' });
+    expect(items.data[0].price).toMatchObject({ object: 'price', unit_amount: 499, currency: 'usd', type: 'one_time' });
+
+    const expanded = await stripe.checkout.sessions.retrieve(session.id, { expand: ['line_items'] });
+    expect(expanded.line_items?.data.map((li) => li.id)).toEqual(items.data.map((li) => li.id));
+  });
+
+  test('validation errors surface as StripeInvalidRequestError with Stripe messages', async () => {
+    const noItems = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ line_items: undefined })));
+    expect(noItems).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(noItems).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', message: 'Missing required param: line_items.', param: 'line_items' });
+
+    const negative = await expectStripeError(
+      stripe.checkout.sessions.create(
+        sessionParams({ line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: -5, product_data: { name: 'x' } } }] }),
+      ),
+    );
+    expect(negative).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(negative.param).toBe('line_items[0][price_data][unit_amount]');
+    expect(negative.message).toMatch(/greater than or equal to 0/);
+
+    const tooSoon = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ expires_at: nowSec() + 10 * 60 })));
+    expect(tooSoon).toMatchObject({ param: 'expires_at', message: expect.stringContaining('at least 30 minutes') });
+    const tooLate = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ expires_at: nowSec() + 25 * 3600 })));
+    expect(tooLate).toMatchObject({ param: 'expires_at', message: expect.stringContaining('less than 24 hours') });
+
+    const tooSmall = await expectStripeError(
+      stripe.checkout.sessions.create(sessionParams({ line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 10, product_data: { name: 'x' } } }] })),
+    );
+    expect(tooSmall).toMatchObject({ code: 'amount_too_small', message: expect.stringContaining('$0.50') });
+
+    const noQuantity = await expectStripeError(
+      stripe.checkout.sessions.create(sessionParams({ line_items: [{ price_data: { currency: 'usd', unit_amount: 500, product_data: { name: 'x' } } }] })),
+    );
+    expect(noQuantity).toMatchObject({ param: 'line_items[0][quantity]', message: expect.stringContaining('Quantity is required') });
+
+    const badEmail = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ customer_email: 'not-an-email' })));
+    expect(badEmail).toMatchObject({ param: 'customer_email', code: 'email_invalid' });
+
+    const unknown = await expectStripeError(stripe.checkout.sessions.create({ ...sessionParams(), bogus_param: 'x' } as Stripe.Checkout.SessionCreateParams));
+    expect(unknown).toMatchObject({ message: 'Received unknown parameter: bogus_param', code: 'parameter_unknown' });
+
+    const missingSession = await expectStripeError(stripe.checkout.sessions.retrieve('cs_test_doesnotexist'));
+    expect(missingSession).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(missingSession).toMatchObject({ statusCode: 404, code: 'resource_missing', message: "No such checkout.session: 'cs_test_doesnotexist'" });
+
+    const badKey = new Stripe('sk_test_wrong_key_123456789', { ...local.stripeConfig, maxNetworkRetries: 0 });
+    const auth = await expectStripeError(badKey.checkout.sessions.retrieve('cs_test_x'));
+    expect(auth).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+    expect(auth.statusCode).toBe(401);
+  });
+
+  test('unknown routes answer with a Stripe-shaped 404', async () => {
+    const res = await fetch(`${local.url}/v1/customers`, { headers: { Authorization: `Bearer ${local.secretKey}` } });
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { error: { type: string; message: string } };
+    expect(body.error.type).toBe('invalid_request_error');
+    expect(body.error.message).toContain('Unrecognized request URL (GET: /v1/customers)');
+    const viaSdk = await expectStripeError(stripe.customers.retrieve('cus_123'));
+    expect(viaSdk).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+  });
+
+  test('idempotency keys replay the first result like Stripe', async () => {
+    const key = `idem-${Date.now()}`;
+    const a = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: key });
+    const b = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: key });
+    expect(b.id).toBe(a.id);
+    const conflict = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ client_reference_id: 'other' }), { idempotencyKey: key }));
+    expect(conflict).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+  });
+});
+
+describe('payment and webhooks', () => {
+  test('the test hook pays and delivers a signed checkout.session.completed', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    const { status, body } = await simulatePay(session.id);
+    expect(status).toBe(200);
+    expect(body.event).toMatchObject({ object: 'event', type: 'checkout.session.completed', livemode: false });
+    expect(body.event.id).toMatch(/^evt_/);
+    expect(body.delivery).toMatchObject({ status: 'delivered' });
+
+    const [got] = await waitFor(() => {
+      const r = receiver.accepted('checkout.session.completed', session.id);
+      return r.length ? r : false;
+    }, 'checkout.session.completed');
+    expect(got.event.id).toBe(body.event.id);
+    expect(got.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(got.event.api_version).toBe(Stripe.API_VERSION);
+    const paid = got.event.data.object as Stripe.Checkout.Session;
+    expect(paid).toMatchObject({
+      id: session.id,
+      status: 'complete',
+      payment_status: 'paid',
+      metadata: { orderId: 'order_42', userId: 'user_7' },
+      client_reference_id: 'order_42',
+      amount_total: 998,
+    });
+    expect(paid.payment_intent).toMatch(/^pi_/);
+    expect(paid.customer_details?.email).toBe('ada@example.com');
+
+    const retrieved = await stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent'] });
+    expect(retrieved.status).toBe('complete');
+    expect(retrieved.url).toBeNull();
+    const pi = retrieved.payment_intent as Stripe.PaymentIntent;
+    expect(pi).toMatchObject({ id: paid.payment_intent, object: 'payment_intent', status: 'succeeded', amount: 998, amount_received: 998, currency: 'usd' });
+    expect(pi.metadata).toEqual({ orderId: 'order_42' });
+    const direct = await stripe.paymentIntents.retrieve(pi.id);
+    expect(direct.latest_charge).toMatch(/^ch_/);
+
+    const twice = await simulatePay(session.id);
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.message).toContain('already been paid');
+  });
+
+  test('the hosted page shows a test-mode checkout and its form pays', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    const page = await fetch(session.url as string);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain('<html lang="en">');
+    expect(html).toMatch(/Test mode<\/strong> — simulated payment, no card is charged/);
+    expect(html).toContain('Cartoon &lt;pack&gt; &amp; more');
+    expect(html).not.toContain('Cartoon <pack>');
+    expect(html).toContain('Ten cartoon styles');
+    expect(html).toContain('ada@example.com');
+    expect(html).toContain('value="4242 4242 4242 4242"');
+    expect(html).toContain('<label for="card_number">');
+    expect(html).toContain('>Pay $9.98</button>');
+    expect(html).toContain('>Cancel</button>');
+
+    // Cancel goes back to the app and leaves the session open.
+    const cancel = await fetch(`${local.url}/pay/${session.id}/cancel`, { method: 'POST', redirect: 'manual' });
+    expect(cancel.status).toBe(303);
+    expect(cancel.headers.get('location')).toBe('http://localhost:3000/checkout/cancelled');
+
+    // A declining test card shows an error and does not complete the session.
+    const declinedForm = formValues(html);
+    declinedForm.set('card_number', '4000 0000 0000 0002');
+    const declined = await fetch(`${local.url}/pay/${session.id}`, { method: 'POST', body: declinedForm, redirect: 'manual' });
+    expect(declined.status).toBe(422);
+    const declinedHtml = await declined.text();
+    expect(declinedHtml).toContain('role="alert"');
+    expect(declinedHtml).toContain('Your card was declined.');
+    expect(declinedHtml).toContain('aria-invalid="true"');
+    expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe('open');
+
+    // Submitting the prefilled form as a browser would.
+    const form = formValues(html);
+    expect(form.get('card_number')).toBe('4242 4242 4242 4242');
+    const paid = await fetch(`${local.url}/pay/${session.id}`, { method: 'POST', body: form, redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toBe(`http://localhost:3000/checkout/success?session_id=${session.id}`);
+
+    // The first delivery attempt happens before the redirect.
+    const [got] = receiver.accepted('checkout.session.completed', session.id);
+    expect(got).toBeDefined();
+    expect(got.event.data.object).toMatchObject({ payment_status: 'paid', metadata: { orderId: 'order_42', userId: 'user_7' } });
+
+    const after = await (await fetch(session.url as string)).text();
+    expect(after).toContain('Payment complete');
+    expect(after).not.toContain('>Pay $');
+    expect(after).not.toContain('<form');
+  });
+
+  test('a failing webhook endpoint gets the event again', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    receiver.failFirstCompletedFor.add(session.id);
+    const { body } = await simulatePay(session.id);
+    expect(body.delivery.status).toBe('pending');
+    expect(body.delivery.attempts[0].status).toBe(500);
+
+    const [ok] = await waitFor(() => {
+      const r = receiver.accepted('checkout.session.completed', session.id);
+      return r.length ? r : false;
+    }, 'the retried delivery');
+    const all = receiver.received.filter((r) => r.event.type === 'checkout.session.completed' && (r.event.data.object as { id: string }).id === session.id);
+    expect(all.map((r) => r.answered)).toEqual([500, 200]);
+    expect(all[1].event.id).toBe(all[0].event.id);
+    expect(ok.event.id).toBe(body.event.id);
+
+    const log = (await (await fetch(`${local.url}/__simulate/events?type=checkout.session.completed`)).json()) as {
+      data: { event: { id: string }; delivery: { status: string; attempts: { status: number }[] } }[];
+    };
+    const entry = log.data.find((e) => e.event.id === body.event.id);
+    expect(entry?.delivery.status).toBe('delivered');
+    expect(entry?.delivery.attempts.map((a) => a.status)).toEqual([500, 200]);
+  });
+
+  test('refunds work until the charge is used up', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    const { body } = await simulatePay(session.id);
+    const piId = body.payment_intent.id as string;
+
+    const partial = await stripe.refunds.create({ payment_intent: piId, amount: 300, reason: 'requested_by_customer', metadata: { ticket: 't1' } });
+    expect(partial).toMatchObject({ object: 'refund', status: 'succeeded', amount: 300, currency: 'usd', payment_intent: piId, reason: 'requested_by_customer', metadata: { ticket: 't1' } });
+    expect(partial.id).toMatch(/^re_/);
+
+    const over = await expectStripeError(stripe.refunds.create({ payment_intent: piId, amount: 800 }));
+    expect(over).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(over).toMatchObject({ param: 'amount', message: 'Refund amount ($8.00) is greater than unrefunded amount on charge ($6.98)' });
+
+    const rest = await stripe.refunds.create({ payment_intent: piId });
+    expect(rest.amount).toBe(698);
+    const again = await expectStripeError(stripe.refunds.create({ payment_intent: piId, amount: 1 }));
+    expect(again).toMatchObject({ code: 'charge_already_refunded' });
+
+    const charge = await stripe.charges.retrieve(partial.charge as string);
+    expect(charge).toMatchObject({ amount: 998, amount_refunded: 998, refunded: true });
+    const list = await stripe.refunds.list({ payment_intent: piId });
+    expect(list.data.map((r) => r.id)).toEqual([rest.id, partial.id]);
+
+    const missingPi = await expectStripeError(stripe.refunds.create({ payment_intent: 'pi_nope' }));
+    expect(missingPi).toMatchObject({ code: 'resource_missing', param: 'payment_intent' });
+
+    await waitFor(() => receiver.accepted('refund.created', rest.id).length > 0, 'refund.created');
+    await waitFor(() => receiver.accepted('charge.refunded', charge.id).length >= 2, 'charge.refunded');
+  });
+});
+
+describe('expiry', () => {
+  test('expiring through the API emits checkout.session.expired', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    const expired = await stripe.checkout.sessions.expire(session.id);
+    expect(expired).toMatchObject({ status: 'expired', payment_status: 'unpaid', url: null });
+    const [got] = await waitFor(() => {
+      const r = receiver.accepted('checkout.session.expired', session.id);
+      return r.length ? r : false;
+    }, 'checkout.session.expired');
+    expect(got.event.request?.id).toBe(expired.lastResponse.requestId);
+    const again = await expectStripeError(stripe.checkout.sessions.expire(session.id));
+    expect(again.message).toContain('status of "expired"');
+  });
+
+  test('sessions past expires_at expire on their own and cannot be paid', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams({ expires_at: nowSec() + 31 * 60 }));
+    expect(session.expires_at).toBe(nowSec() + 31 * 60);
+    clockMs += 32 * 60 * 1000;
+    const [got] = await waitFor(() => {
+      const r = receiver.accepted('checkout.session.expired', session.id);
+      return r.length ? r : false;
+    }, 'checkout.session.expired from the timer');
+    expect(got.event.data.object).toMatchObject({ id: session.id, status: 'expired', metadata: { orderId: 'order_42', userId: 'user_7' } });
+    expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe('expired');
+
+    const html = await (await fetch(session.url as string)).text();
+    expect(html).toContain('Checkout expired');
+    expect(html).not.toContain('>Pay $');
+    const post = await fetch(`${local.url}/pay/${session.id}`, { method: 'POST', body: new URLSearchParams({ card_number: '4242424242424242' }), redirect: 'manual' });
+    expect(post.status).toBe(409);
+    const pay = await simulatePay(session.id);
+    expect(pay.status).toBe(400);
+    expect(pay.body.error.message).toContain('expired');
+  });
+});
+
+describe('persistence', () => {
+  test('sessions, payments and events survive a restart with the same dataFile', async () => {
+    const open = await stripe.checkout.sessions.create(sessionParams({ metadata: { orderId: 'persist-open' } }));
+    const paidSession = await stripe.checkout.sessions.create(sessionParams({ metadata: { orderId: 'persist-paid' } }));
+    const { body } = await simulatePay(paidSession.id);
+
+    await local.close();
+    const saved = JSON.parse(fs.readFileSync(path.join(dir, 'stripe.json'), 'utf8')) as { sessions: Record<string, unknown> };
+    expect(Object.keys(saved.sessions)).toEqual(expect.arrayContaining([open.id, paidSession.id]));
+
+    local = await startLocalStripe(options());
+    stripe = clientFor(local);
+    const reopened = await stripe.checkout.sessions.retrieve(open.id);
+    expect(reopened).toMatchObject({ status: 'open', metadata: { orderId: 'persist-open' }, amount_total: 998 });
+    expect(reopened.url).toBe(`${local.publicUrl}/pay/${open.id}`);
+    const completed = await stripe.checkout.sessions.retrieve(paidSession.id);
+    expect(completed).toMatchObject({ status: 'complete', payment_status: 'paid', payment_intent: body.payment_intent.id });
+    expect((await stripe.paymentIntents.retrieve(body.payment_intent.id)).status).toBe('succeeded');
+    expect((await stripe.events.retrieve(body.event.id)).type).toBe('checkout.session.completed');
+
+    const after = await simulatePay(open.id);
+    expect(after.status).toBe(200);
+    await waitFor(() => receiver.accepted('checkout.session.completed', open.id).length > 0, 'payment after restart');
+  });
+
+  test('a delivery still pending at shutdown is retried after the restart', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    await local.close();
+    // Retries far in the future: only the restart can bring the event through in time.
+    local = await startLocalStripe({ ...options(), webhookRetryDelaysMs: [60_000] });
+    stripe = clientFor(local);
+    receiver.failFirstCompletedFor.add(session.id);
+    const { body } = await simulatePay(session.id);
+    expect(body.delivery).toMatchObject({ status: 'pending', attempts: [{ status: 500 }] });
+    await local.close();
+    expect(receiver.accepted('checkout.session.completed', session.id)).toHaveLength(0);
+
+    local = await startLocalStripe(options());
+    stripe = clientFor(local);
+    const [got] = await waitFor(() => {
+      const r = receiver.accepted('checkout.session.completed', session.id);
+      return r.length ? r : false;
+    }, 'the resumed delivery');
+    expect(got.event.id).toBe(body.event.id);
+  });
+});
