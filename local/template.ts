@@ -32,7 +32,8 @@ export interface LocalModel {
 
 export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: undefined });
-  const config: EnvConfig = { ...ENVIRONMENTS.dev, paymentMode };
+  // The engine runs in process here, so no container image needs staging.
+  const config: EnvConfig = { ...ENVIRONMENTS.dev, paymentMode, engineImageUri: 'local/toonzap-engine:latest' };
   const stack = new ToonZapStack(app, 'ToonZap-local', {
     config,
     env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION },

@@ -50,7 +50,9 @@ export async function setJobStatus(jobId: string, status: JobStatus, extra: { er
   let update = 'SET #s = :s, updated_at = :now';
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) continue;
-    update += `, ${k} = :${k}`;
+    // Placeholders for every name: 'error' is a DynamoDB reserved word.
+    update += `, #${k} = :${k}`;
+    names[`#${k}`] = k;
     values[`:${k}`] = v;
   }
   try {

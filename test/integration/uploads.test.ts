@@ -1,4 +1,4 @@
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
 import { api, photo, sha256, startTestRuntime } from '../support/runtime';
 
@@ -80,13 +80,5 @@ describe('uploads', () => {
     expect(home.headers.get('content-type')).toContain('text/html');
     expect((await fetch(`${runtime.url}/pricing`)).status).toBe(200);
     expect((await fetch(`${runtime.url}/no/such/page`)).status).toBe(404);
-  });
-
-  test('a presigned upload is bound to its content type', async () => {
-    const bytes = photo('rocket.jpg');
-    const reg = await client.post('/api/upload-image', { image_hash: sha256(bytes), file_type: 'image/jpeg' });
-    const res = await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: bytes });
-    expect(res.status).toBe(403);
-    void PutObjectCommand;
   });
 });

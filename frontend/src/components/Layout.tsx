@@ -1,0 +1,34 @@
+import { Suspense } from 'react';
+import { Link, Outlet, ScrollRestoration } from 'react-router';
+import { Toaster } from 'sonner';
+import { Footer, Header, PageFallback, SkipLink } from './Chrome';
+import { LinkImplContext } from './SmartLink';
+
+/** App layout: chrome, routed content, and the notification region (bottom-right, system theme). */
+export function Layout() {
+  return (
+    <LinkImplContext.Provider value={Link}>
+      <div className="flex min-h-dvh flex-col">
+        <SkipLink />
+        <Header />
+        <main id="main" className="flex-1">
+          <Suspense fallback={<PageFallback />}>
+            <Outlet />
+          </Suspense>
+        </main>
+        <Footer />
+        <Toaster
+          position="bottom-right"
+          theme="system"
+          customAriaLabel="Notifications"
+          richColors
+          closeButton
+          // Screens with a fixed bottom bar raise --toast-bottom so toasts never cover it.
+          offset={{ bottom: 'var(--toast-bottom, 24px)' }}
+          mobileOffset={{ bottom: 'var(--toast-bottom, 16px)' }}
+        />
+        <ScrollRestoration />
+      </div>
+    </LinkImplContext.Provider>
+  );
+}

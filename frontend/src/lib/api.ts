@@ -1,0 +1,244 @@
+/**
+ * Typed client for the ToonZap API (same origin, /api/...). Every error message here is the exact text
+ * of the spec's error catalogue (section 8); screens only prefix or display them.
+ */
+import { detailFromBody, getJson, postJson, readDetail, statusTextOf } from './http';
+
+export type PaymentMode = 'stripe' | 'simulated' | 'prelaunch';
+
+export interface AppConfig {
+  brand: string;
+  paymentMode: PaymentMode;
+  publishableKey: string | null;
+}
+
+export interface Style {
+  id: string;
+  name: string;
+  description?: string;
+  preview?: string;
+}
+
+export type JobStatus = 'PENDING' | 'STARTED' | 'SUCCESS' | 'FAILURE' | (string & {});
+
+export interface ModerationResult {
+  image_hash: string;
+  moderation: string;
+}
+
+export interface Thumbnail {
+  style: { id: string };
+  image: string;
+}
+
+export interface GeneratedImage {
+  url: string;
+  styleName: string;
+  styleId: string;
+  imageHash: string;
+  description?: string;
+}
+
+export type GenerationStatus = 'pending' | 'processing' | 'completed' | 'failed' | (string & {});
+
+export interface Generation {
+  status: GenerationStatus;
+  progress?: number;
+  error?: string;
+  images: GeneratedImage[];
+}
+
+export interface CheckoutResponse {
+  session_id: string;
+  order_id: string;
+  url?: string;
+}
+
+/** The job id is no longer known to the server: polling must stop. */
+export class JobNotFoundError extends Error {
+  override name = 'JobNotFoundError';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Config and health
+
+export async function getConfig(): Promise<AppConfig> {
+  const res = await getJson('/api/config');
+  if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
+  return (await res.json()) as AppConfig;
+}
+
+/** Health ping on wizard load; only the outcome is recorded. */
+export async function pingStatus(): Promise<boolean> {
+  try {
+    const res = await getJson('/api/status');
+    if (!res.ok) return false;
+    const body = (await res.json()) as { status?: string };
+    return body.status === 'ok';
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upload
+
+export type RegisterResult = { status: 'exists' } | { status: 'upload'; url: { url: string } };
+
+export async function registerUpload(imageHash: string, fileType: string): Promise<RegisterResult> {
+  const res = await postJson('/api/upload-image', { image_hash: imageHash, file_type: fileType });
+  if (!res.ok) {
+    const detail = await readDetail(res);
+    throw new Error(`Failed to upload image: ${detail ?? statusTextOf(res)}`);
+  }
+  return (await res.json()) as RegisterResult;
+}
+
+/** Message for a failed storage PUT: S3 XML errors give code and message, anything else the raw body. */
+export function storageErrorMessage(statusText: string, body: string): string {
+  const code = /<Code>([\s\S]*?)<\/Code>/.exec(body)?.[1];
+  const message = /<Message>([\s\S]*?)<\/Message>/.exec(body)?.[1];
+  if (/^\s*(<\?xml[^>]*>\s*)?<Error[\s>]/.test(body) && (code !== undefined || message !== undefined)) {
+    return `S3 upload failed: ${code ?? ''} - ${message ?? ''}`;
+  }
+  return `Failed to upload image: ${statusText} - ${body}`;
+}
+
+export async function putToStorage(url: string, file: Blob, fileType: string): Promise<void> {
+  const res = await fetch(url, { method: 'PUT', body: file, headers: { 'Content-Type': fileType } });
+  if (!res.ok) {
+    const body = await res.text().catch(() => '');
+    throw new Error(storageErrorMessage(statusTextOf(res), body));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Styles, moderation, thumbnails
+
+export async function getAvailableStyles(): Promise<Style[]> {
+  const res = await getJson('/api/available-styles');
+  if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
+  const body = (await res.json()) as { styles?: Style[] };
+  return Array.isArray(body.styles) ? body.styles : [];
+}
+
+async function startJob(url: string, payload: unknown, failPrefix: string, endpoint: string): Promise<string> {
+  const res = await postJson(url, payload);
+  const text = await res.text().catch(() => '');
+  if (!res.ok) {
+    throw new Error(`${failPrefix}: ${detailFromBody(text) ?? statusTextOf(res)}`);
+  }
+  let jobId: unknown;
+  try {
+    jobId = (JSON.parse(text) as { job_id?: unknown }).job_id;
+  } catch {
+    jobId = undefined;
+  }
+  if (typeof jobId !== 'string' || !jobId) throw new Error(`No job_id received from ${endpoint}`);
+  return jobId;
+}
+
+export function startModeration(imageHashes: string[]): Promise<string> {
+  return startJob('/api/process-moderation', { image_hashes: imageHashes }, 'Failed to start moderation', '/process-moderation');
+}
+
+export function startThumbnails(imageHash: string): Promise<string> {
+  return startJob('/api/process-thumbnail', { image_hash: imageHash }, 'Failed to start thumbnail generation', '/process-thumbnail');
+}
+
+export type JobKind = 'moderation' | 'thumbnail';
+
+/** One status read of a job. 404 throws JobNotFoundError; other failures throw a plain Error. */
+export async function getJobStatus(jobId: string, kind: JobKind, signal?: AbortSignal): Promise<JobStatus> {
+  const res = await getJson(`/api/jobs/${encodeURIComponent(jobId)}`, { signal });
+  if (res.status === 404) {
+    throw new JobNotFoundError(kind === 'thumbnail' ? `Thumbnail job ${jobId} not found.` : `Job ${jobId} not found.`);
+  }
+  if (!res.ok) {
+    const detail = await readDetail(res);
+    throw new Error(`Failed to get job status: ${detail ?? statusTextOf(res)}`);
+  }
+  const body: unknown = await res.json();
+  if (typeof body === 'string') return body;
+  if (body && typeof body === 'object' && 'status' in body) return String((body as { status: unknown }).status);
+  return String(body);
+}
+
+export async function getModeration(imageHash: string, signal?: AbortSignal): Promise<ModerationResult> {
+  const res = await getJson(`/api/get-moderation/${encodeURIComponent(imageHash)}`, { signal });
+  if (!res.ok) throw new Error(`Failed to get moderation result: ${statusTextOf(res)}`);
+  return (await res.json()) as ModerationResult;
+}
+
+export async function getThumbnails(imageHash: string, signal?: AbortSignal): Promise<Thumbnail[]> {
+  const res = await getJson(`/api/get-thumbnails/${encodeURIComponent(imageHash)}`, { signal });
+  if (!res.ok) throw new Error(`Failed to get thumbnails: ${statusTextOf(res)}`);
+  const body: unknown = await res.json();
+  return Array.isArray(body) ? (body as Thumbnail[]) : [];
+}
+
+/**
+ * Storage addresses that point at an internal host (a docker-compose name such as `localstack` or
+ * `s3`, i.e. a single-label host other than localhost) are rewritten to the page's host name so the
+ * browser can reach them during local development. Public URLs are returned unchanged.
+ */
+export function toDisplayUrl(url: string, pageHostname: string): string {
+  try {
+    const parsed = new URL(url);
+    const host = parsed.hostname;
+    if (host && !host.includes('.') && host !== 'localhost' && !host.includes(':')) {
+      parsed.hostname = pageHostname;
+      return parsed.toString();
+    }
+  } catch {
+    // relative or malformed: leave as is
+  }
+  return url;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payment and sign-up
+
+/** Creates a checkout session. Failures throw with the server detail or 'HTTP error! status: {code}'. */
+export async function createCheckout(email: string, hashes: string[], styles: string[]): Promise<CheckoutResponse> {
+  const res = await postJson('/api/checkout', { email, hashes, styles });
+  if (!res.ok) {
+    const detail = await readDetail(res);
+    throw new Error(detail ?? `HTTP error! status: ${res.status}`);
+  }
+  return (await res.json()) as CheckoutResponse;
+}
+
+/** Preview (pre-launch) sign-up. Failures throw with the server detail or 'HTTP error! Status: {code}'. */
+export async function previewSignup(email: string, imageHash: string): Promise<void> {
+  const res = await postJson('/api/preview-signup', { email, image_hash: imageHash });
+  if (!res.ok) {
+    const detail = await readDetail(res);
+    throw new Error(detail ?? `HTTP error! Status: ${res.status}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generations and images
+
+export async function getGeneration(id: string, signal?: AbortSignal): Promise<Generation> {
+  const res = await getJson(`/api/generation/${encodeURIComponent(id)}`, { signal });
+  if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
+  const body = (await res.json()) as Generation;
+  return { ...body, images: Array.isArray(body.images) ? body.images : [] };
+}
+
+export async function getImage(hash: string, style: string, signal?: AbortSignal): Promise<GeneratedImage> {
+  const res = await getJson(`/api/image/${encodeURIComponent(hash)}/${encodeURIComponent(style)}`, { signal });
+  if (res.status === 404) throw new Error('Image or style not found.');
+  if (!res.ok) throw new Error('Failed to load image.');
+  return (await res.json()) as GeneratedImage;
+}
+
+export async function getGallery(hash: string, signal?: AbortSignal): Promise<GeneratedImage[]> {
+  const res = await getJson(`/api/image/${encodeURIComponent(hash)}`, { signal });
+  if (res.status === 404) throw new Error('No images found for this hash.');
+  if (!res.ok) throw new Error('Failed to load images.');
+  const body: unknown = await res.json();
+  return Array.isArray(body) ? (body as GeneratedImage[]) : [];
+}

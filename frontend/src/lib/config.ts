@@ -1,0 +1,55 @@
+/**
+ * Run-time settings from GET /api/config, loaded once at start-up. Until (or unless) it arrives the
+ * brand falls back to DEFAULT_BRAND and the payment system counts as not ready.
+ */
+import { useSyncExternalStore } from 'react';
+import { type AppConfig, getConfig } from './api';
+
+export const DEFAULT_BRAND = 'ToonZap';
+
+export interface ConfigState {
+  config: AppConfig | null;
+  status: 'loading' | 'ready' | 'error';
+}
+
+let state: ConfigState = { config: null, status: 'loading' };
+const listeners = new Set<() => void>();
+let started = false;
+
+function set(next: ConfigState) {
+  state = next;
+  for (const l of listeners) l();
+}
+
+export function loadConfig(retries = 3): void {
+  if (started) return;
+  started = true;
+  const attempt = (left: number) => {
+    getConfig()
+      .then((config) => set({ config, status: 'ready' }))
+      .catch((err: unknown) => {
+        console.error('Failed to load /api/config', err);
+        if (left > 0) setTimeout(() => attempt(left - 1), 1500);
+        else set({ config: null, status: 'error' });
+      });
+  };
+  attempt(retries);
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useConfig(): ConfigState {
+  return useSyncExternalStore(subscribe, () => state, () => state);
+}
+
+export function useBrand(): string {
+  return useConfig().config?.brand || DEFAULT_BRAND;
+}
+
+/** 'Payment system ready' = config loaded and payments are live (not pre-launch). */
+export function isPaymentReady(s: ConfigState): boolean {
+  return s.status === 'ready' && !!s.config && s.config.paymentMode !== 'prelaunch';
+}

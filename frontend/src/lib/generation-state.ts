@@ -1,0 +1,66 @@
+/** State of the generation status screen, as a pure reducer (spec sections 2, 4 and 8). */
+import type { GeneratedImage, Generation } from './api';
+
+export interface GenerationState {
+  data: Generation | null;
+  error: string | null;
+  loading: boolean;
+  /** Polling has stopped (completed, failed, or a request error). */
+  done: boolean;
+}
+
+export type GenerationEvent = { type: 'loaded'; data: Generation } | { type: 'failed'; error: unknown };
+
+export const initialGenerationState: GenerationState = { data: null, error: null, loading: true, done: false };
+
+export const UNKNOWN_FETCH_ERROR = 'An unknown error occurred while fetching status.';
+export const UNKNOWN_GENERATION_FAILURE = 'Generation failed for an unknown reason.';
+export const UNEXPECTED_GENERATION_FAILURE = 'An unexpected error occurred during generation.';
+
+export function isFinalStatus(status: string): boolean {
+  return status === 'completed' || status === 'failed';
+}
+
+export function isInProgress(status: string): boolean {
+  return status === 'pending' || status === 'processing';
+}
+
+export function generationReducer(state: GenerationState, event: GenerationEvent): GenerationState {
+  switch (event.type) {
+    case 'loaded': {
+      const { data } = event;
+      if (data.status === 'failed') {
+        return { data, error: data.error || UNKNOWN_GENERATION_FAILURE, loading: false, done: true };
+      }
+      return { data, error: null, loading: false, done: isFinalStatus(data.status) };
+    }
+    case 'failed': {
+      const error =
+        event.error instanceof Error ? `Failed to load generation status: ${event.error.message}` : UNKNOWN_FETCH_ERROR;
+      // Any failure stops polling; data already loaded stays on screen.
+      return { ...state, error, loading: false, done: true };
+    }
+  }
+}
+
+/** Text shown in the 'Generation Failed' alert. */
+export function failedAlertText(data: Generation): string {
+  return data.error || UNEXPECTED_GENERATION_FAILURE;
+}
+
+/** Clamped integer percent, or null when the response has no usable progress number. */
+export function progressPercent(progress: unknown): number | null {
+  if (typeof progress !== 'number' || !Number.isFinite(progress)) return null;
+  return Math.round(Math.min(100, Math.max(0, progress)));
+}
+
+/** Images grouped by the photo they came from (image hash), in first-seen order. */
+export function groupByImageHash(images: GeneratedImage[]): Array<{ imageHash: string; images: GeneratedImage[] }> {
+  const groups = new Map<string, GeneratedImage[]>();
+  for (const img of images) {
+    const list = groups.get(img.imageHash);
+    if (list) list.push(img);
+    else groups.set(img.imageHash, [img]);
+  }
+  return [...groups].map(([imageHash, list]) => ({ imageHash, images: list }));
+}

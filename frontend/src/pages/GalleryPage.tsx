@@ -1,0 +1,88 @@
+import { LoaderCircle } from 'lucide-react';
+import { useParams } from 'react-router';
+import { ShareActions } from '../components/ShareActions';
+import { Alert } from '../components/ui/Alert';
+import { Card } from '../components/ui/Card';
+import { Skeleton } from '../components/ui/Skeleton';
+import { getGallery } from '../lib/api';
+import { useBrand } from '../lib/config';
+import { imageFileName } from '../lib/download-names';
+import { downloadImage } from '../lib/downloads';
+import { useDocumentTitle } from '../lib/head';
+import { COPIED_MESSAGES, styleLink, styleShareText } from '../lib/share';
+import { useAsync } from '../lib/useAsync';
+import { TryYourOwn } from './ImagePage';
+
+export default function GalleryPage() {
+  const { hash = '' } = useParams();
+  const brand = useBrand();
+  useDocumentTitle(`Cartoon gallery | ${brand}`);
+  const state = useAsync((signal) => getGallery(hash, signal), hash, 'Failed to load images.');
+  const origin = window.location.origin;
+
+  return (
+    <div className="container-page py-10 sm:py-14">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">One photo, many styles</h1>
+          <p className="mt-2 text-muted-foreground">Every cartoon style created from this photo with {brand}.</p>
+        </div>
+        <TryYourOwn />
+      </div>
+
+      <div className="mt-8">
+        {state.status === 'loading' && (
+          <div aria-busy="true">
+            <p className="flex items-center gap-2 text-muted-foreground" role="status">
+              <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              Loading...
+            </p>
+            <div className="mt-4 grid grid-cols-1 gap-6 sm:grid-cols-2 md:grid-cols-3">
+              {[0, 1, 2].map((i) => (
+                <Skeleton key={i} className="aspect-square" />
+              ))}
+            </div>
+          </div>
+        )}
+        {state.status === 'error' && (
+          <Alert variant="destructive" title="Error">
+            {state.error}
+          </Alert>
+        )}
+        {state.status === 'ready' && (
+          <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 md:grid-cols-3">
+            {state.data.map((image) => (
+              <li key={`${image.styleId}-${image.url}`}>
+                <Card className="flex h-full flex-col overflow-hidden">
+                  <div className="aspect-square bg-muted">
+                    <img
+                      src={image.url}
+                      alt={`Photo transformed into the ${image.styleName} style`}
+                      loading="lazy"
+                      className="size-full object-cover"
+                    />
+                  </div>
+                  <div className="flex flex-1 flex-col p-5">
+                    <h2 className="text-lg font-semibold">{image.styleName}</h2>
+                    {image.description && <p className="mt-1 text-sm text-muted-foreground">{image.description}</p>}
+                    <ShareActions
+                      compact
+                      className="mt-auto pt-4"
+                      subject={`${image.styleName} style`}
+                      onDownload={() => downloadImage(image.url, (blob) => imageFileName(image.styleName, image.imageHash, blob.type))}
+                      target={{
+                        text: styleShareText(image.styleName),
+                        url: styleLink(origin, image.imageHash, image.styleId),
+                        copiedMessage: COPIED_MESSAGES.style,
+                      }}
+                    />
+                  </div>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,205 @@
+import { Clock, Download, LoaderCircle, RotateCcw } from 'lucide-react';
+import { type ReactNode, useReducer } from 'react';
+import { useParams } from 'react-router';
+import { ShareActions, useBusy } from '../components/ShareActions';
+import { Alert } from '../components/ui/Alert';
+import { Button, ButtonLink } from '../components/ui/Button';
+import { Card } from '../components/ui/Card';
+import { Progress } from '../components/ui/Progress';
+import { Skeleton } from '../components/ui/Skeleton';
+import { type GeneratedImage, getGeneration } from '../lib/api';
+import { useBrand } from '../lib/config';
+import { generationZipName, groupZipName, shortHash, statusImageFileName } from '../lib/download-names';
+import { downloadImage, downloadZip } from '../lib/downloads';
+import {
+  failedAlertText,
+  generationReducer,
+  groupByImageHash,
+  initialGenerationState,
+  isFinalStatus,
+  isInProgress,
+  progressPercent,
+} from '../lib/generation-state';
+import { useDocumentTitle } from '../lib/head';
+import { COPIED_MESSAGES, galleryLink, galleryShareText, styleLink, styleShareText } from '../lib/share';
+import { GENERATION_POLL_MS } from '../lib/polling';
+import { usePolling } from '../lib/usePolling';
+
+function ImageCard({ image }: { image: GeneratedImage }) {
+  const origin = window.location.origin;
+  return (
+    <Card className="overflow-hidden">
+      <div className="aspect-square bg-muted">
+        <img src={image.url} alt={`Your photo in the ${image.styleName} style`} loading="lazy" className="size-full object-cover" />
+      </div>
+      <div className="space-y-3 p-4">
+        <h4 className="font-semibold">{image.styleName}</h4>
+        <ShareActions
+          compact
+          subject={`${image.styleName} style`}
+          onDownload={() => downloadImage(image.url, () => statusImageFileName(image.styleName, image.imageHash))}
+          target={{
+            text: styleShareText(image.styleName),
+            url: styleLink(origin, image.imageHash, image.styleId),
+            copiedMessage: COPIED_MESSAGES.style,
+          }}
+        />
+      </div>
+    </Card>
+  );
+}
+
+function Completed({ id, images }: { id: string; images: GeneratedImage[] }) {
+  const brand = useBrand();
+  const [zipping, runZip] = useBusy();
+  const groups = groupByImageHash(images);
+  const origin = window.location.origin;
+
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-lg font-semibold">Generation complete! Here are your images:</p>
+        {images.length > 0 && (
+          <Button variant="gradient" size="lg" disabled={zipping} onClick={() => runZip(() => downloadZip(images, generationZipName(brand, id)))}>
+            {zipping ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <Download aria-hidden="true" />}
+            {zipping ? 'Preparing Zip...' : 'Download All as Zip'}
+          </Button>
+        )}
+      </div>
+      <Alert variant="info" title="Download your images now">
+        <span className="inline-flex items-center gap-1.5">
+          <Clock aria-hidden="true" className="size-3.5" />
+          Image links expire soon, so save your images to your device.
+        </span>
+      </Alert>
+
+      {groups.length === 0 ? (
+        <p className="rounded-2xl border border-dashed border-border p-10 text-center text-muted-foreground">No images were returned.</p>
+      ) : (
+        groups.map((group, i) => (
+          <section key={group.imageHash} aria-labelledby={`group-${group.imageHash}`} className="space-y-4">
+            <div className="flex flex-col gap-3 border-b border-border pb-3 md:flex-row md:items-center md:justify-between">
+              <h3 id={`group-${group.imageHash}`} className="text-xl font-bold">
+                Photo {i + 1} <span className="text-sm font-normal text-muted-foreground">#{shortHash(group.imageHash)}</span>
+              </h3>
+              <ShareActions
+                subject={`all styles of photo ${i + 1}`}
+                downloadLabel="Download all"
+                shareLabel="Share all styles"
+                onDownload={() => downloadZip(group.images, groupZipName(brand, group.imageHash))}
+                target={{
+                  text: galleryShareText(brand),
+                  url: galleryLink(origin, group.imageHash),
+                  copiedMessage: COPIED_MESSAGES.gallery,
+                }}
+              />
+            </div>
+            <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              {group.images.map((img) => (
+                <li key={`${img.styleId}-${img.url}`}>
+                  <ImageCard image={img} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))
+      )}
+    </div>
+  );
+}
+
+export default function StatusPage() {
+  const { id } = useParams();
+  const brand = useBrand();
+  useDocumentTitle(`Your images | ${brand}`);
+  const [state, dispatch] = useReducer(generationReducer, initialGenerationState);
+
+  usePolling(
+    async (signal) => {
+      if (!id) return 'stop';
+      try {
+        const data = await getGeneration(id, signal);
+        if (signal.aborted) return 'stop';
+        dispatch({ type: 'loaded', data });
+        return isFinalStatus(data.status) ? 'stop' : 'continue';
+      } catch (error) {
+        if (signal.aborted) return 'stop';
+        console.error('Failed to load generation status', error);
+        dispatch({ type: 'failed', error });
+        return 'stop';
+      }
+    },
+    GENERATION_POLL_MS,
+    !!id,
+    id,
+  );
+
+  let body: ReactNode;
+  const { data, error, loading } = state;
+  if (!id) {
+    body = <Alert variant="destructive" title="Error">Generation ID is missing.</Alert>;
+  } else if (!data && error) {
+    body = (
+      <Alert variant="destructive" title="Error">
+        {error}
+      </Alert>
+    );
+  } else if (!data && loading) {
+    body = (
+      <div className="space-y-4" aria-busy="true">
+        <p className="flex items-center gap-2 text-muted-foreground" role="status">
+          <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+          Loading status...
+        </p>
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <Skeleton className="aspect-square" />
+          <Skeleton className="aspect-square" />
+          <Skeleton className="hidden aspect-square lg:block" />
+        </div>
+      </div>
+    );
+  } else if (!data) {
+    body = <p className="text-muted-foreground">No generation data available.</p>;
+  } else if (isInProgress(data.status)) {
+    const pct = progressPercent(data.progress);
+    body = (
+      <Card className="space-y-5 p-6 sm:p-8" role="status">
+        <div className="flex items-center gap-3">
+          <LoaderCircle aria-hidden="true" className="size-6 animate-spin text-primary" />
+          <p className="text-lg font-semibold">Your images are being generated. Please wait...</p>
+        </div>
+        {pct !== null && <Progress value={pct} label="Generation progress" />}
+        <p className="text-sm text-muted-foreground">
+          Status: <span className="font-medium text-foreground capitalize">{data.status}</span>
+          {pct !== null && <> · {pct}%</>}
+        </p>
+      </Card>
+    );
+  } else if (data.status === 'completed') {
+    body = <Completed id={id} images={data.images} />;
+  } else if (data.status === 'failed') {
+    body = (
+      <Alert variant="destructive" title="Generation Failed">
+        {failedAlertText(data)}
+      </Alert>
+    );
+  } else {
+    body = <Alert variant="info">Unknown status: {data.status}</Alert>;
+  }
+
+  return (
+    <div className="container-page py-10 sm:py-14">
+      <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Your images</h1>
+      {id && <p className="mt-1 text-sm break-all text-muted-foreground">Generation {id}</p>}
+      <div className="mt-8">{body}</div>
+      {data && !isInProgress(data.status) && (
+        <div className="mt-10 flex justify-center">
+          <ButtonLink to="/" variant="outline" size="lg">
+            <RotateCcw aria-hidden="true" />
+            Generate Again
+          </ButtonLink>
+        </div>
+      )}
+    </div>
+  );
+}

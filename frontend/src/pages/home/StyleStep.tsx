@@ -1,0 +1,272 @@
+import { Check, ShieldCheck, Sparkles } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { formatPrice, pricePerImage } from '../../../../domain/pricing';
+import { Alert } from '../../components/ui/Alert';
+import { Button } from '../../components/ui/Button';
+import { cn } from '../../components/ui/cn';
+import { Skeleton } from '../../components/ui/Skeleton';
+import {
+  getAvailableStyles,
+  getJobStatus,
+  getModeration,
+  getThumbnails,
+  type Style,
+  startModeration,
+  startThumbnails,
+  toDisplayUrl,
+} from '../../lib/api';
+import { useConfig } from '../../lib/config';
+import { errorMessage, isAbortError } from '../../lib/http';
+import { pollJobUntilSuccess } from '../../lib/polling';
+import { StepHeader } from './StepHeader';
+import type { ModerationOutcome } from './wizard-types';
+
+// Results that survive leaving and re-entering the step (e.g. back from the order screen).
+let stylesCache: Style[] | null = null;
+const thumbnailCache = new Map<string, Record<string, string>>();
+
+type Phase = 'moderating' | 'thumbnails' | 'idle';
+
+function useStyles() {
+  const [styles, setStyles] = useState<Style[] | null>(stylesCache);
+  useEffect(() => {
+    if (stylesCache) return;
+    let active = true;
+    getAvailableStyles()
+      .then((list) => {
+        stylesCache = list;
+        if (active) setStyles(list);
+      })
+      .catch((err: unknown) => {
+        console.error('Failed to load styles', err);
+        if (active) setStyles([]);
+      });
+    return () => {
+      active = false;
+    };
+  }, []);
+  return styles;
+}
+
+/** Moderation of all photos, then custom thumbnails from the first allowed one (spec section 4). */
+function useModerationAndThumbnails(
+  hashes: string[],
+  moderation: ModerationOutcome | null,
+  onModeration: (m: ModerationOutcome) => void,
+) {
+  const key = hashes.join(',');
+  const known = moderation && moderation.key === key ? moderation : null;
+  const [phase, setPhase] = useState<Phase>(known ? 'idle' : 'moderating');
+  const [error, setError] = useState<string | null>(null);
+  const [thumbError, setThumbError] = useState<string | null>(null);
+  const [thumbs, setThumbs] = useState<Record<string, string>>(() =>
+    known?.allowed[0] ? (thumbnailCache.get(known.allowed[0]) ?? {}) : {},
+  );
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const { signal } = controller;
+
+    async function moderate(): Promise<string[]> {
+      if (known) return known.allowed;
+      setPhase('moderating');
+      const jobId = await startModeration(hashes);
+      await pollJobUntilSuccess((s) => getJobStatus(jobId, 'moderation', s), { signal });
+      const results = await Promise.all(hashes.map((h) => getModeration(h, signal)));
+      if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+      const allowed = hashes.filter((h, i) => results[i]?.moderation === 'allowed');
+      onModeration({ key, allowed });
+      toast.success('Moderation Completed', {
+        description: `${allowed.length} / ${hashes.length} images passed moderation.`,
+      });
+      if (allowed.length === 0) toast.error('No images passed moderation', { description: 'Please try again.' });
+      return allowed;
+    }
+
+    async function thumbnails(hash: string) {
+      const cached = thumbnailCache.get(hash);
+      if (cached) {
+        setThumbs(cached);
+        return;
+      }
+      setPhase('thumbnails');
+      const jobId = await startThumbnails(hash);
+      await pollJobUntilSuccess((s) => getJobStatus(jobId, 'thumbnail', s), { signal });
+      const list = await getThumbnails(hash, signal);
+      const map: Record<string, string> = {};
+      for (const t of list) if (t?.style?.id && t.image) map[t.style.id] = toDisplayUrl(t.image, window.location.hostname);
+      thumbnailCache.set(hash, map);
+      if (!signal.aborted) setThumbs(map);
+    }
+
+    (async () => {
+      let allowed: string[];
+      try {
+        allowed = await moderate();
+      } catch (err) {
+        if (isAbortError(err) || signal.aborted) return;
+        console.error('Moderation failed', err);
+        setError(errorMessage(err, 'An unknown error occurred'));
+        setPhase('idle');
+        return;
+      }
+      try {
+        if (allowed[0]) await thumbnails(allowed[0]);
+      } catch (err) {
+        if (isAbortError(err) || signal.aborted) return;
+        console.error('Thumbnail generation failed', err);
+        setThumbError(errorMessage(err, 'An unknown error occurred'));
+      }
+      if (!signal.aborted) setPhase('idle');
+    })();
+
+    return () => controller.abort();
+    // Runs once per set of photos; `known` is derived from the same key.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+
+  return { phase, error, thumbError, thumbs, allowed: known?.allowed ?? null };
+}
+
+export default function StyleStep({
+  hashes,
+  selected,
+  onSelectedChange,
+  moderation,
+  onModeration,
+  onBack,
+  onContinue,
+}: {
+  hashes: string[];
+  selected: string[];
+  onSelectedChange: (styles: string[]) => void;
+  moderation: ModerationOutcome | null;
+  onModeration: (m: ModerationOutcome) => void;
+  onBack: () => void;
+  onContinue: () => void;
+}) {
+  const styles = useStyles();
+  const { phase, error, thumbError, thumbs, allowed } = useModerationAndThumbnails(hashes, moderation, onModeration);
+  const prelaunch = useConfig().config?.paymentMode === 'prelaunch';
+  const noneAllowed = allowed !== null && allowed.length === 0;
+  const canContinue = selected.length > 0 && !(noneAllowed && !prelaunch);
+
+  // Keep toasts above the fixed Continue bar while this step is shown.
+  useEffect(() => {
+    document.documentElement.style.setProperty('--toast-bottom', '88px');
+    return () => {
+      document.documentElement.style.removeProperty('--toast-bottom');
+    };
+  }, []);
+
+  function toggle(id: string) {
+    onSelectedChange(selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id]);
+  }
+
+  return (
+    <section className="container-page pt-10 pb-32 sm:pt-14">
+      <StepHeader
+        title="Choose Your Styles"
+        subtitle="Pick one or more looks. Each style you choose is created for every photo you uploaded."
+        onBack={onBack}
+        step={{ current: 2, total: 3 }}
+      />
+
+      <div className="space-y-3" aria-live="polite">
+        {phase === 'moderating' && (
+          <Alert variant="progress" title="Security Scan in Progress...">
+            We check every photo before it is processed.
+          </Alert>
+        )}
+        {phase === 'thumbnails' && (
+          <Alert variant="progress" title="Generating Custom Thumbnails...">
+            Previews of your own photo will replace the samples in a moment.
+          </Alert>
+        )}
+        {error && <Alert variant="destructive">{error}</Alert>}
+        {thumbError && <Alert variant="destructive">{thumbError}</Alert>}
+        {allowed && allowed.length > 0 && phase === 'idle' && !error && (
+          <p className="flex items-center gap-2 text-sm text-muted-foreground">
+            <ShieldCheck aria-hidden="true" className="size-4 text-emerald-600 dark:text-emerald-400" />
+            {allowed.length} / {hashes.length} images passed moderation.
+          </p>
+        )}
+      </div>
+
+      {styles === null ? (
+        <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4" aria-busy="true" aria-label="Loading styles">
+          {Array.from({ length: 8 }, (_, i) => (
+            <li key={i}>
+              <Skeleton className="aspect-square" />
+              <Skeleton className="mt-2 h-4 w-2/3" />
+            </li>
+          ))}
+        </ul>
+      ) : styles.length === 0 ? (
+        <p className="mt-10 rounded-2xl border border-dashed border-border p-10 text-center text-muted-foreground">No styles available</p>
+      ) : (
+        <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4">
+          {styles.map((style) => {
+            const on = selected.includes(style.id);
+            const custom = thumbs[style.id];
+            return (
+              <li key={style.id}>
+                <button
+                  type="button"
+                  aria-pressed={on}
+                  onClick={() => toggle(style.id)}
+                  className={cn(
+                    'group relative block w-full overflow-hidden rounded-2xl border-2 bg-card text-left shadow-sm transition',
+                    'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+                    on ? 'border-primary ring-4 ring-primary/20' : 'border-transparent ring-1 ring-border hover:ring-primary/40',
+                  )}
+                >
+                  <span className="relative block aspect-square overflow-hidden bg-muted">
+                    <img
+                      src={custom ?? `/thumbnails/${style.id}.png`}
+                      alt={`${style.name} style preview`}
+                      loading="lazy"
+                      className={cn('size-full object-cover transition duration-300 group-hover:scale-[1.03]', phase === 'thumbnails' && !custom && 'opacity-80')}
+                    />
+                    {phase === 'thumbnails' && !custom && <span aria-hidden="true" className="absolute inset-0 animate-pulse bg-white/15" />}
+                    <span
+                      aria-hidden="true"
+                      className={cn(
+                        'absolute top-2 right-2 flex size-7 items-center justify-center rounded-full border-2 shadow transition',
+                        on ? 'border-white bg-primary text-white' : 'border-white/80 bg-black/25 text-transparent',
+                      )}
+                    >
+                      <Check className="size-4" strokeWidth={3} />
+                    </span>
+                  </span>
+                  <span className="block px-3 py-2.5">
+                    <span className="block font-semibold">{style.name}</span>
+                    {style.description && (
+                      <span className="mt-0.5 line-clamp-2 block text-xs text-muted-foreground">{style.description}</span>
+                    )}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+
+      <div className="fixed inset-x-0 bottom-0 z-20 border-t border-border bg-background/90 backdrop-blur-md">
+        <div className="container-page flex items-center justify-between gap-4 py-3">
+          <p className="text-sm text-muted-foreground">
+            <span className="font-semibold text-foreground">{selected.length}</span> {selected.length === 1 ? 'style' : 'styles'} selected
+            {selected.length > 0 && !prelaunch && (
+              <span className="hidden sm:inline"> · {formatPrice(pricePerImage(selected.length))} per image</span>
+            )}
+          </p>
+          <Button variant="gradient" size="lg" disabled={!canContinue} onClick={onContinue}>
+            <Sparkles aria-hidden="true" />
+            Continue
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { PartyPopper, RotateCcw } from 'lucide-react';
+import { FacebookIcon, XTwitterIcon } from '../../components/icons';
+import { Button, ExternalButtonLink } from '../../components/ui/Button';
+import { Card } from '../../components/ui/Card';
+import { APP_SHARE_TEXT, facebookShareUrl, twitterShareUrl } from '../../lib/share';
+
+export default function ThankYouStep({ onRestart }: { onRestart: () => void }) {
+  const siteUrl = window.location.origin;
+  return (
+    <section className="container-page flex justify-center py-12 sm:py-20">
+      <Card className="w-full max-w-xl p-8 text-center sm:p-10">
+        <span className="brand-gradient mx-auto flex size-16 items-center justify-center rounded-2xl text-white shadow-md">
+          <PartyPopper aria-hidden="true" className="size-8" />
+        </span>
+        <h2 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">Thank You!</h2>
+        <p className="mt-3 text-muted-foreground">Keep an eye on your inbox for our launch announcement!</p>
+        <p className="mt-8 text-sm font-semibold">Tell your friends</p>
+        <div className="mt-3 flex flex-col justify-center gap-3 sm:flex-row">
+          <ExternalButtonLink href={twitterShareUrl(APP_SHARE_TEXT, siteUrl)} variant="outline">
+            <XTwitterIcon />
+            Share on Twitter
+          </ExternalButtonLink>
+          <ExternalButtonLink href={facebookShareUrl(siteUrl)} variant="outline">
+            <FacebookIcon />
+            Share on Facebook
+          </ExternalButtonLink>
+        </div>
+        <Button variant="gradient" size="lg" className="mt-8 w-full sm:w-auto" onClick={onRestart}>
+          <RotateCcw aria-hidden="true" />
+          Create Another Image
+        </Button>
+      </Card>
+    </section>
+  );
+}

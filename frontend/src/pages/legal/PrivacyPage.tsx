@@ -1,0 +1,70 @@
+import { useBrand } from '../../lib/config';
+import { LegalPage, Section } from './LegalPage';
+
+export default function PrivacyPage() {
+  const brand = useBrand();
+  return (
+    <LegalPage title="Privacy Policy">
+      <p>
+        {brand} turns your photos into cartoon-style artwork. This policy explains what we collect to do that, why, and the rights you
+        have over your data.
+      </p>
+
+      <Section title="1. What we collect">
+        <ul>
+          <li>
+            <strong>Uploaded images</strong> – the photos you upload, and the images we generate from them.
+          </li>
+          <li>
+            <strong>E-mail address</strong> – given at checkout (to send your download link) or when you ask to be notified about our
+            launch.
+          </li>
+          <li>
+            <strong>Usage data</strong> – technical information such as requests made to our servers, the styles chosen and error
+            reports, used to run and improve the service.
+          </li>
+        </ul>
+        <p>We do not need an account, and we never receive your full card details: payments are handled by our card payment provider.</p>
+      </Section>
+
+      <Section title="2. How we use it">
+        <ul>
+          <li>to check uploads against our content rules, create previews and generate the images you order;</li>
+          <li>to send your download link and messages about your order, or the launch announcement you asked for;</li>
+          <li>to prevent abuse, fix problems and keep the service secure.</li>
+        </ul>
+      </Section>
+
+      <Section title="3. How long we keep it">
+        <p>
+          Images are kept only as long as needed to provide the service – to process your order and let you download the results –
+          and are then deleted. Download links expire after a short time.
+        </p>
+      </Section>
+
+      <Section title="4. Who we share it with">
+        <p>
+          We use trusted service providers for cloud hosting and storage, image processing, e-mail delivery and card payments. They
+          process data only on our behalf and for these purposes. We do not sell your data.
+        </p>
+      </Section>
+
+      <Section title="5. Your rights (GDPR)">
+        <p>If you are in the European Economic Area or the United Kingdom, you have the right to:</p>
+        <ul>
+          <li>access the personal data we hold about you;</li>
+          <li>have it corrected, or deleted;</li>
+          <li>withdraw your consent at any time, for example to launch e-mails, without affecting earlier processing.</li>
+        </ul>
+        <p>
+          To exercise these rights, reply to any e-mail you have received from us. You may also complain to your local data protection
+          authority.
+        </p>
+      </Section>
+
+      <Section title="6. Changes">
+        <p>We may update this policy. The version on this page is the one in force.</p>
+      </Section>
+    </LegalPage>
+  );
+}

@@ -1,0 +1,57 @@
+import * as path from 'node:path';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { Browser } from 'playwright-core';
+import { S3RVER_CREDENTIALS } from '../../local/emulators';
+import { launchChromium } from '../support/browser';
+import { PHOTOS, photo, sha256, startTestRuntime } from '../support/runtime';
+
+/** A visitor in Chromium: upload a photo, reach the style step, see their own photo in every style. */
+describe('wizard in the browser', () => {
+  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [runtime, browser] = await Promise.all([startTestRuntime(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await runtime?.close();
+  });
+
+  test('upload a photo through the page: it is stored under its hash, moderated, and previewed in every style', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(runtime.url);
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
+
+    await page.locator('input[type=file]').first().setInputFiles(path.join(PHOTOS, 'astronaut.png'));
+    await page.getByText('1 of 50 files selected').waitFor();
+    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
+
+    const hash = sha256(photo('astronaut.png'));
+    const s3 = new S3Client({ endpoint: runtime.s3Url, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+    const stored = await s3.send(new GetObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: `uploads/${hash}` }));
+    expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
+    s3.destroy();
+
+    await page.getByText('1 / 1 images passed moderation.').waitFor({ timeout: 30_000 });
+    const styles = (await (await fetch(`${runtime.url}/api/available-styles`)).json()).styles as { id: string }[];
+    // Every tile shows this photo's own preview, served from the media bucket.
+    await page.waitForFunction(
+      ({ hash, count }) => document.querySelectorAll(`img[src*="/previews/${hash}/"]`).length === count,
+      { hash, count: styles.length },
+      { timeout: 30_000 },
+    );
+    const loaded = await page.$$eval(`img[src*="/previews/${hash}/"]`, (imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth));
+    expect(loaded.every((w) => w > 0)).toBe(true);
+
+    const cont = page.getByRole('button', { name: 'Continue' });
+    expect(await cont.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: /3D/ }).first().click();
+    expect(await cont.isDisabled()).toBe(false);
+    expect(errors).toEqual([]);
+  });
+});

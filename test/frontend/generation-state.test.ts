@@ -1,0 +1,80 @@
+import type { Generation } from '../../frontend/src/lib/api';
+import {
+  failedAlertText,
+  generationReducer,
+  groupByImageHash,
+  initialGenerationState,
+  isFinalStatus,
+  isInProgress,
+  progressPercent,
+} from '../../frontend/src/lib/generation-state';
+
+const gen = (g: Partial<Generation>): Generation => ({ status: 'pending', images: [], ...g });
+
+describe('generationReducer', () => {
+  it('starts loading', () => {
+    expect(initialGenerationState).toEqual({ data: null, error: null, loading: true, done: false });
+  });
+
+  it('keeps polling while pending or processing and stops on completed or failed', () => {
+    const s1 = generationReducer(initialGenerationState, { type: 'loaded', data: gen({ status: 'pending' }) });
+    expect(s1).toMatchObject({ loading: false, done: false, error: null });
+    const s2 = generationReducer(s1, { type: 'loaded', data: gen({ status: 'processing', progress: 50 }) });
+    expect(s2.done).toBe(false);
+    expect(generationReducer(s2, { type: 'loaded', data: gen({ status: 'completed' }) }).done).toBe(true);
+    const failed = generationReducer(s2, { type: 'loaded', data: gen({ status: 'failed', error: 'GPU out of memory' }) });
+    expect(failed).toMatchObject({ done: true, error: 'GPU out of memory' });
+    expect(generationReducer(s2, { type: 'loaded', data: gen({ status: 'failed' }) }).error).toBe(
+      'Generation failed for an unknown reason.',
+    );
+  });
+
+  it('an unknown status keeps polling (it is only shown as unknown)', () => {
+    expect(generationReducer(initialGenerationState, { type: 'loaded', data: gen({ status: 'queued' }) }).done).toBe(false);
+  });
+
+  it('stops on any request failure, keeping loaded data', () => {
+    const err = generationReducer(initialGenerationState, { type: 'failed', error: new Error('HTTP error! status: 500') });
+    expect(err).toEqual({ data: null, error: 'Failed to load generation status: HTTP error! status: 500', loading: false, done: true });
+    expect(generationReducer(initialGenerationState, { type: 'failed', error: 'weird' }).error).toBe(
+      'An unknown error occurred while fetching status.',
+    );
+    const loaded = generationReducer(initialGenerationState, { type: 'loaded', data: gen({ status: 'processing' }) });
+    const after = generationReducer(loaded, { type: 'failed', error: new Error('offline') });
+    expect(after.data).toBe(loaded.data);
+    expect(after.done).toBe(true);
+  });
+});
+
+describe('status helpers', () => {
+  it('classifies statuses', () => {
+    expect(['pending', 'processing'].map(isInProgress)).toEqual([true, true]);
+    expect(['completed', 'failed', 'queued'].map(isInProgress)).toEqual([false, false, false]);
+    expect(['completed', 'failed'].map(isFinalStatus)).toEqual([true, true]);
+    expect(isFinalStatus('processing')).toBe(false);
+  });
+
+  it('shows the error text or the generic failure text', () => {
+    expect(failedAlertText(gen({ status: 'failed', error: 'Boom' }))).toBe('Boom');
+    expect(failedAlertText(gen({ status: 'failed' }))).toBe('An unexpected error occurred during generation.');
+  });
+
+  it('clamps progress and ignores missing values', () => {
+    expect(progressPercent(42.4)).toBe(42);
+    expect(progressPercent(140)).toBe(100);
+    expect(progressPercent(-3)).toBe(0);
+    expect(progressPercent(undefined)).toBeNull();
+    expect(progressPercent(Number.NaN)).toBeNull();
+    expect(progressPercent('50')).toBeNull();
+  });
+
+  it('groups images by image hash in first-seen order', () => {
+    const img = (imageHash: string, styleId: string) => ({ url: `u/${imageHash}/${styleId}`, styleName: styleId, styleId, imageHash });
+    const groups = groupByImageHash([img('b', '3d'), img('a', '3d'), img('b', 'anime')]);
+    expect(groups.map((g) => [g.imageHash, g.images.map((i) => i.styleId)])).toEqual([
+      ['b', ['3d', 'anime']],
+      ['a', ['3d']],
+    ]);
+    expect(groupByImageHash([])).toEqual([]);
+  });
+});
