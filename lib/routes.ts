@@ -7,6 +7,8 @@ export type Access =
   | 'jobs:read' | 'jobs:write'
   | 'orders:read' | 'orders:write'
   | 'generations:read' | 'generations:write'
+  | 'signups:read' | 'signups:write'
+  | 'events:read' | 'events:write'
   | 'media:read' | 'media:write'
   | 'jobs-machine:start'
   | 'pipeline:start'
@@ -37,6 +39,12 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/jobs/{job_id}', handler: 'get-job', access: ['jobs:read', 'jobs:write', 'jobs-machine:start'] },
   { method: 'GET', path: '/api/get-moderation/{image_hash}', handler: 'get-moderation', access: ['images:read'] },
   { method: 'GET', path: '/api/get-thumbnails/{image_hash}', handler: 'get-thumbnails', access: ['images:read', 'media:read'] },
+  { method: 'POST', path: '/api/checkout', handler: 'checkout', access: ['images:read', 'orders:write', 'payments:secret'], timeoutSeconds: 30 },
+  { method: 'POST', path: '/api/preview-signup', handler: 'preview-signup', access: ['signups:write'] },
+  { method: 'POST', path: '/api/stripe-webhook', handler: 'stripe-webhook', access: ['orders:write', 'generations:write', 'events:write', 'pipeline:start', 'payments:secret'], timeoutSeconds: 30 },
+  { method: 'GET', path: '/api/generation/{id}', handler: 'get-generation', access: ['generations:read', 'media:read'] },
+  { method: 'GET', path: '/api/image/{hash}/{style}', handler: 'get-image', access: ['images:read', 'media:read'] },
+  { method: 'GET', path: '/api/image/{hash}', handler: 'get-images', access: ['images:read', 'media:read'] },
 ];
 
 /** Lambda-safe construct id from a route, e.g. "POST /api/upload-image" -> "PostUploadImage". */

@@ -1,10 +1,12 @@
 import { Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { Api } from './api';
 import type { EnvConfig } from './config';
 import { EngineEndpoint } from './engine-endpoint';
+import { OrderPipeline } from './order-pipeline';
 import { Pipelines } from './pipelines';
 import type { Access } from './routes';
 import { Site } from './site';
@@ -21,12 +23,16 @@ export class ToonZapStack extends Stack {
   readonly storage: Storage;
   readonly engine: EngineEndpoint;
   readonly pipelines: Pipelines;
+  readonly orderPipeline: OrderPipeline;
   readonly api: Api;
   readonly site: Site;
+  private readonly config: EnvConfig;
+  private stripeSecret?: secretsmanager.ISecret;
 
   constructor(scope: Construct, id: string, props: ToonZapStackProps) {
     super(scope, id, props);
     const { config } = props;
+    this.config = config;
 
     let site: Site | undefined;
     this.storage = new Storage(this, 'Storage', {
@@ -49,6 +55,11 @@ export class ToonZapStack extends Stack {
       IMAGE_URL_TTL_SECONDS: String(config.imageUrlTtlSeconds),
       MODERATION_MIN_CONFIDENCE: String(config.moderationMinConfidence),
       ENGINE_ENDPOINT: this.engine.endpointName,
+      MAIL_FROM: config.mailFrom,
+      STRIPE_SECRET_NAME: config.stripeSecretName,
+      // Links in e-mails and Checkout redirects. The distribution is made last (it fronts the API), hence Lazy;
+      // functions may depend on it, the distribution depends only on the HTTP API, so there is no cycle.
+      SITE_URL: config.siteUrl ?? Lazy.string({ produce: () => `https://${site?.distribution.distributionDomainName}` }),
     };
     for (const name of Object.keys(TABLES) as TableName[]) {
       environment[tableEnvVar(name)] = this.storage.tables[name].tableName;
@@ -56,8 +67,13 @@ export class ToonZapStack extends Stack {
 
     const grant = (fn: lambda.Function, access: readonly Access[]) => this.grant(fn, access);
     this.pipelines = new Pipelines(this, 'Pipelines', { environment, grant });
+    this.orderPipeline = new OrderPipeline(this, 'OrderPipeline', { environment, grant });
     this.api = new Api(this, 'Api', {
-      environment: { ...environment, JOBS_MACHINE_ARN: this.pipelines.jobsMachine.stateMachineArn },
+      environment: {
+        ...environment,
+        JOBS_MACHINE_ARN: this.pipelines.jobsMachine.stateMachineArn,
+        ORDER_MACHINE_ARN: this.orderPipeline.machine.stateMachineArn,
+      },
       grant,
     });
     site = new Site(this, 'Site', { httpApi: this.api.httpApi });
@@ -79,6 +95,19 @@ export class ToonZapStack extends Stack {
       } else if (resource === 'jobs-machine') {
         this.pipelines.jobsMachine.grantStartExecution(fn);
         this.pipelines.jobsMachine.grantRead(fn);
+      } else if (resource === 'pipeline') {
+        this.orderPipeline.machine.grantStartExecution(fn);
+      } else if (resource === 'payments') {
+        // Only real Stripe keys live in Secrets Manager; other modes have no secret to read.
+        if (this.config.paymentMode === 'stripe') {
+          this.stripeSecret ??= secretsmanager.Secret.fromSecretNameV2(this, 'StripeSecret', this.config.stripeSecretName);
+          this.stripeSecret.grantRead(fn);
+        }
+      } else if (resource === 'mail') {
+        fn.addToRolePolicy(new iam.PolicyStatement({
+          actions: ['ses:SendEmail'],
+          resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+        }));
       } else if (resource === 'rekognition') {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['rekognition:DetectModerationLabels'], resources: ['*'] }));
       } else if (resource === 'engine') {

@@ -33,6 +33,8 @@ export function buildFrontendIfStale(log: (msg: string) => void = console.log): 
   execFileSync(process.execPath, [viteBin, 'build', '--config', 'frontend/vite.config.ts', '--logLevel', 'warn'], {
     cwd: REPO_ROOT,
     stdio: 'inherit',
+    // Vite keeps an inherited NODE_ENV: under jest (NODE_ENV=test) it would ship React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   log(`Frontend built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

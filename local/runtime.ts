@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -10,6 +11,7 @@ import { createGateway } from './gateway';
 import { startModelServer } from '../engine/server';
 import { LambdaHost } from './lambda-host';
 import { startLocalRekognition } from './rekognition/server';
+import { startLocalStripe } from './stripe/server';
 import { startStepFunctions } from './step-functions';
 import { LOCAL_REGION, type LocalModel, readModel, synthesizeLocal } from './template';
 
@@ -25,6 +27,8 @@ export interface LocalRuntimeOptions {
 export interface LocalRuntime {
   url: string;
   mailUrl: string;
+  /** The local Stripe stand-in (payment mode 'simulated'), else null. */
+  stripeUrl: string | null;
   s3Url: string;
   dynamoUrl: string;
   model: LocalModel;
@@ -55,6 +59,10 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://localhost:${port}`;
+  // Requests that arrive while the runtime is still starting (a webhook the local Stripe resumes) wait for the gateway.
+  let openGateway!: (listener: http.RequestListener) => void;
+  const gateway = new Promise<http.RequestListener>((resolve) => (openGateway = resolve));
+  server.on('request', (req, res) => void gateway.then((listener) => listener(req, res)));
 
   try {
     const model = readModel(synthesizeLocal(paymentMode), (_id, attr) => (attr === 'DomainName' ? `localhost:${port}` : undefined));
@@ -66,7 +74,13 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     started.push(dynamo, s3, ses);
     // The engine's model server plays the SageMaker endpoint; the nsfwjs model plays Rekognition.
     const [engine, moderation] = await Promise.all([
-      startModelServer({ port: 0, host: LOCAL_HOST }),
+      // Given an S3 client rather than one built from process.env, which still holds the previous run's
+      // endpoints when a runtime is restarted in the same process (tests).
+      startModelServer({
+        port: 0,
+        host: LOCAL_HOST,
+        s3: new S3Client({ endpoint: s3.url, region: LOCAL_REGION, credentials: S3RVER_CREDENTIALS, forcePathStyle: true }),
+      }),
       startLocalRekognition({
         port: 0,
         host: LOCAL_HOST,
@@ -93,6 +107,31 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
         env[k] = v;
       }
     }
+    // Links in e-mails and Checkout redirects lead back to this app, not to the template's CloudFront domain.
+    env.SITE_URL = url;
+
+    // Payment mode 'simulated': a local Stripe stand-in, with the real SDK pointed at it. It starts before Step
+    // Functions, so executions resumed below (refunds) already reach it; its webhooks wait for the gateway.
+    let stripeUrl: string | null = null;
+    if (paymentMode === 'simulated') {
+      const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
+      const stripe = await startLocalStripe({
+        port: 0,
+        host: LOCAL_HOST,
+        webhookUrl: `${url}/api/stripe-webhook`,
+        webhookSecret,
+        dataFile: path.join(dataDir, 'stripe', 'stripe.json'),
+        log,
+      });
+      started.push(stripe);
+      stripeUrl = stripe.url;
+      Object.assign(env, {
+        STRIPE_SECRET_KEY: stripe.secretKey,
+        STRIPE_WEBHOOK_SECRET: webhookSecret,
+        STRIPE_API_BASE: stripe.url,
+      });
+    }
+
     delete process.env.AWS_PROFILE;
     Object.assign(process.env, env);
 
@@ -101,13 +140,14 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     started.push(stepFunctions);
     process.env.AWS_ENDPOINT_URL_SFN = env.AWS_ENDPOINT_URL_SFN = stepFunctions.url;
     if (stepFunctions.resumed.length) log(`Resumed ${stepFunctions.resumed.length} unfinished execution(s): ${stepFunctions.resumed.join(', ')}`);
-    server.on('request', createGateway({ routes: model.routes, lambdas, staticDir: FRONTEND_DIST }));
+    openGateway(createGateway({ routes: model.routes, lambdas, staticDir: FRONTEND_DIST }));
     log(`ToonZap is running on ${url}`);
     log(`Mail viewer (e-mails the app sends): ${ses.url}`);
 
     return {
       url,
       mailUrl: ses.url,
+      stripeUrl,
       s3Url: s3.url,
       dynamoUrl: dynamo.url,
       model,

@@ -1,5 +1,7 @@
 import { RekognitionClient } from '@aws-sdk/client-rekognition';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -36,3 +38,9 @@ export const rekognition = () => (rekognitionClient ??= new RekognitionClient({}
 
 let sagemakerClient: SageMakerRuntimeClient | undefined;
 export const sagemaker = () => (sagemakerClient ??= new SageMakerRuntimeClient({ maxAttempts: 1 }));
+
+let secretsClient: SecretsManagerClient | undefined;
+export const secretsManager = () => (secretsClient ??= new SecretsManagerClient({}));
+
+let sesClient: SESv2Client | undefined;
+export const ses = () => (sesClient ??= new SESv2Client({}));

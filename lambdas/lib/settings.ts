@@ -24,4 +24,8 @@ export const settings = {
   get moderationMinConfidence() { return int('MODERATION_MIN_CONFIDENCE', 60); },
   get engineEndpoint() { return required('ENGINE_ENDPOINT'); },
   get jobsMachineArn() { return required('JOBS_MACHINE_ARN'); },
+  get orderMachineArn() { return required('ORDER_MACHINE_ARN'); },
+  /** Public site origin for links in e-mails and Checkout redirects, without a trailing slash. */
+  get siteUrl() { return required('SITE_URL').replace(/\/+$/, ''); },
+  get mailFrom() { return required('MAIL_FROM'); },
 };

@@ -79,7 +79,7 @@ describe('ToonZap stack', () => {
   });
 
   test('jobs run in a Step Functions state machine whose tasks are Lambda functions', () => {
-    template.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
+    template.resourceCountIs('AWS::StepFunctions::StateMachine', 2); // jobs, and orders (test/infra/order-pipeline.test.ts)
     template.hasResourceProperties('AWS::SageMaker::EndpointConfig', {
       ProductionVariants: [Match.objectLike({ ServerlessConfig: Match.anyValue() })],
     });

@@ -46,7 +46,7 @@ export async function uploadPhoto(client: Api, bytes: Buffer, type = 'image/png'
   const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: type });
   if (reg.status !== 200) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
   if (reg.body.status === 'upload') {
-    const put = await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': type }, body: bytes });
+    const put = await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': type }, body: new Uint8Array(bytes) });
     if (!put.ok) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
   }
   return hash;

@@ -31,6 +31,7 @@ export default function ImagePage() {
   if (state.status === 'loading') {
     return (
       <div className="container-page grid gap-8 py-10 sm:py-14 md:grid-cols-2" aria-busy="true">
+        <h1 className="sr-only">Cartoon image</h1>
         <Skeleton className="aspect-square" />
         <div className="space-y-4">
           <p className="flex items-center gap-2 text-muted-foreground" role="status">
@@ -47,6 +48,7 @@ export default function ImagePage() {
   if (state.status === 'error') {
     return (
       <div className="container-page space-y-8 py-10 sm:py-14">
+        <h1 className="sr-only">Cartoon image</h1>
         <Alert variant="destructive" title="Error">
           {state.error}
         </Alert>

@@ -43,6 +43,7 @@ export default function PricingPage() {
                 <tr key={tier.styles} className={tier === best ? 'bg-accent/60' : undefined}>
                   <th scope="row" className="px-5 py-4 font-medium">
                     {tier.label}
+                    {tier === best && ' '}
                     {tier === best && (
                       <span className="brand-gradient ml-2 rounded-full px-2 py-0.5 text-xs font-semibold text-white">Best value</span>
                     )}

@@ -33,7 +33,7 @@ function ImageCard({ image }: { image: GeneratedImage }) {
         <img src={image.url} alt={`Your photo in the ${image.styleName} style`} loading="lazy" className="size-full object-cover" />
       </div>
       <div className="space-y-3 p-4">
-        <h4 className="font-semibold">{image.styleName}</h4>
+        <h3 className="font-semibold">{image.styleName}</h3>
         <ShareActions
           compact
           subject={`${image.styleName} style`}
@@ -79,9 +79,9 @@ function Completed({ id, images }: { id: string; images: GeneratedImage[] }) {
         groups.map((group, i) => (
           <section key={group.imageHash} aria-labelledby={`group-${group.imageHash}`} className="space-y-4">
             <div className="flex flex-col gap-3 border-b border-border pb-3 md:flex-row md:items-center md:justify-between">
-              <h3 id={`group-${group.imageHash}`} className="text-xl font-bold">
+              <h2 id={`group-${group.imageHash}`} className="text-xl font-bold">
                 Photo {i + 1} <span className="text-sm font-normal text-muted-foreground">#{shortHash(group.imageHash)}</span>
-              </h3>
+              </h2>
               <ShareActions
                 subject={`all styles of photo ${i + 1}`}
                 downloadLabel="Download all"

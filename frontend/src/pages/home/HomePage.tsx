@@ -37,12 +37,13 @@ export default function HomePage() {
     });
   }, []);
 
-  // Keep the step's heading in view when the step changes (but not on first paint).
+  // Keep the step's heading in view when the step changes (but not on first paint, unless the landing shell
+  // handed over on a step: its 'Get Started' button is gone, so focus moves to the step instead of the body).
   const firstRender = useRef(true);
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
-      return;
+      if (step === 0) return;
     }
     topRef.current?.scrollIntoView({ block: 'start' });
     topRef.current?.focus({ preventScroll: true });

@@ -75,7 +75,7 @@ export default function OrderStep({
           </div>
 
           <Card className="p-5 sm:p-6">
-            <h3 className="text-lg font-semibold">Order summary</h3>
+            <h2 className="text-lg font-semibold">Order summary</h2>
             <dl className="mt-4 divide-y divide-border text-sm">
               {rows.map(([label, value]) => (
                 <div key={label} className="flex items-center justify-between py-2.5">

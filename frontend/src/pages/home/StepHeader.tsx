@@ -28,7 +28,7 @@ export function StepHeader({
           </p>
         )}
       </div>
-      <h2 className="mt-3 text-3xl font-bold tracking-tight sm:text-4xl">{title}</h2>
+      <h1 className="mt-3 text-3xl font-bold tracking-tight sm:text-4xl">{title}</h1>
       {subtitle && <p className="mt-2 max-w-2xl text-muted-foreground">{subtitle}</p>}
     </div>
   );

@@ -12,7 +12,7 @@ export default function ThankYouStep({ onRestart }: { onRestart: () => void }) {
         <span className="brand-gradient mx-auto flex size-16 items-center justify-center rounded-2xl text-white shadow-md">
           <PartyPopper aria-hidden="true" className="size-8" />
         </span>
-        <h2 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">Thank You!</h2>
+        <h1 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">Thank You!</h1>
         <p className="mt-3 text-muted-foreground">Keep an eye on your inbox for our launch announcement!</p>
         <p className="mt-8 text-sm font-semibold">Tell your friends</p>
         <div className="mt-3 flex flex-col justify-center gap-3 sm:flex-row">

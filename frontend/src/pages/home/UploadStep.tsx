@@ -127,7 +127,7 @@ export default function UploadStep({
   if (uploading) {
     return (
       <section className="container-page py-10 sm:py-14" aria-busy="true">
-        <h2 className="text-3xl font-bold tracking-tight sm:text-4xl">Uploading Photos</h2>
+        <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Uploading Photos</h1>
         <p className="mt-2 flex items-center gap-2 text-muted-foreground" role="status">
           <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
           {done} of {files.length} uploaded

@@ -1,0 +1,160 @@
+/**
+ * Engine benchmark. Run: npx tsx bench/engine.ts
+ *
+ * Measures (medians): every style at 1024 px and 256 px (style pipeline on decoded pixels), all styles as
+ * 256-px thumbnails from the 12 MP JPEG (decode once -> renderAllThumbnails), the FLOOR (sharp's bare
+ * decode + resize of that JPEG to 256 px), peak RSS during the 12 MP work, and the classic OpenCV.js
+ * cartoon pipeline at 1024 px (wasm init excluded). Prints a table with pass/fail against the targets.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { applyStyle, decodeInput, renderAllThumbnails, renderStyle, STYLE_IDS } from '../engine';
+
+const PHOTO_12MP = path.resolve(__dirname, '../../shared/photos/astronaut_12mp_grain.jpg');
+const TARGET_THUMBS_VS_FLOOR = 2.5;
+const TARGET_STYLE_VS_OPENCV = 1.0;
+const TARGET_PEAK_RSS_MB = 512;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+async function timeIt(runs: number, fn: () => unknown | Promise<unknown>, warmup = 1): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const ts: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    ts.push(performance.now() - t);
+  }
+  return median(ts);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: OpenCV.js has no usable types here
+type CV = any;
+
+async function loadOpenCv(): Promise<{ cv: CV }> {
+  // The module object is an Emscripten thenable; never return it from an async function directly.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const cv: CV = require('@techstark/opencv-js');
+  const t0 = Date.now();
+  while (!cv.Mat) {
+    if (Date.now() - t0 > 60_000) throw new Error('OpenCV.js did not initialise');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  // wrapped: returning the thenable itself from an async function would recurse forever
+  return { cv };
+}
+
+/** Classic OpenCV cartoon: 2x pyrDown, 7 bilateral passes, 2x pyrUp; median + adaptive-threshold edges; AND. */
+function opencvCartoon(cv: CV, rgb: Buffer, width: number, height: number): Buffer {
+  const src = cv.matFromArray(height, width, cv.CV_8UC3, rgb);
+  const half = new cv.Mat();
+  const small = new cv.Mat();
+  const tmp = new cv.Mat();
+  const upHalf = new cv.Mat();
+  const up = new cv.Mat();
+  const gray = new cv.Mat();
+  const med = new cv.Mat();
+  const edges = new cv.Mat();
+  const edges3 = new cv.Mat();
+  const out = new cv.Mat();
+  try {
+    cv.pyrDown(src, half);
+    cv.pyrDown(half, small);
+    for (let k = 0; k < 7; k++) {
+      cv.bilateralFilter(small, tmp, 9, 9, 7);
+      tmp.copyTo(small);
+    }
+    cv.pyrUp(small, upHalf, new cv.Size(half.cols, half.rows));
+    cv.pyrUp(upHalf, up, new cv.Size(width, height));
+    cv.cvtColor(src, gray, cv.COLOR_RGB2GRAY);
+    cv.medianBlur(gray, med, 7);
+    cv.adaptiveThreshold(med, edges, 255, cv.ADAPTIVE_THRESH_MEAN_C, cv.THRESH_BINARY, 9, 2);
+    cv.cvtColor(edges, edges3, cv.COLOR_GRAY2RGB);
+    cv.bitwise_and(up, edges3, out);
+    return Buffer.from(out.data);
+  } finally {
+    for (const m of [src, half, small, tmp, upHalf, up, gray, med, edges, edges3, out]) m.delete();
+  }
+}
+
+const mb = (kb: number) => kb / 1024;
+
+export async function runEngineBench(): Promise<Record<string, number>> {
+  const results: Record<string, number> = {};
+  const big = fs.readFileSync(PHOTO_12MP);
+  const rssBefore = mb(process.resourceUsage().maxRSS);
+
+  // --- 12 MP work first (peak RSS is a process-lifetime maximum) ---
+  const floor = await timeIt(7, () => sharp(big).resize(256, 256, { fit: 'inside' }).raw().toBuffer(), 2);
+  const allThumbs = await timeIt(7, () => renderAllThumbnails(big, { size: 256 }), 2);
+  const full3d = await timeIt(1, () => renderStyle(big, '3d'), 0); // 12 MP -> 2048 px, the heaviest style
+  const peakRss = mb(process.resourceUsage().maxRSS);
+  results.floor_decode_resize_256_ms = floor;
+  results.all_thumbnails_256_ms = allThumbs;
+  results.thumbnails_vs_floor = allThumbs / floor;
+  results.render_12mp_to_2048_3d_ms = full3d;
+  results.peak_rss_mb = peakRss;
+  results.rss_before_mb = rssBefore;
+
+  // --- per style at 1024 and 256 px (style pipeline on decoded pixels) ---
+  const img1024 = await decodeInput(big, { maxSize: 1024 });
+  const img256 = await decodeInput(big, { maxSize: 256 });
+  for (const id of STYLE_IDS) {
+    results[`style_1024_ms.${id}`] = await timeIt(5, () => applyStyle(img1024, id));
+    results[`style_256_ms.${id}`] = await timeIt(9, () => applyStyle(img256, id), 2);
+  }
+  // end-to-end renderStyle (decode + style + PNG encode) at 1024 from a 1024-px PNG, for information
+  const png1024 = await sharp(img1024.data, { raw: { width: img1024.width, height: img1024.height, channels: 3 } }).png().toBuffer();
+  for (const id of STYLE_IDS) results[`render_1024_e2e_ms.${id}`] = await timeIt(3, () => renderStyle(png1024, id, { maxSize: 1024 }));
+
+  // --- OpenCV.js classic cartoon at 1024 px (init excluded) ---
+  const tInit = performance.now();
+  const { cv } = await loadOpenCv();
+  results.opencv_init_ms = performance.now() - tInit;
+  results.opencv_cartoon_1024_ms = await timeIt(5, () => opencvCartoon(cv, img1024.data, img1024.width, img1024.height), 2);
+  for (const id of STYLE_IDS) results[`ratio_vs_opencv.${id}`] = results[`style_1024_ms.${id}`] / results.opencv_cartoon_1024_ms;
+
+  printTable(results, img1024.width, img1024.height);
+  return results;
+}
+
+function printTable(r: Record<string, number>, w: number, h: number): void {
+  const f = (v: number) => v.toFixed(1).padStart(8);
+  const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  const lines: string[] = [];
+  lines.push(`\nToonZap engine benchmark (sharp concurrency ${sharp.concurrency()}, ${w}x${h} for "1024")`);
+  lines.push('style        1024px ms  vs OpenCV  e2e 1024 ms  256px ms');
+  for (const id of STYLE_IDS) {
+    const ratio = r[`ratio_vs_opencv.${id}`];
+    lines.push(
+      `${id.padEnd(12)}${f(r[`style_1024_ms.${id}`])}   ${ratio.toFixed(2).padStart(5)} ${pass(ratio <= TARGET_STYLE_VS_OPENCV)}${f(r[`render_1024_e2e_ms.${id}`])}    ${f(r[`style_256_ms.${id}`])}`,
+    );
+  }
+  lines.push(`OpenCV.js classic cartoon @1024: ${r.opencv_cartoon_1024_ms.toFixed(1)} ms (wasm init ${r.opencv_init_ms.toFixed(0)} ms, excluded)`);
+  lines.push('');
+  lines.push(`12 MP JPEG (4000x3000):`);
+  lines.push(`  floor: sharp decode+resize to 256 px   ${r.floor_decode_resize_256_ms.toFixed(1)} ms`);
+  lines.push(
+    `  all ${STYLE_IDS.length} styles as 256-px thumbnails     ${r.all_thumbnails_256_ms.toFixed(1)} ms  = ${r.thumbnails_vs_floor.toFixed(2)}x floor (target <= ${TARGET_THUMBS_VS_FLOOR}) ${pass(r.thumbnails_vs_floor <= TARGET_THUMBS_VS_FLOOR)}`,
+  );
+  lines.push(`  renderStyle 12 MP -> 2048 px (3d)       ${r.render_12mp_to_2048_3d_ms.toFixed(1)} ms`);
+  lines.push(
+    `  peak RSS                               ${r.peak_rss_mb.toFixed(0)} MB (target <= ${TARGET_PEAK_RSS_MB}) ${pass(r.peak_rss_mb <= TARGET_PEAK_RSS_MB)}`,
+  );
+  lines.push(
+    `Each style at 1024 px no slower than OpenCV.js: ${pass(STYLE_IDS.every((id) => r[`ratio_vs_opencv.${id}`] <= TARGET_STYLE_VS_OPENCV))}`,
+  );
+  console.log(lines.join('\n'));
+}
+
+if (require.main === module) {
+  runEngineBench().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * Order pipeline latency on the local runtime: from the Stripe webhook (simulated payment) to the generation being
+ * `completed`, for 1 photo × every style (8). Run: `npx tsx bench/pipeline.ts`. Target: ≤ 5 s.
+ *
+ * The photo is uploaded, moderated and previewed first, as the site does before checkout, so the measurement is
+ * exactly what happens after payment: webhook, re-moderation, full-size renders, refund check, e-mail.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { STYLE_IDS } from '../engine/styles';
+import { startLocalRuntime } from '../local/runtime';
+
+const PHOTO = path.resolve(__dirname, '../../shared/photos/astronaut.png');
+
+export interface PipelineBenchResult {
+  /** Webhook delivered → generation completed. */
+  ms: number;
+  styles: number;
+  /** Time until the webhook had been answered (inside `ms`). */
+  webhookMs: number;
+}
+
+export async function runPipelineBench(opts: { photo?: string; log?: (line: string) => void } = {}): Promise<PipelineBenchResult> {
+  const log = opts.log ?? (() => {});
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-bench-'));
+  const runtime = await startLocalRuntime({ port: 0, dataDir, paymentMode: 'simulated' });
+  try {
+    const call = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(runtime.url + p, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+      const json = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const waitJob = async (id: string) => {
+      for (;;) {
+        const status = await call('GET', `/api/jobs/${id}`);
+        if (status === 'SUCCESS') return;
+        if (status === 'FAILURE') throw new Error(`job ${id} failed`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+
+    const bytes = fs.readFileSync(opts.photo ?? PHOTO);
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const type = bytes[0] === 0xff ? 'image/jpeg' : 'image/png';
+    const reg = await call('POST', '/api/upload-image', { image_hash: hash, file_type: type });
+    if (reg.status === 'upload') await fetch(reg.url.url, { method: 'PUT', headers: { 'content-type': type }, body: bytes });
+    await waitJob((await call('POST', '/api/process-moderation', { image_hashes: [hash] })).job_id);
+    await waitJob((await call('POST', '/api/process-thumbnail', { image_hash: hash })).job_id);
+    const order = await call('POST', '/api/checkout', { email: 'bench@example.com', hashes: [hash], styles: STYLE_IDS });
+    log(`order ${order.order_id}: 1 photo × ${STYLE_IDS.length} styles`);
+
+    const t0 = performance.now();
+    const paid = await fetch(`${runtime.stripeUrl}/__simulate/pay/${order.session_id}`, { method: 'POST' });
+    if (!paid.ok) throw new Error(`pay: ${paid.status} ${await paid.text()}`);
+    const webhookMs = performance.now() - t0;
+    for (;;) {
+      const g = await call('GET', `/api/generation/${order.order_id}`);
+      if (g.status === 'completed') break;
+      if (g.status === 'failed') throw new Error(`generation failed: ${g.error}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const ms = performance.now() - t0;
+    await runtime.idle(); // the e-mail step runs after `completed` is visible
+    return { ms, styles: STYLE_IDS.length, webhookMs };
+  } finally {
+    await runtime.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  runPipelineBench({ log: console.log }).then(
+    (r) => {
+      console.log(`pipeline: webhook → completed for 1 photo × ${r.styles} styles: ${r.ms.toFixed(0)} ms (webhook answered after ${r.webhookMs.toFixed(0)} ms; target ≤ 5000 ms)`);
+      process.exit(0);
+    },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

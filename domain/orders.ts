@@ -1,0 +1,71 @@
+/**
+ * Orders and generations: the rules shared by checkout, the Stripe webhook, the order pipeline and the result API.
+ * Pure (no AWS, no Stripe); amounts are integer cents as in domain/pricing.ts.
+ */
+import { formatPrice } from './pricing';
+
+/** Spec section 9: at most 50 photos per order (the upload limit). */
+export const MAX_ORDER_IMAGES = 50;
+
+/**
+ * Lifetime of a Checkout Session. Stripe requires expires_at to be at least 30 minutes after the session is
+ * created (by its clock, after our request arrives), so a minute of margin keeps "30 minutes" from being refused.
+ */
+export const CHECKOUT_SESSION_SECONDS = 31 * 60;
+
+export type OrderStatus = 'created' | 'paid' | 'expired';
+export type GenerationStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type ItemStatus = 'pending' | 'done' | 'failed';
+
+/** One (photo, style) pair of an order; the unit that is generated, counted and refunded. */
+export interface OrderItem {
+  image_hash: string;
+  style: string;
+}
+
+/** Customer-facing reasons an item failed, shown on the status page. */
+export const ITEM_ERRORS = {
+  refused: 'This photo did not pass our safety check, so it was not processed.',
+  render: 'This image could not be generated.',
+  stopped: 'Processing stopped because of a technical problem.',
+} as const;
+
+/** Key of an item in the generation record's item map. Hashes are hex and style ids have no ':'. */
+export const itemKey = (hash: string, style: string) => `${hash}:${style}`;
+
+/** Every (photo, style) pair, photos in order, styles in order: the order's generations. */
+export function orderItems(hashes: readonly string[], styles: readonly string[]): OrderItem[] {
+  return hashes.flatMap((image_hash) => styles.map((style) => ({ image_hash, style })));
+}
+
+/**
+ * What `undelivered` of `generations` items are worth out of the amount paid. The order is charged as one total
+ * (the 30% discount is rounded on the whole), so a share is rounded to the cent and everything undelivered is
+ * exactly the total: partial refunds can never add up to more than was paid.
+ */
+export function refundFor(total: number, generations: number, undelivered: number): number {
+  if (generations <= 0 || undelivered <= 0) return 0;
+  if (undelivered >= generations) return total;
+  return Math.round((total * undelivered) / generations);
+}
+
+/** Finished items as a whole percentage; 100 only when every item is finished. */
+export function progressPercent(finished: number, total: number): number {
+  if (total <= 0) return 0;
+  if (finished >= total) return 100;
+  return Math.min(99, Math.floor((finished * 100) / total));
+}
+
+/** The generation's final status once no item is pending: anything delivered makes it completed. */
+export function finalStatus(done: number): Extract<GenerationStatus, 'completed' | 'failed'> {
+  return done > 0 ? 'completed' : 'failed';
+}
+
+/** Customer-facing summary of what went wrong with an order, with the refund in words; null when nothing failed. */
+export function failureText(opts: { done: number; failed: number; refundCents: number; reason?: string }): string | null {
+  const { done, failed, refundCents } = opts;
+  if (failed <= 0) return null;
+  const refund = refundCents > 0 ? ` ${formatPrice(refundCents)} has been refunded to your card.` : '';
+  if (done === 0) return `${opts.reason ?? 'We could not generate your images.'}${refund}`;
+  return `${failed} of ${done + failed} images could not be generated.${refund}`;
+}

@@ -1,0 +1,143 @@
+import type { Plane } from '../raster';
+
+/**
+ * Box blur of radius r (window 2r+1) along rows then columns, edges clamped.
+ * O(1) per pixel regardless of radius (running sums). Returns a new plane.
+ */
+export function boxBlur(src: Plane, w: number, h: number, r: number, out?: Plane): Plane {
+  const tmp = new Float32Array(w * h);
+  const dst = out ?? new Float32Array(w * h);
+  r = Math.max(0, Math.round(r));
+  if (r === 0) {
+    dst.set(src);
+    return dst;
+  }
+  boxH(src, tmp, w, h, r);
+  boxV(tmp, dst, w, h, r);
+  return dst;
+}
+
+function boxH(src: Plane, dst: Plane, w: number, h: number, r: number): void {
+  const inv = 1 / (2 * r + 1);
+  const last = w - 1;
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    let acc = 0;
+    for (let k = -r; k <= r; k++) acc += src[o + (k < 0 ? 0 : k > last ? last : k)];
+    for (let x = 0; x < w; x++) {
+      dst[o + x] = acc * inv;
+      const add = x + r + 1;
+      const sub = x - r;
+      acc += src[o + (add > last ? last : add)] - src[o + (sub < 0 ? 0 : sub)];
+    }
+  }
+}
+
+function boxV(src: Plane, dst: Plane, w: number, h: number, r: number): void {
+  const inv = 1 / (2 * r + 1);
+  const last = h - 1;
+  const acc = new Float32Array(w);
+  for (let k = -r; k <= r; k++) {
+    const row = (k < 0 ? 0 : k > last ? last : k) * w;
+    for (let x = 0; x < w; x++) acc[x] += src[row + x];
+  }
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    const add = (y + r + 1 > last ? last : y + r + 1) * w;
+    const sub = (y - r < 0 ? 0 : y - r) * w;
+    for (let x = 0; x < w; x++) {
+      const a = acc[x];
+      dst[o + x] = a * inv;
+      acc[x] = a + src[add + x] - src[sub + x];
+    }
+  }
+}
+
+/**
+ * Gaussian blur approximated by three box passes (standard deviation sigma).
+ */
+export function gaussBlur(src: Plane, w: number, h: number, sigma: number, passes = 3): Plane {
+  if (sigma < 0.3) return src.slice();
+  const radii = boxesForGauss(sigma, passes);
+  let cur = boxBlur(src, w, h, radii[0]);
+  for (let k = 1; k < passes; k++) cur = boxBlur(cur, w, h, radii[k], cur);
+  return cur;
+}
+
+/** Box radii whose successive application approximates a Gaussian of the given sigma. */
+export function boxesForGauss(sigma: number, n: number): number[] {
+  const wIdeal = Math.sqrt((12 * sigma * sigma) / n + 1);
+  let wl = Math.floor(wIdeal);
+  if (wl % 2 === 0) wl--;
+  const wu = wl + 2;
+  const mIdeal = (12 * sigma * sigma - n * wl * wl - 4 * n * wl - 3 * n) / (-4 * wl - 4);
+  const m = Math.round(mIdeal);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(((i < m ? wl : wu) - 1) / 2);
+  return out;
+}
+
+/** Bilinear resample of a plane to a new size (used to move between work and output resolution). */
+export function resizePlane(src: Plane, sw: number, sh: number, dw: number, dh: number): Plane {
+  const out = new Float32Array(dw * dh);
+  if (sw === dw && sh === dh) {
+    out.set(src);
+    return out;
+  }
+  const sx = sw / dw;
+  const sy = sh / dh;
+  const x0s = new Int32Array(dw);
+  const x1s = new Int32Array(dw);
+  const fxs = new Float32Array(dw);
+  for (let x = 0; x < dw; x++) {
+    let fx = (x + 0.5) * sx - 0.5;
+    if (fx < 0) fx = 0;
+    let x0 = Math.floor(fx);
+    if (x0 > sw - 1) x0 = sw - 1;
+    x0s[x] = x0;
+    x1s[x] = Math.min(x0 + 1, sw - 1);
+    fxs[x] = fx - x0;
+  }
+  for (let y = 0; y < dh; y++) {
+    let fy = (y + 0.5) * sy - 0.5;
+    if (fy < 0) fy = 0;
+    let y0 = Math.floor(fy);
+    if (y0 > sh - 1) y0 = sh - 1;
+    const y1 = Math.min(y0 + 1, sh - 1);
+    const wy = fy - y0;
+    const r0 = y0 * sw;
+    const r1 = y1 * sw;
+    const o = y * dw;
+    for (let x = 0; x < dw; x++) {
+      const a = x0s[x];
+      const b = x1s[x];
+      const wx = fxs[x];
+      const top = src[r0 + a] + (src[r0 + b] - src[r0 + a]) * wx;
+      const bot = src[r1 + a] + (src[r1 + b] - src[r1 + a]) * wx;
+      out[o + x] = top + (bot - top) * wy;
+    }
+  }
+  return out;
+}
+
+/** Area-average downscale by an integer-free factor (box filter), for building the work resolution. */
+export function downscalePlane(src: Plane, sw: number, sh: number, dw: number, dh: number): Plane {
+  if (dw === sw && dh === sh) return src.slice();
+  if (dw > sw || dh > sh) return resizePlane(src, sw, sh, dw, dh);
+  // Area binning: every source pixel is added to the destination pixel it falls in (single pass).
+  const sum = new Float32Array(dw * dh);
+  const cnt = new Float32Array(dw * dh);
+  const xmap = new Int32Array(sw);
+  for (let x = 0; x < sw; x++) xmap[x] = Math.min(dw - 1, Math.floor((x * dw) / sw));
+  for (let y = 0; y < sh; y++) {
+    const row = Math.min(dh - 1, Math.floor((y * dh) / sh)) * dw;
+    const o = y * sw;
+    for (let x = 0; x < sw; x++) {
+      const j = row + xmap[x];
+      sum[j] += src[o + x];
+      cnt[j] += 1;
+    }
+  }
+  for (let i = 0; i < sum.length; i++) sum[i] /= cnt[i];
+  return sum;
+}

@@ -1,0 +1,256 @@
+import type { Raster } from '../raster';
+
+/**
+ * Cel quantisation: regions are clustered by colour *chroma* (k-means on opponent colour axes),
+ * and each region is shaded in a few luminance bands with fixed thresholds. Compared with plain
+ * RGB k-means this keeps uniform backgrounds in one band (no camouflage blotches) and gives
+ * faces a clean light/shadow split. Small islands are merged into their neighbours afterwards.
+ */
+export interface CelOptions {
+  /** Number of chroma clusters. */
+  chromaK: number;
+  /** Ascending luminance thresholds in [0,1] (n thresholds -> n+1 bands). */
+  bands: readonly number[];
+  /** Islands smaller than this many pixels are merged into the surrounding region. */
+  minRegion: number;
+  /** Weight of luminance in the chroma clustering (0 = pure chroma). */
+  lumaWeight?: number;
+  /** How far (luminance units) a band threshold may move to reach a histogram valley. */
+  valleySearch?: number;
+  seed?: number;
+}
+
+export interface CelResult {
+  labels: Uint16Array;
+  /** RGB per label (label = cluster * (bands+1) + band). */
+  palette: Float32Array;
+  /** Mean luminance per label. */
+  levels: Float32Array;
+}
+
+export function celQuantize(img: Raster, opts: CelOptions): CelResult {
+  const { r, g, b } = img;
+  const n = r.length;
+  const k = opts.chromaK;
+  const nb = opts.bands.length + 1;
+  const lw = opts.lumaWeight ?? 0.35;
+  const valleySearch = opts.valleySearch ?? 0.12;
+  // opponent axes
+  const A = new Float32Array(n);
+  const B = new Float32Array(n);
+  const Y = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const y = 0.2126 * r[i] + 0.7152 * g[i] + 0.0722 * b[i];
+    Y[i] = y;
+    A[i] = r[i] - g[i];
+    B[i] = 0.5 * (r[i] + g[i]) - b[i];
+  }
+  // k-means on (A, B, lw*Y) with deterministic farthest-point init on a strided sample
+  const step = Math.max(1, Math.floor(n / 6000));
+  const m = Math.floor(n / step);
+  const ca = new Float32Array(k);
+  const cb = new Float32Array(k);
+  const cy = new Float32Array(k);
+  // init: first centre = sample mean, then farthest points
+  let sa = 0;
+  let sb2 = 0;
+  let sy = 0;
+  for (let s = 0; s < m; s++) {
+    sa += A[s * step];
+    sb2 += B[s * step];
+    sy += Y[s * step];
+  }
+  ca[0] = sa / m;
+  cb[0] = sb2 / m;
+  cy[0] = sy / m;
+  const dmin = new Float32Array(m).fill(Infinity);
+  for (let c = 1; c < k; c++) {
+    let far = 0;
+    let farD = -1;
+    for (let s = 0; s < m; s++) {
+      const i = s * step;
+      const da = A[i] - ca[c - 1];
+      const db = B[i] - cb[c - 1];
+      const dy = (Y[i] - cy[c - 1]) * lw;
+      const d = da * da + db * db + dy * dy;
+      if (d < dmin[s]) dmin[s] = d;
+      if (dmin[s] > farD) {
+        farD = dmin[s];
+        far = i;
+      }
+    }
+    ca[c] = A[far];
+    cb[c] = B[far];
+    cy[c] = Y[far];
+  }
+  const acc = new Float64Array(k * 4);
+  for (let it = 0; it < 10; it++) {
+    acc.fill(0);
+    for (let s = 0; s < m; s++) {
+      const i = s * step;
+      const c = nearestC(ca, cb, cy, k, A[i], B[i], Y[i], lw);
+      acc[c * 4] += A[i];
+      acc[c * 4 + 1] += B[i];
+      acc[c * 4 + 2] += Y[i];
+      acc[c * 4 + 3]++;
+    }
+    for (let c = 0; c < k; c++) {
+      const cnt = acc[c * 4 + 3];
+      if (cnt > 0) {
+        ca[c] = acc[c * 4] / cnt;
+        cb[c] = acc[c * 4 + 1] / cnt;
+        cy[c] = acc[c * 4 + 2] / cnt;
+      }
+    }
+  }
+  const labels = new Uint16Array(n);
+  const cluster = new Uint8Array(n);
+  const HB = 128;
+  const hist = new Float64Array(k * HB);
+  for (let i = 0; i < n; i++) {
+    const c = nearestC(ca, cb, cy, k, A[i], B[i], Y[i], lw);
+    cluster[i] = c;
+    const y = Y[i] < 0 ? 0 : Y[i] > 1 ? 1 : Y[i];
+    hist[c * HB + Math.min(HB - 1, (y * HB) | 0)]++;
+  }
+  // Per-cluster band thresholds moved to the nearest valley of that cluster's luminance histogram,
+  // so a threshold never slices through a uniform area (the cause of camouflage blotches).
+  const thr = new Float32Array(k * (nb - 1));
+  const sm = new Float64Array(HB);
+  for (let c = 0; c < k; c++) {
+    for (let j = 0; j < HB; j++) {
+      let a = 0;
+      let wsum = 0;
+      for (let d = -4; d <= 4; d++) {
+        const q = j + d;
+        if (q < 0 || q >= HB) continue;
+        const wgt = Math.exp(-(d * d) / 8);
+        a += hist[c * HB + q] * wgt;
+        wsum += wgt;
+      }
+      sm[j] = a / wsum;
+    }
+    for (let t = 0; t < nb - 1; t++) {
+      const nominal = opts.bands[t];
+      const j0 = Math.max(1, Math.round((nominal - valleySearch) * HB));
+      const j1 = Math.min(HB - 2, Math.round((nominal + valleySearch) * HB));
+      let best = Math.round(nominal * HB);
+      let bestV = Infinity;
+      for (let j = j0; j <= j1; j++) {
+        // prefer valleys, slightly prefer staying near the nominal threshold
+        const v = sm[j] * (1 + 0.6 * Math.abs(j / HB - nominal) / valleySearch);
+        if (v < bestV) {
+          bestV = v;
+          best = j;
+        }
+      }
+      thr[c * (nb - 1) + t] = best / HB;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const c = cluster[i];
+    let band = 0;
+    const o = c * (nb - 1);
+    while (band < nb - 1 && Y[i] >= thr[o + band]) band++;
+    labels[i] = c * nb + band;
+  }
+  const L = k * nb;
+  mergeSmallRegions(labels, img.width, img.height, opts.minRegion, L);
+  // palette = mean colour per label
+  const sum = new Float64Array(L * 5);
+  for (let i = 0; i < n; i++) {
+    const o = labels[i] * 5;
+    sum[o] += r[i];
+    sum[o + 1] += g[i];
+    sum[o + 2] += b[i];
+    sum[o + 3] += Y[i];
+    sum[o + 4]++;
+  }
+  const palette = new Float32Array(L * 3);
+  const levels = new Float32Array(L);
+  for (let l = 0; l < L; l++) {
+    const cnt = sum[l * 5 + 4] || 1;
+    palette[l * 3] = sum[l * 5] / cnt;
+    palette[l * 3 + 1] = sum[l * 5 + 1] / cnt;
+    palette[l * 3 + 2] = sum[l * 5 + 2] / cnt;
+    levels[l] = sum[l * 5 + 3] / cnt;
+  }
+  return { labels, palette, levels };
+}
+
+function nearestC(ca: Float32Array, cb: Float32Array, cy: Float32Array, k: number, a: number, b: number, y: number, lw: number): number {
+  let best = 0;
+  let bd = Infinity;
+  for (let c = 0; c < k; c++) {
+    const da = a - ca[c];
+    const db = b - cb[c];
+    const dy = (y - cy[c]) * lw;
+    const d = da * da + db * db + dy * dy;
+    if (d < bd) {
+      bd = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+/**
+ * Merge 4-connected regions smaller than minArea into the neighbouring label they share the
+ * longest border with. In place. O(N).
+ */
+export function mergeSmallRegions(labels: Uint16Array, w: number, h: number, minArea: number, numLabels: number): void {
+  if (minArea <= 1) return;
+  const n = w * h;
+  const comp = new Int32Array(n).fill(-1);
+  const stack = new Int32Array(n);
+  const members = new Int32Array(n);
+  const border = new Uint32Array(numLabels);
+  for (let start = 0; start < n; start++) {
+    if (comp[start] !== -1) continue;
+    const lab = labels[start];
+    let sp = 0;
+    let cnt = 0;
+    stack[sp++] = start;
+    comp[start] = start;
+    while (sp > 0) {
+      const i = stack[--sp];
+      members[cnt++] = i;
+      const x = i % w;
+      if (x > 0 && comp[i - 1] === -1 && labels[i - 1] === lab) { comp[i - 1] = start; stack[sp++] = i - 1; }
+      if (x < w - 1 && comp[i + 1] === -1 && labels[i + 1] === lab) { comp[i + 1] = start; stack[sp++] = i + 1; }
+      if (i >= w && comp[i - w] === -1 && labels[i - w] === lab) { comp[i - w] = start; stack[sp++] = i - w; }
+      if (i < n - w && comp[i + w] === -1 && labels[i + w] === lab) { comp[i + w] = start; stack[sp++] = i + w; }
+    }
+    if (cnt >= minArea) continue;
+    border.fill(0);
+    let best = -1;
+    let bestC = 0;
+    for (let j = 0; j < cnt; j++) {
+      const i = members[j];
+      const x = i % w;
+      const nbs = [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i >= w ? i - w : -1, i < n - w ? i + w : -1];
+      for (const q of nbs) {
+        if (q < 0) continue;
+        const l2 = labels[q];
+        if (l2 === lab) continue;
+        const c = ++border[l2];
+        if (c > bestC) {
+          bestC = c;
+          best = l2;
+        }
+      }
+    }
+    if (best >= 0) for (let j = 0; j < cnt; j++) labels[members[j]] = best;
+  }
+}
+
+export function paintCel(res: CelResult, out: Raster): Raster {
+  const { labels, palette } = res;
+  for (let i = 0; i < labels.length; i++) {
+    const o = labels[i] * 3;
+    out.r[i] = palette[o];
+    out.g[i] = palette[o + 1];
+    out.b[i] = palette[o + 2];
+  }
+  return out;
+}

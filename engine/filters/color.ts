@@ -1,0 +1,98 @@
+import type { Raster } from '../raster';
+
+/** Saturation scale around Rec. 709 luma (1 = unchanged). In place. */
+export function saturate(img: Raster, amount: number): Raster {
+  const { r, g, b } = img;
+  const n = r.length;
+  for (let i = 0; i < n; i++) {
+    const l = 0.2126 * r[i] + 0.7152 * g[i] + 0.0722 * b[i];
+    r[i] = l + (r[i] - l) * amount;
+    g[i] = l + (g[i] - l) * amount;
+    b[i] = l + (b[i] - l) * amount;
+  }
+  return img;
+}
+
+/** Per-channel gain (white balance / tint). In place. */
+export function tint(img: Raster, kr: number, kg: number, kb: number): Raster {
+  const { r, g, b } = img;
+  for (let i = 0; i < r.length; i++) {
+    r[i] *= kr;
+    g[i] *= kg;
+    b[i] *= kb;
+  }
+  return img;
+}
+
+/** Tone curve applied to every channel: gamma then contrast around `pivot`. In place. */
+export function tone(img: Raster, gamma: number, contrast = 1, pivot = 0.5, lift = 0): Raster {
+  const lut = new Float32Array(1025);
+  for (let k = 0; k <= 1024; k++) {
+    let v = (k / 1024) ** gamma;
+    v = pivot + (v - pivot) * contrast;
+    lut[k] = lift + v * (1 - lift);
+  }
+  const apply = (p: Float32Array) => {
+    for (let i = 0; i < p.length; i++) {
+      let v = p[i];
+      v = v < 0 ? 0 : v > 1 ? 1 : v;
+      p[i] = lut[(v * 1024 + 0.5) | 0];
+    }
+  };
+  apply(img.r);
+  apply(img.g);
+  apply(img.b);
+  return img;
+}
+
+/** Clamp all planes to [0,1]. In place. */
+export function clampRaster(img: Raster): Raster {
+  for (const p of [img.r, img.g, img.b]) {
+    for (let i = 0; i < p.length; i++) {
+      const v = p[i];
+      p[i] = v < 0 ? 0 : v > 1 ? 1 : v;
+    }
+  }
+  return img;
+}
+
+export interface HSV {
+  h: number;
+  s: number;
+  v: number;
+}
+
+/** RGB (0..1) -> HSV with h in [0,6). */
+export function rgbToHsv(r: number, g: number, b: number, out: HSV): HSV {
+  const max = r > g ? (r > b ? r : b) : g > b ? g : b;
+  const min = r < g ? (r < b ? r : b) : g < b ? g : b;
+  const d = max - min;
+  let h = 0;
+  if (d > 1e-6) {
+    if (max === r) h = (g - b) / d;
+    else if (max === g) h = (b - r) / d + 2;
+    else h = (r - g) / d + 4;
+    if (h < 0) h += 6;
+  }
+  out.h = h;
+  out.s = max > 1e-6 ? d / max : 0;
+  out.v = max;
+  return out;
+}
+
+export function hsvToRgb(h: number, s: number, v: number, out: [number, number, number]): [number, number, number] {
+  const i = Math.floor(h) % 6;
+  const f = h - Math.floor(h);
+  const p = v * (1 - s);
+  const q = v * (1 - s * f);
+  const t = v * (1 - s * (1 - f));
+  switch (i) {
+    case 0: out[0] = v; out[1] = t; out[2] = p; break;
+    case 1: out[0] = q; out[1] = v; out[2] = p; break;
+    case 2: out[0] = p; out[1] = v; out[2] = t; break;
+    case 3: out[0] = p; out[1] = q; out[2] = v; break;
+    case 4: out[0] = t; out[1] = p; out[2] = v; break;
+    default: out[0] = v; out[1] = p; out[2] = q; break;
+  }
+  return out;
+}

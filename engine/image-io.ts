@@ -1,0 +1,117 @@
+import sharp, { type Metadata } from 'sharp';
+import { ImageInputError } from './errors';
+
+/** Default decompression-bomb guard: 40 megapixels. */
+export const DEFAULT_MAX_PIXELS = 40_000_000;
+
+// The engine is called for one image at a time per request; keep libvips' memory small and predictable.
+sharp.cache(false);
+
+export type InputFormat = 'jpeg' | 'png';
+
+export interface DecodeOptions {
+  /** Refuse inputs with more pixels than this (width x height). Default 40 MP. */
+  maxPixels?: number;
+  /** If set, shrink (never enlarge) so the long side is at most this many px. Uses JPEG shrink-on-load. */
+  maxSize?: number;
+}
+
+export interface DecodedImage {
+  /** Interleaved 8-bit sRGB, 3 channels, no alpha. */
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 3;
+  /** Detected container format. */
+  format: InputFormat;
+  /** Size of the source image after EXIF orientation, before any shrinking. */
+  sourceWidth: number;
+  sourceHeight: number;
+}
+
+/** Identify JPEG / PNG by magic bytes; anything else is refused. */
+export function sniffFormat(bytes: Uint8Array): InputFormat | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'png';
+  return undefined;
+}
+
+/**
+ * Decode a JPEG or PNG into 8-bit sRGB RGB pixels: EXIF orientation applied, ICC/CMYK/grey converted
+ * to sRGB, alpha flattened onto white, optional shrink (on load for JPEG) to `maxSize`.
+ * Throws ImageInputError for unsupported, corrupt or oversized input.
+ */
+export async function decodeInput(bytes: Buffer, opts: DecodeOptions = {}): Promise<DecodedImage> {
+  if (!(bytes as unknown instanceof Uint8Array)) {
+    throw new ImageInputError('Input must be a Buffer with JPEG or PNG data.');
+  }
+  const format = sniffFormat(bytes);
+  if (!format) throw new ImageInputError('Unsupported image type: only JPEG and PNG images are accepted.');
+  const maxPixels = opts.maxPixels ?? DEFAULT_MAX_PIXELS;
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch (err) {
+    throw new ImageInputError(`Corrupt or unreadable ${format.toUpperCase()} image.`, { cause: err });
+  }
+  const w = meta.width ?? 0;
+  const h = meta.height ?? 0;
+  if (!w || !h) throw new ImageInputError(`Corrupt ${format.toUpperCase()} image: missing dimensions.`);
+  if (w * h > maxPixels) {
+    throw new ImageInputError(
+      `Image too large: ${w}x${h} is ${(w * h / 1e6).toFixed(1)} megapixels, the limit is ${(maxPixels / 1e6).toFixed(1)} megapixels.`,
+    );
+  }
+  const swap = (meta.orientation ?? 1) >= 5;
+  const sourceWidth = swap ? h : w;
+  const sourceHeight = swap ? w : h;
+  let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', sequentialRead: true }).rotate();
+  if (opts.maxSize && Math.max(sourceWidth, sourceHeight) > opts.maxSize) {
+    pipeline = pipeline.resize({
+      width: opts.maxSize,
+      height: opts.maxSize,
+      fit: 'inside',
+      withoutEnlargement: true,
+      kernel: 'lanczos3',
+    });
+  }
+  try {
+    const { data, info } = await pipeline
+      .flatten({ background: { r: 255, g: 255, b: 255 } })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw new Error(`unexpected channel count ${info.channels}`);
+    return { data, width: info.width, height: info.height, channels: 3, format, sourceWidth, sourceHeight };
+  } catch (err) {
+    if (err instanceof ImageInputError) throw err;
+    const msg = err instanceof Error ? err.message : String(err);
+    if (/pixel limit/i.test(msg)) {
+      throw new ImageInputError(`Image too large: the limit is ${(maxPixels / 1e6).toFixed(1)} megapixels.`, { cause: err });
+    }
+    throw new ImageInputError(`Corrupt or unreadable ${format.toUpperCase()} image: ${msg}`, { cause: err });
+  }
+}
+
+export interface EncodeOptions {
+  /** zlib level 0-9 (default 6). */
+  compressionLevel?: number;
+  /** Quantise to a palette (smaller files; used for static thumbnails). */
+  palette?: boolean;
+  quality?: number;
+}
+
+/** Encode interleaved RGB to PNG. No metadata (no EXIF, no ICC profile) is written. */
+export async function encodePng(rgb: Buffer, width: number, height: number, opts: EncodeOptions = {}): Promise<Buffer> {
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .png({
+      compressionLevel: opts.compressionLevel ?? 6,
+      adaptiveFiltering: false,
+      palette: opts.palette ?? false,
+      quality: opts.quality,
+      effort: opts.palette ? 10 : undefined,
+    })
+    .toBuffer();
+}

@@ -1,0 +1,117 @@
+/**
+ * ToonZap rendering engine: photo -> cartoon style, deterministic, CPU only.
+ *
+ * Public API: decodeInput, renderStyle, renderThumbnail, renderAllThumbnails, ImageInputError,
+ * plus the style catalogue re-exported from ./styles (which is importable without sharp).
+ */
+import sharp from 'sharp';
+import { ImageInputError } from './errors';
+import { type DecodedImage, type DecodeOptions, decodeInput, encodePng } from './image-io';
+import { fromRGB8, toRGB8 } from './raster';
+import { RENDERERS } from './renderers';
+import { isStyleId, STYLE_IDS, type StyleId } from './styles';
+import { watermarkSvg } from './watermark';
+
+export { ImageInputError } from './errors';
+export { DEFAULT_MAX_PIXELS, type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';
+export { getStyle, isStyleId, STYLE_IDS, STYLES, type StyleId, type StyleInfo } from './styles';
+
+export const DEFAULT_MAX_SIZE = 2048;
+export const DEFAULT_THUMBNAIL_SIZE = 256;
+
+export interface RenderOptions {
+  /** Long side of the output in px (default 2048). The input is never upscaled. */
+  maxSize?: number;
+  /** Decompression-bomb guard (default 40 MP). */
+  maxPixels?: number;
+}
+
+export interface ThumbnailOptions {
+  /** Long side in px (default 256). Never upscaled. */
+  size?: number;
+  /** Draw the 'ToonZap' mark (free previews). Default false. */
+  watermark?: boolean;
+  maxPixels?: number;
+}
+
+export interface StyledPixels {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+function requireStyle(styleId: string): StyleId {
+  if (!isStyleId(styleId)) {
+    throw new ImageInputError(`Unknown style '${styleId}'. Known styles: ${STYLE_IDS.join(', ')}.`);
+  }
+  return styleId;
+}
+
+function checkSize(v: number | undefined, def: number, what: string): number {
+  const n = v ?? def;
+  if (!Number.isInteger(n) || n < 16 || n > 8192) throw new ImageInputError(`${what} must be an integer between 16 and 8192.`);
+  return n;
+}
+
+/** Apply a style to already decoded RGB pixels (same size out). Synchronous, pure, deterministic. */
+export function applyStyle(img: { data: Uint8Array; width: number; height: number }, styleId: string): StyledPixels {
+  const id = requireStyle(styleId);
+  const out = RENDERERS[id](fromRGB8(img.data, img.width, img.height));
+  return { data: toRGB8(out), width: out.width, height: out.height };
+}
+
+async function finish(px: StyledPixels, watermark: boolean, palette: boolean): Promise<Buffer> {
+  if (!watermark) return encodePng(px.data, px.width, px.height, { compressionLevel: palette ? 9 : 6 });
+  return sharp(px.data, { raw: { width: px.width, height: px.height, channels: 3 } })
+    .composite([{ input: watermarkSvg(px.width, px.height), top: 0, left: 0 }])
+    .removeAlpha()
+    .png({ compressionLevel: 6, adaptiveFiltering: false })
+    .toBuffer();
+}
+
+/** Render one style at up to `maxSize` px (long side). Returns PNG bytes without metadata. */
+export async function renderStyle(bytes: Buffer, styleId: string, opts: RenderOptions = {}): Promise<Buffer> {
+  requireStyle(styleId);
+  const maxSize = checkSize(opts.maxSize, DEFAULT_MAX_SIZE, 'maxSize');
+  const img = await decodeInput(bytes, { maxSize, maxPixels: opts.maxPixels });
+  return finish(applyStyle(img, styleId), false, false);
+}
+
+/** Render a small preview (default 256 px long side), optionally watermarked. */
+export async function renderThumbnail(bytes: Buffer, styleId: string, opts: ThumbnailOptions = {}): Promise<Buffer> {
+  requireStyle(styleId);
+  const size = checkSize(opts.size, DEFAULT_THUMBNAIL_SIZE, 'size');
+  const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
+  return finish(applyStyle(img, styleId), opts.watermark ?? false, false);
+}
+
+/**
+ * Render every catalogue style as a thumbnail. The input is decoded and shrunk ONCE (shrink-on-load
+ * for JPEG); all styles run on the shared small buffer, and PNG encoding (libuv thread pool) overlaps
+ * with rendering the next style on the main thread.
+ */
+export async function renderAllThumbnails(
+  bytes: Buffer,
+  opts: ThumbnailOptions = {},
+): Promise<{ styleId: StyleId; png: Buffer }[]> {
+  const size = checkSize(opts.size, DEFAULT_THUMBNAIL_SIZE, 'size');
+  const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
+  return renderAllFromDecoded(img, opts.watermark ?? false);
+}
+
+/** Same as renderAllThumbnails for an already decoded (and already small) image. */
+export async function renderAllFromDecoded(
+  img: DecodedImage | StyledPixels,
+  watermark = false,
+): Promise<{ styleId: StyleId; png: Buffer }[]> {
+  const pending: Promise<{ styleId: StyleId; png: Buffer }>[] = [];
+  for (const styleId of STYLE_IDS) {
+    const px = applyStyle(img, styleId);
+    pending.push(finish(px, watermark, false).then((png) => ({ styleId, png })));
+    // let the thread pool pick up the encode while the next style renders
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  return Promise.all(pending);
+}
+
+export type { DecodeOptions as DecodeInputOptions };

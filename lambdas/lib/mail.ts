@@ -1,0 +1,57 @@
+import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { renderOrderEmail } from '../../domain/order-email';
+import { ses } from './aws';
+import { claimEmail, type GenerationRecord, markEmailSent, releaseEmail } from './orders';
+import { settings } from './settings';
+
+/** Longer than a send can take (the e-mail task's timeout), so a live sender's claim is never taken over. */
+export const EMAIL_LEASE_SECONDS = 30;
+
+export class EmailInProgress extends Error {
+  override name = 'EmailInProgress';
+}
+
+/**
+ * Sends the order's e-mail at most once per generation (see claimEmail). A claim held by another run that may still
+ * be sending makes this throw EmailInProgress, which the state machine retries until the lease runs out.
+ */
+export async function sendOrderEmail(generation: GenerationRecord): Promise<'sent' | 'already-sent'> {
+  if (generation.status !== 'completed' && generation.status !== 'failed') {
+    throw new Error(`Generation ${generation.generation_id} is ${generation.status}; the e-mail waits for the outcome`);
+  }
+  const claim = await claimEmail(generation.generation_id, EMAIL_LEASE_SECONDS);
+  if (claim === 'sent') return 'already-sent';
+  if (claim === 'busy') throw new EmailInProgress(`E-mail for ${generation.generation_id} is being sent by another run`);
+  const items = Object.values(generation.items);
+  const delivered = items.filter((i) => i.status === 'done');
+  const galleryHashes = [...new Set(delivered.map((i) => i.image_hash))];
+  const message = renderOrderEmail({
+    brand: settings.brandName,
+    siteUrl: settings.siteUrl,
+    generationId: generation.generation_id,
+    status: generation.status,
+    galleryHashes,
+    delivered: delivered.length,
+    notice: generation.error ?? null,
+  });
+  let messageId: string | undefined;
+  try {
+    const res = await ses().send(new SendEmailCommand({
+      FromEmailAddress: settings.mailFrom,
+      Destination: { ToAddresses: [generation.email] },
+      Content: {
+        Simple: {
+          Subject: { Data: message.subject, Charset: 'UTF-8' },
+          Body: { Html: { Data: message.html, Charset: 'UTF-8' }, Text: { Data: message.text, Charset: 'UTF-8' } },
+        },
+      },
+      EmailTags: [{ Name: 'generation_id', Value: generation.generation_id.replace(/[^A-Za-z0-9_-]/g, '_') }],
+    }));
+    messageId = res.MessageId;
+  } catch (err) {
+    await releaseEmail(generation.generation_id);
+    throw err;
+  }
+  await markEmailSent(generation.generation_id, messageId);
+  return 'sent';
+}

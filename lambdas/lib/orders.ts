@@ -1,0 +1,342 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type GenerationStatus, type ItemStatus, itemKey, type OrderItem, type OrderStatus, orderItems } from '../../domain/orders';
+import { ddb } from './aws';
+import { settings } from './settings';
+
+/** An order as checkout stored it; amounts in cents, computed on the server. */
+export interface OrderRecord {
+  order_id: string;
+  status: OrderStatus;
+  email: string;
+  hashes: string[];
+  styles: string[];
+  generations: number;
+  price_per_generation: number;
+  original_price: number;
+  discount: number;
+  total: number;
+  currency: string;
+  created_at: string;
+  /** Unix seconds. Not `expires_at`: that name is the tables' TTL attribute and would delete the order. */
+  session_expires_at: number;
+  session_id?: string;
+  payment_intent?: string;
+  paid_at?: string;
+  expired_at?: string;
+}
+
+export interface GenerationItem extends OrderItem {
+  status: ItemStatus;
+  /** Customer-facing reason when failed. */
+  error?: string;
+  /** Operator-facing detail behind a failure. */
+  error_detail?: string;
+  finished_at?: string;
+}
+
+export interface RefundInfo {
+  /** Cents refunded so far in total. */
+  amount: number;
+  currency: string;
+  /** Items the refunded amount covers. */
+  items: number;
+  refund_ids: string[];
+  refunded_at: string;
+}
+
+export interface GenerationRecord {
+  generation_id: string;
+  order_id: string;
+  email: string;
+  status: GenerationStatus;
+  items: Record<string, GenerationItem>;
+  item_count: number;
+  /** Atomic counters, moved only together with an item's pending → done/failed transition. */
+  done_count: number;
+  failed_count: number;
+  total: number;
+  currency: string;
+  payment_intent: string;
+  error?: string;
+  refund?: RefundInfo;
+  /** 'sending' is a claim (with email_claimed_at) so that two runs never both send; 'sent' is final. */
+  email_status?: 'sending' | 'sent';
+  email_claimed_at?: number;
+  email_sent_at?: string;
+  created_at: string;
+  updated_at: string;
+  finished_at?: string;
+}
+
+const orders = () => settings.table('orders');
+const generations = () => settings.table('generations');
+const isConditionFailure = (err: unknown) => (err as Error).name === 'ConditionalCheckFailedException';
+
+export async function putOrder(order: OrderRecord): Promise<void> {
+  await ddb().send(new PutCommand({ TableName: orders(), Item: order, ConditionExpression: 'attribute_not_exists(order_id)' }));
+}
+
+export async function getOrder(orderId: string): Promise<OrderRecord | null> {
+  const res = await ddb().send(new GetCommand({ TableName: orders(), Key: { order_id: orderId }, ConsistentRead: true }));
+  return (res.Item as OrderRecord | undefined) ?? null;
+}
+
+export async function setOrderSession(orderId: string, sessionId: string): Promise<void> {
+  await ddb().send(new UpdateCommand({
+    TableName: orders(),
+    Key: { order_id: orderId },
+    UpdateExpression: 'SET session_id = :s',
+    ConditionExpression: 'attribute_exists(order_id)',
+    ExpressionAttributeValues: { ':s': sessionId },
+  }));
+}
+
+/** Marks an order paid (idempotent: the first payment time and intent are kept). Returns the order as stored. */
+export async function markOrderPaid(orderId: string, paymentIntent: string, sessionId: string): Promise<OrderRecord> {
+  const res = await ddb().send(new UpdateCommand({
+    TableName: orders(),
+    Key: { order_id: orderId },
+    UpdateExpression: 'SET #s = :paid, paid_at = if_not_exists(paid_at, :now), payment_intent = if_not_exists(payment_intent, :pi), session_id = if_not_exists(session_id, :sid)',
+    ConditionExpression: 'attribute_exists(order_id)',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':paid': 'paid', ':now': new Date().toISOString(), ':pi': paymentIntent, ':sid': sessionId },
+    ReturnValues: 'ALL_NEW',
+  }));
+  return res.Attributes as OrderRecord;
+}
+
+/** An unpaid order whose session expired; a paid order is never moved back. */
+export async function markOrderExpired(orderId: string): Promise<boolean> {
+  try {
+    await ddb().send(new UpdateCommand({
+      TableName: orders(),
+      Key: { order_id: orderId },
+      UpdateExpression: 'SET #s = :expired, expired_at = :now',
+      ConditionExpression: 'attribute_exists(order_id) AND #s = :created',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':expired': 'expired', ':created': 'created', ':now': new Date().toISOString() },
+    }));
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+/** Creates the generation of a paid order once: every (photo, style) pair pending. False if it already existed. */
+export async function createGeneration(order: OrderRecord, paymentIntent: string): Promise<boolean> {
+  const now = new Date().toISOString();
+  const items: Record<string, GenerationItem> = {};
+  for (const item of orderItems(order.hashes, order.styles)) items[itemKey(item.image_hash, item.style)] = { ...item, status: 'pending' };
+  const record: GenerationRecord = {
+    generation_id: order.order_id,
+    order_id: order.order_id,
+    email: order.email,
+    status: 'pending',
+    items,
+    item_count: Object.keys(items).length,
+    done_count: 0,
+    failed_count: 0,
+    total: order.total,
+    currency: order.currency,
+    payment_intent: paymentIntent,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await ddb().send(new PutCommand({ TableName: generations(), Item: record, ConditionExpression: 'attribute_not_exists(generation_id)' }));
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+export async function getGeneration(id: string): Promise<GenerationRecord | null> {
+  const res = await ddb().send(new GetCommand({ TableName: generations(), Key: { generation_id: id }, ConsistentRead: true }));
+  return (res.Item as GenerationRecord | undefined) ?? null;
+}
+
+/** pending → processing; later calls (a re-run) change nothing. */
+export async function markGenerationProcessing(id: string): Promise<void> {
+  try {
+    await ddb().send(new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: 'SET #s = :processing, updated_at = :now',
+      ConditionExpression: '#s = :pending',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':processing': 'processing', ':pending': 'pending', ':now': new Date().toISOString() },
+    }));
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}
+
+/**
+ * Moves one item from pending to done or failed and counts it, in one conditional update: a retried or re-run
+ * task finds the item no longer pending and changes nothing, so progress is never counted twice.
+ */
+export async function finishItem(id: string, item: OrderItem, outcome: { status: 'done' } | { status: 'failed'; error: string; detail?: string }): Promise<boolean> {
+  const values: Record<string, unknown> = { ':to': outcome.status, ':pending': 'pending', ':now': new Date().toISOString(), ':one': 1 };
+  let update = `SET #items.#k.#s = :to, #items.#k.finished_at = :now, updated_at = :now, ${outcome.status === 'done' ? 'done_count' : 'failed_count'} = ${outcome.status === 'done' ? 'done_count' : 'failed_count'} + :one`;
+  if (outcome.status === 'failed') {
+    update += ', #items.#k.#e = :error, #items.#k.error_detail = :detail';
+    values[':error'] = outcome.error;
+    values[':detail'] = outcome.detail ?? outcome.error;
+  }
+  try {
+    await ddb().send(new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: update,
+      ConditionExpression: '#items.#k.#s = :pending',
+      ExpressionAttributeNames: { '#items': 'items', '#k': itemKey(item.image_hash, item.style), '#s': 'status', ...(outcome.status === 'failed' ? { '#e': 'error' } : {}) },
+      ExpressionAttributeValues: values,
+    }));
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+/** Records the refund total reached so far; never lowers it (a late or repeated call changes nothing). */
+export async function recordRefund(id: string, refund: RefundInfo): Promise<void> {
+  try {
+    await ddb().send(new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: 'SET #r = :r, updated_at = :now',
+      ConditionExpression: 'attribute_not_exists(#r) OR #r.#a < :amount',
+      ExpressionAttributeNames: { '#r': 'refund', '#a': 'amount' },
+      ExpressionAttributeValues: { ':r': refund, ':amount': refund.amount, ':now': new Date().toISOString() },
+    }));
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}
+
+/** Sets the final status once; a generation that already finished keeps its outcome. */
+export async function finishGeneration(id: string, status: 'completed' | 'failed', error: string | null): Promise<void> {
+  const values: Record<string, unknown> = { ':st': status, ':now': new Date().toISOString(), ':completed': 'completed', ':failed': 'failed' };
+  let update = 'SET #s = :st, updated_at = :now, finished_at = :now';
+  if (error) {
+    update += ', #e = :error';
+    values[':error'] = error;
+  } else {
+    update += ' REMOVE #e';
+  }
+  try {
+    await ddb().send(new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: update,
+      ConditionExpression: 'attribute_exists(generation_id) AND #s <> :completed AND #s <> :failed',
+      ExpressionAttributeNames: { '#s': 'status', '#e': 'error' },
+      ExpressionAttributeValues: values,
+    }));
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}
+
+/**
+ * Claims the right to send the order e-mail. A claim older than `leaseSeconds` that never became 'sent' belongs to a
+ * run that died mid-send and may be taken over; so the e-mail goes out once, unless a sender dies after SES accepted
+ * the message but before recording it (the only window in which a second copy is possible).
+ */
+export async function claimEmail(id: string, leaseSeconds: number): Promise<'claimed' | 'sent' | 'busy'> {
+  const now = Math.floor(Date.now() / 1000);
+  try {
+    await ddb().send(new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: 'SET email_status = :sending, email_claimed_at = :now',
+      ConditionExpression: 'attribute_exists(generation_id) AND (attribute_not_exists(email_status) OR (email_status = :sending AND email_claimed_at < :stale))',
+      ExpressionAttributeValues: { ':sending': 'sending', ':now': now, ':stale': now - leaseSeconds },
+    }));
+    return 'claimed';
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    const current = await getGeneration(id);
+    return current?.email_status === 'sent' ? 'sent' : 'busy';
+  }
+}
+
+export async function markEmailSent(id: string, messageId: string | undefined): Promise<void> {
+  await ddb().send(new UpdateCommand({
+    TableName: generations(),
+    Key: { generation_id: id },
+    UpdateExpression: 'SET email_status = :sent, email_sent_at = :now, email_message_id = :m',
+    ExpressionAttributeValues: { ':sent': 'sent', ':now': new Date().toISOString(), ':m': messageId ?? '' },
+  }));
+}
+
+/** Gives a claim back after a failed send so a retry can send at once. */
+export async function releaseEmail(id: string): Promise<void> {
+  try {
+    await ddb().send(new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: 'REMOVE email_status, email_claimed_at',
+      ConditionExpression: 'email_status = :sending',
+      ExpressionAttributeValues: { ':sending': 'sending' },
+    }));
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}
+
+/** Webhook events: claimed before handling so that each event id is handled once. */
+const EVENT_TTL_SECONDS = 30 * 24 * 3600;
+/** A claim this old belongs to a delivery that died mid-handling; a redelivery may take it over. */
+const EVENT_CLAIM_STALE_SECONDS = 60;
+
+export async function claimEvent(eventId: string, type: string): Promise<boolean> {
+  const now = Math.floor(Date.now() / 1000);
+  try {
+    await ddb().send(new PutCommand({
+      TableName: settings.table('events'),
+      Item: { event_id: eventId, type, status: 'processing', claimed_at: now, expires_at: now + EVENT_TTL_SECONDS },
+      ConditionExpression: 'attribute_not_exists(event_id) OR (#s = :processing AND claimed_at < :stale)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':processing': 'processing', ':stale': now - EVENT_CLAIM_STALE_SECONDS },
+    }));
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}
+
+export async function completeEvent(eventId: string, outcome: string): Promise<void> {
+  await ddb().send(new UpdateCommand({
+    TableName: settings.table('events'),
+    Key: { event_id: eventId },
+    UpdateExpression: 'SET #s = :done, #o = :o, handled_at = :now',
+    ExpressionAttributeNames: { '#s': 'status', '#o': 'outcome' },
+    ExpressionAttributeValues: { ':done': 'handled', ':o': outcome, ':now': new Date().toISOString() },
+  }));
+}
+
+/** Drops a claim whose handling failed, so Stripe's retry of the same event is handled rather than skipped. */
+export async function releaseEvent(eventId: string): Promise<void> {
+  await ddb().send(new DeleteCommand({ TableName: settings.table('events'), Key: { event_id: eventId } }));
+}
+
+/** Preview sign-ups: one per (normalized e-mail, photo). */
+export async function putSignup(email: string, imageHash: string): Promise<boolean> {
+  const normalized = email.trim().toLowerCase();
+  try {
+    await ddb().send(new PutCommand({
+      TableName: settings.table('signups'),
+      Item: { signup_id: `${normalized}#${imageHash}`, email: normalized, image_hash: imageHash, created_at: new Date().toISOString() },
+      ConditionExpression: 'attribute_not_exists(signup_id)',
+    }));
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}

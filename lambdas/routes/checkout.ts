@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
+import { getStyle, isStyleId } from '../../engine/styles';
+import { EMAIL_MESSAGES, isValidEmail } from '../../domain/email';
+import { CHECKOUT_SESSION_SECONDS } from '../../domain/orders';
+import { CURRENCY, orderSummary } from '../../domain/pricing';
+import { badRequest, HttpError, httpHandler, json, jsonBody } from '../lib/http';
+import { getImage } from '../lib/images';
+import { type OrderRecord, putOrder, setOrderSession } from '../lib/orders';
+import { payments } from '../lib/payments';
+import { imageHashList } from '../lib/requests';
+import { settings } from '../lib/settings';
+
+/**
+ * POST /api/checkout {email, hashes, styles} → {session_id, order_id, url}.
+ * The price is computed here from the order's shape (client figures are never trusted) and the order is stored
+ * before the Stripe Checkout Session exists, so the webhook always finds the order it pays for.
+ */
+export const handler = httpHandler(async (event) => {
+  if (settings.paymentMode === 'prelaunch') throw new HttpError(409, 'Payments are not live yet.');
+  const body = jsonBody(event);
+
+  if (typeof body.email !== 'string' || !body.email.trim()) throw badRequest(EMAIL_MESSAGES.required);
+  const email = body.email.trim();
+  if (!isValidEmail(email) || email.length > 254) throw badRequest(EMAIL_MESSAGES.invalid);
+
+  const hashes = imageHashList(body.hashes, 'hashes'); // 1 to 50 (MAX_ORDER_IMAGES) SHA-256 hashes, deduplicated
+
+  if (!Array.isArray(body.styles) || body.styles.length === 0) throw badRequest('styles must be a non-empty list of style ids.');
+  for (const s of body.styles) if (!isStyleId(s)) throw badRequest(`Unknown style: ${JSON.stringify(s)}.`);
+  const styles = [...new Set(body.styles as string[])];
+
+  const images = await Promise.all(hashes.map(getImage));
+  const refused = hashes.filter((_, i) => images[i]?.moderation !== 'allowed');
+  if (refused.length) {
+    throw badRequest(`${refused.length === 1 ? 'An image has' : `${refused.length} images have`} not passed moderation: ${refused.map((h) => h.slice(0, 12)).join(', ')}.`);
+  }
+
+  const summary = orderSummary(hashes.length, styles.length);
+  const now = Math.floor(Date.now() / 1000);
+  const order: OrderRecord = {
+    order_id: randomUUID(),
+    status: 'created',
+    email,
+    hashes,
+    styles,
+    generations: summary.totalGenerations,
+    price_per_generation: summary.pricePerGeneration,
+    original_price: summary.originalPrice,
+    discount: summary.discount,
+    total: summary.total,
+    currency: CURRENCY,
+    created_at: new Date(now * 1000).toISOString(),
+    session_expires_at: now + CHECKOUT_SESSION_SECONDS,
+  };
+  await putOrder(order);
+
+  const { stripe } = await payments();
+  const styleNames = styles.map((s) => getStyle(s)?.name ?? s).join(', ');
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        // One line with the order total: the discount is rounded on the whole, so no per-unit price would add up to it.
+        line_items: [{
+          quantity: 1,
+          price_data: {
+            currency: order.currency,
+            unit_amount: order.total,
+            product_data: {
+              name: `${settings.brandName}: ${order.generations} cartoon ${order.generations === 1 ? 'image' : 'images'}`,
+              description: `${hashes.length} ${hashes.length === 1 ? 'photo' : 'photos'} × ${styles.length} ${styles.length === 1 ? 'style' : 'styles'} (${styleNames}), ${summary.discountPercent}% off`.slice(0, 500),
+            },
+          },
+        }],
+        customer_email: email,
+        client_reference_id: order.order_id,
+        metadata: { order_id: order.order_id },
+        payment_intent_data: { metadata: { order_id: order.order_id } },
+        success_url: `${settings.siteUrl}/status/${order.order_id}`,
+        cancel_url: `${settings.siteUrl}/`,
+        expires_at: order.session_expires_at,
+      },
+      { idempotencyKey: `checkout-${order.order_id}` },
+    );
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', route: 'checkout', order_id: order.order_id, message: (err as Error).message }));
+    throw new HttpError(502, 'The payment provider is not reachable. Please try again.');
+  }
+  if (session.amount_total !== order.total) {
+    // Never let a customer pay an amount other than the order's: the webhook would refuse to fulfil it.
+    console.error(JSON.stringify({ level: 'error', route: 'checkout', order_id: order.order_id, amount_total: session.amount_total, total: order.total }));
+    throw new HttpError(502, 'The payment provider returned an unexpected amount. Please try again.');
+  }
+  await setOrderSession(order.order_id, session.id);
+  return json(200, { session_id: session.id, order_id: order.order_id, url: session.url });
+});

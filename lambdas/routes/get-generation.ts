@@ -1,0 +1,50 @@
+import { getStyle, STYLES } from '../../engine/styles';
+import { progressPercent } from '../../domain/orders';
+import { httpHandler, json, notFound, pathParam } from '../lib/http';
+import { mediaKey, presignDownload } from '../lib/media';
+import { getGeneration } from '../lib/orders';
+
+const GENERATION_ID = /^[0-9a-f-]{36}$/;
+const styleOrder = new Map<string, number>(STYLES.map((s, i) => [s.id, i]));
+
+/**
+ * GET /api/generation/{id} → {status, progress, error, images: [{url, styleName, styleId, imageHash}], refund?}.
+ * Image URLs are presigned afresh on every call (they expire; the page polls), for delivered items only.
+ */
+export const handler = httpHandler(async (event) => {
+  const id = pathParam(event, 'id');
+  const generation = GENERATION_ID.test(id) ? await getGeneration(id) : null;
+  if (!generation) throw notFound('Generation not found.');
+
+  const items = Object.values(generation.items);
+  const hashOrder = [...new Set(items.map((i) => i.image_hash))];
+  const delivered = items
+    .filter((i) => i.status === 'done')
+    .sort((a, b) => hashOrder.indexOf(a.image_hash) - hashOrder.indexOf(b.image_hash) || (styleOrder.get(a.style) ?? 0) - (styleOrder.get(b.style) ?? 0));
+  const images = await Promise.all(delivered.map(async (i) => {
+    const style = getStyle(i.style);
+    const styleName = style?.name ?? i.style;
+    return {
+      url: await presignDownload(mediaKey.output(i.image_hash, i.style), `${styleName.replace(/\s+/g, '_')}_${i.image_hash.slice(0, 8)}.png`),
+      styleName,
+      styleId: i.style,
+      imageHash: i.image_hash,
+    };
+  }));
+  const failed = items.filter((i) => i.status === 'failed');
+  return json(200, {
+    status: generation.status,
+    progress: progressPercent(generation.done_count + generation.failed_count, generation.item_count),
+    error: generation.error ?? null,
+    images,
+    ...(generation.refund ? {
+      refund: {
+        amount: generation.refund.amount,
+        currency: generation.refund.currency,
+        items: generation.refund.items,
+        refunded_at: generation.refund.refunded_at,
+      },
+    } : {}),
+    ...(failed.length ? { failed: failed.map((i) => ({ imageHash: i.image_hash, styleId: i.style, styleName: getStyle(i.style)?.name ?? i.style, error: i.error ?? null })) } : {}),
+  });
+});

@@ -1,0 +1,22 @@
+import { getStyle } from '../../engine/styles';
+import { isImageHash } from '../../domain/image-format';
+import { httpHandler, json, notFound, pathParam } from '../lib/http';
+import { getImage } from '../lib/images';
+import { mediaKey, presignDownload } from '../lib/media';
+import { deliveredStyles } from '../lib/outputs';
+
+/** GET /api/image/{hash}/{style} → {url, styleName, styleId, imageHash, description} of a delivered image. */
+export const handler = httpHandler(async (event) => {
+  const hash = pathParam(event, 'hash');
+  const styleId = pathParam(event, 'style');
+  const style = getStyle(styleId);
+  // Only images generated for a paid order are served; anything else is simply not found.
+  if (!isImageHash(hash) || !style || !deliveredStyles(await getImage(hash)).has(style.id)) throw notFound('Image or style not found.');
+  return json(200, {
+    url: await presignDownload(mediaKey.output(hash, style.id), `${style.name.replace(/\s+/g, '_')}_${hash.slice(0, 8)}.png`),
+    styleName: style.name,
+    styleId: style.id,
+    imageHash: hash,
+    description: style.description,
+  });
+});

@@ -1,0 +1,21 @@
+import { STYLES } from '../../engine/styles';
+import { isImageHash } from '../../domain/image-format';
+import { httpHandler, json, notFound, pathParam } from '../lib/http';
+import { getImage } from '../lib/images';
+import { mediaKey, presignDownload } from '../lib/media';
+import { deliveredStyles } from '../lib/outputs';
+
+/** GET /api/image/{hash} → [{url, styleName, styleId, imageHash, description}]: the photo's gallery, catalogue order. */
+export const handler = httpHandler(async (event) => {
+  const hash = pathParam(event, 'hash');
+  const delivered = isImageHash(hash) ? deliveredStyles(await getImage(hash)) : new Set<string>();
+  const styles = STYLES.filter((s) => delivered.has(s.id));
+  if (!styles.length) throw notFound('No images found for this hash.');
+  return json(200, await Promise.all(styles.map(async (s) => ({
+    url: await presignDownload(mediaKey.output(hash, s.id), `${s.name.replace(/\s+/g, '_')}_${hash.slice(0, 8)}.png`),
+    styleName: s.name,
+    styleId: s.id,
+    imageHash: hash,
+    description: s.description,
+  }))));
+});

@@ -1,0 +1,8 @@
+import { ITEM_ERRORS } from '../../domain/orders';
+import { settleGeneration } from '../lib/order-outcome';
+import type { OrderInput } from './order-prepare';
+
+/** Order pipeline, after the Map: refunds the items that failed and sets the generation's final status. */
+export async function handler(input: OrderInput) {
+  return settleGeneration(input.order_id, { error: ITEM_ERRORS.render, detail: 'still pending after the generation step' });
+}

@@ -1,0 +1,104 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Construct } from 'constructs';
+import { handlerFunction } from './functions';
+import type { Access } from './routes';
+
+export interface OrderPipelineProps {
+  readonly environment: Record<string, string>;
+  readonly grant: (fn: lambda.Function, access: readonly Access[]) => void;
+}
+
+/** Task functions of the order pipeline: lambdas/tasks/<entry>.ts, each with what it may touch. */
+const ORDER_TASKS = {
+  orderPrepare: { entry: 'order-prepare', access: ['generations:write', 'images:write', 'media:write', 'rekognition'], memoryMb: 1024, timeoutSeconds: 120 },
+  orderPreviews: { entry: 'order-previews', access: ['generations:read', 'images:write', 'media:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
+  generateItem: { entry: 'generate-item', access: ['generations:write', 'images:write', 'media:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
+  itemFailed: { entry: 'item-failed', access: ['generations:write'], memoryMb: 256, timeoutSeconds: 15 },
+  orderFinalize: { entry: 'order-finalize', access: ['generations:write', 'payments:secret'], memoryMb: 256, timeoutSeconds: 60 },
+  orderEmail: { entry: 'order-email', access: ['generations:write', 'mail'], memoryMb: 256, timeoutSeconds: 20 },
+  orderFailed: { entry: 'order-failed', access: ['generations:write', 'payments:secret', 'mail'], memoryMb: 256, timeoutSeconds: 60 },
+} as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }>;
+type OrderTaskName = keyof typeof ORDER_TASKS;
+
+/** Errors lambdas/lib/engine.ts throws for conditions that may pass: retried with backoff before an item fails. */
+export const ENGINE_RETRYABLE = ['EngineThrottled', 'EngineModelError', 'EngineUnavailable'];
+/** Concurrent engine renders per order; the serverless endpoint's concurrency is shared by all orders. */
+export const ORDER_MAX_CONCURRENCY = 3;
+
+/**
+ * Order machine: one execution per paid order, named after the order id (a replayed webhook cannot start a second).
+ *
+ *   Prepare order (verify + moderate again) → Make previews (best effort) → Generate images (Map over every pending
+ *   (photo, style): Generate image, retried on engine errors, Catch → Record item failure) → Finalize order (refund
+ *   the failed items, final status) → Send order e-mail → done.
+ *   Any step failing → Order failed (refund what was not delivered, mark the generation, e-mail) → Fail.
+ *
+ * Every task is idempotent: the local runtime and Step Functions' own retries may run any of them again.
+ */
+export class OrderPipeline extends Construct {
+  readonly machine: sfn.StateMachine;
+  readonly functions = {} as Record<OrderTaskName, lambda.Function>;
+
+  constructor(scope: Construct, id: string, props: OrderPipelineProps) {
+    super(scope, id);
+    for (const [name, t] of Object.entries(ORDER_TASKS) as [OrderTaskName, (typeof ORDER_TASKS)[OrderTaskName]][]) {
+      const fn = handlerFunction(this, `${name[0].toUpperCase()}${name.slice(1)}Task`, {
+        entry: `lambdas/tasks/${t.entry}.ts`,
+        environment: props.environment,
+        memoryMb: t.memoryMb,
+        timeoutSeconds: t.timeoutSeconds,
+      });
+      props.grant(fn, t.access);
+      this.functions[name] = fn;
+    }
+
+    const invoke = (name: OrderTaskName, stateName: string, resultPath?: string) =>
+      new tasks.LambdaInvoke(this, stateName, {
+        lambdaFunction: this.functions[name],
+        payloadResponseOnly: true,
+        resultPath: resultPath ?? sfn.JsonPath.DISCARD,
+        retryOnServiceExceptions: true,
+        taskTimeout: sfn.Timeout.duration(Duration.seconds(ORDER_TASKS[name].timeoutSeconds + 5)),
+      });
+    // Transient trouble (a table or Stripe hiccup) gets a second chance before the order is given up.
+    const transient = { errors: ['States.TaskFailed'], interval: Duration.seconds(2), backoffRate: 2, maxAttempts: 2 };
+
+    const orderFailed = invoke('orderFailed', 'Order failed', '$.outcome')
+      .addRetry(transient)
+      .next(new sfn.Fail(this, 'Order pipeline failed', { error: 'OrderFailed', cause: 'See the generation record: undelivered items were refunded' }));
+    const onFailure = { resultPath: '$.error' };
+
+    const prepare = invoke('orderPrepare', 'Prepare order', '$.prepared').addRetry(transient).addCatch(orderFailed, onFailure);
+    const previews = invoke('orderPreviews', 'Make previews').addCatch(orderFailed, onFailure);
+
+    const generate = invoke('generateItem', 'Generate image')
+      .addRetry({ errors: ENGINE_RETRYABLE, interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 2 }) // 3 attempts in all
+      .addCatch(invoke('itemFailed', 'Record item failure').addRetry(transient), { resultPath: '$.error' });
+    const generateAll = new sfn.Map(this, 'Generate images', {
+      itemsPath: '$.prepared.items',
+      maxConcurrency: ORDER_MAX_CONCURRENCY,
+      resultPath: sfn.JsonPath.DISCARD,
+    }).itemProcessor(generate).addCatch(orderFailed, onFailure);
+
+    const finalize = invoke('orderFinalize', 'Finalize order', '$.outcome').addRetry(transient).addCatch(orderFailed, onFailure);
+    const email = invoke('orderEmail', 'Send order e-mail')
+      // Another run holds the e-mail claim: wait until it has sent or its lease (30 s) ran out.
+      .addRetry({ errors: ['EmailInProgress'], interval: Duration.seconds(5), backoffRate: 1, maxAttempts: 8 })
+      .addRetry(transient)
+      .addCatch(orderFailed, onFailure);
+
+    const definition = prepare.next(previews).next(generateAll).next(finalize).next(email).next(new sfn.Succeed(this, 'Order done'));
+
+    this.machine = new sfn.StateMachine(this, 'OrderMachine', {
+      definitionBody: sfn.DefinitionBody.fromChainable(definition),
+      stateMachineType: sfn.StateMachineType.STANDARD,
+      timeout: Duration.hours(2),
+      tracingEnabled: true,
+      logs: { destination: new logs.LogGroup(this, 'OrderMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }), level: sfn.LogLevel.ERROR },
+    });
+  }
+}

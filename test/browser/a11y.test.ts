@@ -1,0 +1,93 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
+import { PHOTOS, startTestRuntime } from '../support/runtime';
+import { axeViolations, DESKTOP, newContext, PHONE, type Scheme, screenshot } from './site-helpers';
+
+/**
+ * axe-core finds no violations on any page a visitor reaches without an order, in light and dark, on a phone and
+ * a desktop. Screenshots of each go to /tmp/shots (SHOTS_DIR) for a look.
+ */
+describe('accessibility (axe) of every page, light and dark', () => {
+  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [runtime, browser] = await Promise.all([startTestRuntime(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await runtime?.close();
+  });
+
+  /** Path, and what shows the page is ready. */
+  const PAGES: Array<[string, string, (p: Page) => Promise<unknown>]> = [
+    ['landing', '/', (p) => p.getByRole('button', { name: 'Get Started' }).waitFor()],
+    ['pricing', '/pricing', (p) => p.getByRole('heading', { level: 1, name: 'Simple, per-image pricing' }).waitFor()],
+    ['terms', '/terms', (p) => p.getByRole('heading', { level: 1, name: 'Terms of Service' }).waitFor()],
+    ['privacy', '/privacy', (p) => p.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor()],
+    ['refund', '/refund', (p) => p.getByRole('heading', { level: 1, name: 'Refund Policy' }).waitFor()],
+    ['blog', '/blog', (p) => p.locator('main li a').first().waitFor()],
+    ['article', '/blog/pixar-filter-ai-generator', (p) => p.getByRole('heading', { name: 'Ready to Cartoonize Your Photos?' }).waitFor()],
+    ['404', '/no-such-page', (p) => p.getByRole('heading', { name: 'Oops! Page not found' }).waitFor()],
+    ['status-missing', '/status/', (p) => p.getByText('Generation ID is missing.').waitFor()],
+    ['status-error', '/status/00000000-0000-4000-8000-000000000000', (p) => p.getByText(/Failed to load generation status/).waitFor()],
+    ['image-missing', `/image/${'a'.repeat(64)}/anime`, (p) => p.getByText('Image or style not found.').waitFor()],
+    ['gallery-missing', `/image/${'a'.repeat(64)}`, (p) => p.getByText('No images found for this hash.').waitFor()],
+  ];
+
+  /** axe on the page at phone and desktop width, with a full-page screenshot of each. */
+  async function check(page: Page, name: string, scheme: Scheme): Promise<string[]> {
+    const found: string[] = [];
+    for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+      await page.setViewportSize(viewport);
+      for (const v of await axeViolations(page)) found.push(`${name} ${scheme} ${label}: ${v}`);
+      await screenshot(page, `${name}-${scheme}-${label}`);
+    }
+    return found;
+  }
+
+  test.each<Scheme>(['light', 'dark'])('static and error pages (%s)', async (scheme) => {
+    const context = await newContext(browser, { scheme });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const violations: string[] = [];
+    for (const [name, p, ready] of PAGES) {
+      await page.goto(runtime.url + p);
+      await ready(page);
+      expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+      violations.push(...(await check(page, name, scheme)));
+    }
+    await context.close();
+    expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test.each<Scheme>(['light', 'dark'])('wizard: upload step with photos and a message, style step with previews (%s)', async (scheme) => {
+    const context = await newContext(browser, { scheme });
+    const page = await context.newPage();
+    const violations: string[] = [];
+    await page.goto(runtime.url);
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await page.getByRole('heading', { name: 'Upload Your Photos', exact: true }).waitFor();
+    violations.push(...(await check(page, 'upload-empty', scheme)));
+
+    await page.locator('input[type=file][multiple]').setInputFiles([
+      ...['astronaut.png', 'rocket.jpg'].map((name) => ({ name, mimeType: 'image/png', buffer: fs.readFileSync(path.join(PHOTOS, name)) })),
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') },
+    ]);
+    await page.getByText('2 of 50 files selected').waitFor();
+    await page.getByRole('alert').waitFor();
+    violations.push(...(await check(page, 'upload-files', scheme)));
+
+    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+    await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole('region', { name: 'Notifications' }).getByText('Moderation Completed').waitFor({ timeout: 30_000 });
+    await page.locator('main button[aria-pressed]').nth(1).click();
+    violations.push(...(await check(page, 'styles', scheme)));
+    await context.close();
+    expect(violations).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+
+/** Shared pieces of the site's browser tests (test/browser/*.test.ts). */
+
+export const SPEC_TAGLINE =
+  'Transform your photos into cartoon-style masterpieces with AI. One click to create unique, shareable art in seconds.';
+
+export type Scheme = 'light' | 'dark';
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+export const SHOTS_DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
+
+/** A fresh context: its own storage, the given colour scheme, no animations (stable contrast checks). */
+export function newContext(browser: Browser, opts: { scheme?: Scheme; viewport?: { width: number; height: number } } & BrowserContextOptions = {}): Promise<BrowserContext> {
+  const { scheme = 'light', viewport = DESKTOP, ...rest } = opts;
+  return browser.newContext({ colorScheme: scheme, reducedMotion: 'reduce', viewport, ...rest });
+}
+
+/** Collects uncaught page errors, so a test can assert the page ran cleanly. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+/** axe-core on the page as it is now (all rules but experimental); violations as readable lines. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map((v) => {
+    const nodes = v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`);
+    return `${v.id} (${v.impact}) ${v.help}\n    ${nodes.join('\n    ')}`;
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Texts of the page's <main>, whitespace-normalised. */
+export async function mainText(page: Page): Promise<string> {
+  return ((await page.locator('main').innerText()) ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** Waits until `read()` satisfies `done` (polling every 50 ms), then returns its value; throws after `timeoutMs`. */
+export async function until<T>(read: () => T | Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

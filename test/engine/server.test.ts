@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { InvokeEndpointCommand, ModelError, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import sharp from 'sharp';
+import { type ModelServer, startModelServer } from '../../engine/server';
+import { smallPhoto } from './helpers';
+
+// s3rver ships no types
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const S3rver = require('s3rver');
+
+const ENV_KEYS = ['AWS_ENDPOINT_URL_S3', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'S3_FORCE_PATH_STYLE'];
+const savedEnv: Record<string, string | undefined> = {};
+
+let s3rver: { run(): Promise<AddressInfo>; close(): Promise<void> };
+let tmp: string;
+let server: ModelServer;
+let s3: S3Client;
+let sm: SageMakerRuntimeClient;
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-s3-'));
+  s3rver = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: tmp });
+  const addr = await s3rver.run();
+  for (const k of ENV_KEYS) savedEnv[k] = process.env[k];
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${addr.port}`,
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_REGION: 'us-east-1',
+    S3_FORCE_PATH_STYLE: 'true',
+  });
+  // the server builds its S3 client from the environment, exactly as in production
+  server = await startModelServer({ port: 0, host: '127.0.0.1' });
+  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  s3 = new S3Client({ region: 'us-east-1', endpoint: process.env.AWS_ENDPOINT_URL_S3, forcePathStyle: true, credentials });
+  sm = new SageMakerRuntimeClient({ region: 'us-east-1', endpoint: server.url, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+  await s3.send(new CreateBucketCommand({ Bucket: 'uploads' }));
+  await s3.send(new CreateBucketCommand({ Bucket: 'results' }));
+  const input = await sharp(await smallPhoto('astronaut.png', 300)).jpeg().toBuffer();
+  await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: 'u1/photo.jpg', Body: input, ContentType: 'image/jpeg' }));
+});
+
+afterAll(async () => {
+  await server?.close();
+  s3?.destroy();
+  sm?.destroy();
+  await s3rver?.close();
+  for (const k of ENV_KEYS) {
+    if (savedEnv[k] === undefined) delete process.env[k];
+    else process.env[k] = savedEnv[k];
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function invoke(body: unknown) {
+  const res = await sm.send(
+    new InvokeEndpointCommand({ EndpointName: 'toonzap-engine', ContentType: 'application/json', Body: JSON.stringify(body) }),
+  );
+  return JSON.parse(Buffer.from(res.Body as Uint8Array).toString('utf8'));
+}
+
+describe('model server (SageMaker container contract)', () => {
+  it('answers GET /ping with 200', async () => {
+    const res = await fetch(`${server.url}/ping`);
+    expect(res.status).toBe(200);
+  });
+
+  it('renders from S3 to S3 through the SageMaker runtime SDK', async () => {
+    const out = await invoke({
+      input: { bucket: 'uploads', key: 'u1/photo.jpg' },
+      output: { bucket: 'results', key: 'u1/anime.png' },
+      style: 'anime',
+      size: 200,
+    });
+    expect(out).toMatchObject({ output: { bucket: 'results', key: 'u1/anime.png' }, width: 200, height: 200, style: 'anime' });
+    expect(typeof out.ms).toBe('number');
+    const obj = await s3.send(new GetObjectCommand({ Bucket: 'results', Key: 'u1/anime.png' }));
+    expect(obj.ContentType).toBe('image/png');
+    const png = Buffer.from(await obj.Body!.transformToByteArray());
+    const meta = await sharp(png).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 200, 200]);
+  });
+
+  it('renders watermarked thumbnails via POST /invocations', async () => {
+    const res = await fetch(`${server.url}/invocations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        input: { bucket: 'uploads', key: 'u1/photo.jpg' },
+        output: { bucket: 'results', key: 'u1/thumb.png' },
+        style: 'comic',
+        kind: 'thumbnail',
+        watermark: true,
+      }),
+    });
+    expect(res.status).toBe(200);
+    const out = await res.json();
+    expect([out.width, out.height]).toEqual([256, 256]);
+  });
+
+  it('accepts a small base64 image and answers with base64 PNG when no output is given', async () => {
+    const data = (await smallPhoto('chelsea.png', 96)).toString('base64');
+    const out = await invoke({ input: { data }, style: 'sketch' });
+    const meta = await sharp(Buffer.from(out.data, 'base64')).metadata();
+    expect([meta.format, meta.width]).toEqual(['png', 96]);
+  });
+
+  it('reports an unknown style as ModelError (424) that the SDK raises with the message', async () => {
+    const err = await invoke({
+      input: { bucket: 'uploads', key: 'u1/photo.jpg' },
+      output: { bucket: 'results', key: 'u1/x.png' },
+      style: 'vaporwave',
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelError);
+    const me = err as ModelError;
+    expect(me.$metadata.httpStatusCode).toBe(424);
+    expect(me.OriginalStatusCode).toBe(400);
+    expect(me.OriginalMessage).toMatch(/Unknown style 'vaporwave'/);
+    expect(me.message).toMatch(/Received client error \(400\) from model with message "Unknown style 'vaporwave'/);
+  });
+
+  it('reports bad requests, missing objects and bad images as ModelError', async () => {
+    await expect(invoke({ style: 'anime' })).rejects.toBeInstanceOf(ModelError);
+    await expect(
+      invoke({ input: { bucket: 'uploads', key: 'missing.jpg' }, output: { bucket: 'results', key: 'm.png' }, style: 'anime' }),
+    ).rejects.toThrow(/not found/);
+    await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: 'bad.gif', Body: Buffer.from('GIF89a....') }));
+    await expect(
+      invoke({ input: { bucket: 'uploads', key: 'bad.gif' }, output: { bucket: 'results', key: 'b.png' }, style: 'anime' }),
+    ).rejects.toThrow(/only JPEG and PNG/);
+    const raw = await fetch(`${server.url}/invocations`, { method: 'POST', body: '{not json' });
+    expect(raw.status).toBe(424);
+    expect(raw.headers.get('x-amzn-errortype')).toMatch(/^ModelError:/);
+  });
+});

@@ -1,0 +1,60 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { STYLE_IDS } from '../../engine/styles';
+import { checkout, emailsTo, moderate, orderExecutions, pay, startRuntimeProcess, waitForGeneration } from '../support/orders';
+import { api, startTestRuntime, uploadPhoto } from '../support/runtime';
+
+/** A 12 MP photo: each full-size render takes long enough to stop the pipeline between two of them. */
+const BIG_PHOTO = fs.readFileSync(path.resolve(__dirname, '../../../shared/photos/astronaut_12mp_grain.jpg'));
+
+/**
+ * The runtime dies (SIGKILL: no clean-up at all) while an order is being generated. A new runtime on the same data
+ * directory resumes the execution from its input, skips what was done, and the order completes with one e-mail.
+ * The first runtime runs in a child process, so that it can really be killed, and so that the second one starts
+ * with fresh handler modules, as a restarted process would.
+ */
+describe('order pipeline across a restart', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-restart-'));
+  let first: Awaited<ReturnType<typeof startRuntimeProcess>> | undefined;
+  let second: Awaited<ReturnType<typeof startTestRuntime>> | undefined;
+
+  afterAll(async () => {
+    await first?.kill();
+    await second?.idle();
+    await second?.close();
+  });
+
+  test('an order interrupted mid-pipeline completes after a restart, with one e-mail', async () => {
+    const email = 'restart@example.com';
+    first = await startRuntimeProcess(dataDir);
+    let client = api(first.url);
+    const hash = await uploadPhoto(client, BIG_PHOTO, 'image/jpeg');
+    await moderate(client, [hash]);
+    const order = await checkout(client, email, [hash], [...STYLE_IDS]);
+    await pay(first, order.session_id);
+
+    // Kill it while some images are done and others are not.
+    const partial = await waitForGeneration(client, order.order_id, (g) => g.progress > 0);
+    expect(partial.status).toBe('processing');
+    expect(partial.progress).toBeLessThan(100);
+    expect(await emailsTo(first, email)).toHaveLength(0);
+    await first.kill();
+    first = undefined;
+
+    second = await startTestRuntime({ dataDir });
+    expect(second.resumedExecutions).toContain(order.order_id);
+    client = api(second.url);
+    const done = await waitForGeneration(client, order.order_id);
+    await second.idle();
+    expect(done).toMatchObject({ status: 'completed', progress: 100, error: null });
+    expect(done.images.map((i) => i.styleId)).toEqual([...STYLE_IDS]);
+    for (const image of done.images) {
+      const res = await fetch(image.url);
+      expect(res.status).toBe(200);
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    }
+    expect(await emailsTo(second, email)).toHaveLength(1);
+    expect(await orderExecutions(second, order.order_id)).toEqual([expect.objectContaining({ status: 'SUCCEEDED' })]);
+  });
+});

@@ -1,0 +1,296 @@
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import sharp from 'sharp';
+import Stripe from 'stripe';
+import { orderSummary } from '../../domain/pricing';
+import { api, sha256, startTestRuntime, uploadPhoto } from '../support/runtime';
+import { refundFor } from '../../domain/orders';
+import { checkout, deliverWebhook, emailsTo, moderate, orderExecutions, pay, startEngineFaults, stripeClient, waitForGeneration } from '../support/orders';
+
+const photo = (name: string) => fs.readFileSync(path.resolve(__dirname, '../../../shared/photos', name));
+const ASTRONAUT = photo('astronaut.png');
+
+/** After payment: checkout → Stripe (local stand-in) → signed webhook → order state machine → e-mail → result APIs. */
+describe('orders', () => {
+  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  let client: ReturnType<typeof api>;
+  let hash: string;
+  let engineFaults: Awaited<ReturnType<typeof startEngineFaults>>;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ paymentMode: 'simulated' });
+    client = api(runtime.url);
+    // Engine traffic goes through a fault-injecting proxy (set before any handler built its SageMaker client).
+    engineFaults = await startEngineFaults(runtime.env.AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME);
+    process.env.AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME = runtime.env.AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME = engineFaults.url;
+    hash = await uploadPhoto(client, ASTRONAUT);
+    await moderate(client, [hash]);
+  });
+  afterAll(async () => {
+    await runtime?.idle();
+    await runtime?.close();
+    await engineFaults?.close();
+  });
+
+  /** Uploads and moderates a photo, then replaces the stored bytes through the still-valid upload URL. */
+  async function allowedThenSwapped(original: Buffer, replacement: Buffer): Promise<string> {
+    const h = sha256(original);
+    const reg = await client.post('/api/upload-image', { image_hash: h, file_type: 'image/png' });
+    expect(reg.body.status).toBe('upload');
+    const put = async (bytes: Buffer) => {
+      const res = await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(bytes) });
+      await res.arrayBuffer();
+      return res;
+    };
+    expect((await put(original)).status).toBe(200);
+    await moderate(client, [h]);
+    expect((await client.get(`/api/get-moderation/${h}`)).body.moderation).toBe('allowed');
+    expect((await put(replacement)).status).toBe(200);
+    return h;
+  }
+
+  test('a paid order is generated, e-mailed once and served; replays of its webhook change nothing', async () => {
+    const email = 'buyer@example.com';
+    const order = await checkout(client, email, [hash], ['anime', 'comic']);
+    expect(order.order_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(order.url).toContain(`/pay/${order.session_id}`);
+
+    // The session carries the server's price and the order, whatever the client believed.
+    const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
+    expect(session.amount_total).toBe(orderSummary(1, 2).total);
+    expect(session.amount_total).toBe(98); // 2 × $0.70 = $1.40, less 30%
+    expect(session.metadata).toEqual({ order_id: order.order_id });
+    expect(session.client_reference_id).toBe(order.order_id);
+    expect(session.success_url).toBe(`${runtime.url}/status/${order.order_id}`);
+    expect(session.customer_email).toBe(email);
+
+    expect((await client.get(`/api/generation/${order.order_id}`)).status).toBe(404); // nothing before payment
+
+    const paid = await pay(runtime, order.session_id);
+    expect(paid.delivery.status).toBe('delivered');
+    // The same signed event again, five times at once while the pipeline runs: each is acknowledged, none starts anything.
+    const payload = JSON.stringify(paid.event, null, 2);
+    const replays = await Promise.all(Array.from({ length: 5 }, () => deliverWebhook(runtime, payload)));
+    for (const r of replays) expect(r).toEqual({ status: 200, body: { received: true, duplicate: true } });
+
+    const generation = await waitForGeneration(client, order.order_id);
+    await runtime.idle();
+    expect(generation).toMatchObject({ status: 'completed', progress: 100, error: null });
+    expect(generation.refund).toBeUndefined();
+    expect(generation.images.map((i) => [i.imageHash, i.styleId, i.styleName])).toEqual([
+      [hash, 'anime', 'Anime'],
+      [hash, 'comic', 'Comic Book'],
+    ]);
+    for (const image of generation.images) {
+      const res = await fetch(image.url);
+      expect(res.status).toBe(200);
+      const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect(meta.format).toBe('png');
+      expect(Math.max(meta.width!, meta.height!)).toBe(512); // full size: asked for 2048, and the engine never upscales
+    }
+
+    // One execution, one e-mail, with links to the status page and the photo's gallery.
+    expect(await orderExecutions(runtime, order.order_id)).toEqual([expect.objectContaining({ status: 'SUCCEEDED' })]);
+    const mails = await emailsTo(runtime, email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toMatch(/ready/);
+    for (const body of [mails[0].html, mails[0].text]) {
+      expect(body).toContain(`${runtime.url}/status/${order.order_id}`);
+      expect(body).toContain(`${runtime.url}/image/${hash}`);
+    }
+
+    // The single-image and gallery calls serve what was delivered, and only that.
+    const one = await client.get(`/api/image/${hash}/anime`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ styleId: 'anime', styleName: 'Anime', imageHash: hash, description: expect.any(String) });
+    const oneRes = await fetch(one.body.url);
+    expect(oneRes.status).toBe(200);
+    expect((await sharp(Buffer.from(await oneRes.arrayBuffer())).metadata()).format).toBe('png');
+    const gallery = await client.get(`/api/image/${hash}`);
+    expect(gallery.status).toBe(200);
+    expect(gallery.body.map((i: { styleId: string }) => i.styleId)).toEqual(['anime', 'comic']);
+    expect(await client.get(`/api/image/${hash}/sketch`)).toEqual({ status: 404, body: { detail: 'Image or style not found.' } });
+    expect(await client.get(`/api/image/${hash}/no-such-style`)).toEqual({ status: 404, body: { detail: 'Image or style not found.' } });
+    expect(await client.get(`/api/image/${'0'.repeat(64)}`)).toEqual({ status: 404, body: { detail: 'No images found for this hash.' } });
+    expect((await client.get('/api/generation/not-an-id')).status).toBe(404);
+
+    // Much later, Stripe retries the event once more: still nothing new.
+    expect(await deliverWebhook(runtime, payload)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    await runtime.idle();
+    expect(await orderExecutions(runtime, order.order_id)).toHaveLength(1);
+    expect(await emailsTo(runtime, email)).toHaveLength(1);
+  });
+
+  test('webhooks with a forged, stale or missing signature are refused', async () => {
+    const order = await checkout(client, 'forger@example.com', [hash], ['sketch']);
+    const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
+    const event = {
+      id: 'evt_forged_0001',
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { ...session, status: 'complete', payment_status: 'paid', payment_intent: 'pi_forged' } },
+    };
+    const payload = JSON.stringify(event);
+
+    const forged = await deliverWebhook(runtime, payload, { secret: 'whsec_not_the_real_secret' });
+    expect(forged.status).toBe(400);
+    expect(String(forged.body.detail)).toMatch(/signature/i);
+    const stale = await deliverWebhook(runtime, payload, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    expect(stale.status).toBe(400);
+    expect(String(stale.body.detail)).toMatch(/tolerance|timestamp/i);
+    // A genuine signature over different bytes.
+    const genuine = Stripe.webhooks.generateTestHeaderString({ payload, secret: runtime.env.STRIPE_WEBHOOK_SECRET });
+    const tampered = await deliverWebhook(runtime, payload.replace('"paid"', '"paid" '), { signature: genuine });
+    expect(tampered.status).toBe(400);
+    const unsigned = await fetch(`${runtime.url}/api/stripe-webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    expect(unsigned.status).toBe(400);
+    expect(await unsigned.json()).toEqual({ detail: 'Missing Stripe-Signature header.' });
+
+    expect((await client.get(`/api/generation/${order.order_id}`)).status).toBe(404);
+    expect(await orderExecutions(runtime, order.order_id)).toHaveLength(0);
+
+    // Event types the app does not use are acknowledged and ignored.
+    const other = JSON.stringify({ id: 'evt_other_0001', object: 'event', type: 'charge.succeeded', data: { object: {} } });
+    expect(await deliverWebhook(runtime, other)).toEqual({ status: 200, body: { received: true, ignored: 'charge.succeeded' } });
+  });
+
+  test('checkout refuses what it cannot sell, with a detail', async () => {
+    const post = (body: unknown) => client.post('/api/checkout', body);
+    const ok = { email: 'a@example.com', hashes: [hash], styles: ['anime'] };
+    const detail = async (body: unknown) => {
+      const res = await post(body);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      return res.body.detail as string;
+    };
+    expect(await detail({ ...ok, styles: ['anime', 'claymation'] })).toBe('Unknown style: "claymation".');
+    expect(await detail({ ...ok, styles: [] })).toMatch(/styles/);
+    expect(await detail({ ...ok, styles: 'anime' })).toMatch(/styles/);
+    expect(await detail({ ...ok, email: 'not-an-email' })).toBe('Please enter a valid email address.');
+    expect(await detail({ ...ok, email: 'a b@example.com' })).toBe('Please enter a valid email address.');
+    expect(await detail({ ...ok, email: '' })).toBe('Email is required.');
+    expect(await detail({ ...ok, hashes: [] })).toMatch(/hashes/);
+    expect(await detail({ ...ok, hashes: ['abc'] })).toMatch(/SHA-256/);
+    expect(await detail({ ...ok, hashes: Array.from({ length: 51 }, (_, i) => sha256(Buffer.from(String(i)))) })).toMatch(/At most 50/);
+    expect(await detail('[1, 2]')).toMatch(/JSON object/);
+    expect(await detail('{"email":')).toMatch(/not valid JSON/);
+    // Registered and uploaded, but never moderated: not for sale.
+    const unmoderated = await uploadPhoto(client, fs.readFileSync(path.resolve(__dirname, '../../../shared/photos/coffee.png')));
+    expect(await detail({ ...ok, hashes: [hash, unmoderated] })).toMatch(/not passed moderation/);
+    // Never registered at all.
+    expect(await detail({ ...ok, hashes: [sha256(Buffer.from('nothing'))] })).toMatch(/not passed moderation/);
+
+    // Duplicates are one image, one style: the price follows what is generated.
+    const order = await checkout(client, 'dupes@example.com', [hash, hash], ['anime', 'anime', 'comic']);
+    const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
+    expect(session.amount_total).toBe(orderSummary(1, 2).total);
+  });
+
+  test('preview sign-ups are stored once per e-mail and photo', async () => {
+    const first = await client.post('/api/preview-signup', { email: 'Fan@Example.com', image_hash: hash });
+    expect(first).toEqual({ status: 201, body: { status: 'signed_up' } });
+    const again = await client.post('/api/preview-signup', { email: ' fan@example.com ', image_hash: hash });
+    expect(again).toEqual({ status: 200, body: { status: 'already_signed_up' } });
+    expect(await client.post('/api/preview-signup', { email: 'fan@', image_hash: hash })).toEqual({ status: 400, body: { detail: 'Please enter a valid email address.' } });
+    expect((await client.post('/api/preview-signup', { email: 'fan@example.com', image_hash: 'nope' })).status).toBe(400);
+  });
+
+  test('an item the engine keeps failing is retried, then refunded; a photo changed after moderation is refused and refunded', async () => {
+    const email = 'partial@example.com';
+    const swapped = await allowedThenSwapped(photo('chelsea.png'), photo('coffee.png'));
+    const order = await checkout(client, email, [hash, swapped], ['watercolor', 'pop-art']);
+    const failing = `outputs/${hash}/pop-art.png`;
+    engineFaults.poison(failing);
+
+    const paid = await pay(runtime, order.session_id);
+    const generation = await waitForGeneration(client, order.order_id);
+    await runtime.idle();
+
+    const total = orderSummary(2, 2).total; // 4 × $0.70 = $2.80, less 30% = $1.96
+    const refunded = refundFor(total, 4, 3);
+    expect(refunded).toBe(147);
+    expect(engineFaults.attempts(failing)).toBe(3); // first try + 2 retries
+    expect(generation).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      error: '3 of 4 images could not be generated. $1.47 has been refunded to your card.',
+      refund: { amount: refunded, currency: 'usd', items: 3 },
+    });
+    expect(generation.images.map((i) => [i.imageHash, i.styleId])).toEqual([[hash, 'watercolor']]);
+    expect(generation.failed).toEqual(expect.arrayContaining([
+      expect.objectContaining({ imageHash: hash, styleId: 'pop-art', error: 'This image could not be generated.' }),
+      expect.objectContaining({ imageHash: swapped, styleId: 'watercolor', error: 'This photo did not pass our safety check, so it was not processed.' }),
+      expect.objectContaining({ imageHash: swapped, styleId: 'pop-art' }),
+    ]));
+
+    // The money really went back, once, against this payment.
+    const session = paid.event.data.object as Stripe.Checkout.Session;
+    const refunds = await stripeClient(runtime).refunds.list({ payment_intent: String(session.payment_intent) });
+    expect(refunds.data.map((r) => r.amount)).toEqual([refunded]);
+    expect(refunds.data[0].metadata?.order_id).toBe(order.order_id);
+
+    // What failed is not served; the e-mail tells the customer.
+    expect((await client.get(`/api/image/${hash}/pop-art`)).status).toBe(404);
+    expect((await client.get(`/api/image/${swapped}`)).status).toBe(404);
+    const mails = await emailsTo(runtime, email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain('$1.47 has been refunded');
+  });
+
+  test('an order with nothing deliverable fails with a full refund', async () => {
+    const email = 'refused@example.com';
+    const swapped = await allowedThenSwapped(photo('motorcycle_left.png'), photo('coffee.png'));
+    const order = await checkout(client, email, [swapped], ['anime']);
+    await pay(runtime, order.session_id);
+    const generation = await waitForGeneration(client, order.order_id);
+    await runtime.idle();
+    const total = orderSummary(1, 1).total; // $0.80 less 30% = $0.56
+    expect(generation).toMatchObject({
+      status: 'failed',
+      progress: 100,
+      images: [],
+      error: 'Your photos did not pass our safety check, so they were not processed. $0.56 has been refunded to your card.',
+      refund: { amount: total, items: 1 },
+    });
+    const mails = await emailsTo(runtime, email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toMatch(/could not/);
+    expect(await orderExecutions(runtime, order.order_id)).toEqual([expect.objectContaining({ status: 'SUCCEEDED' })]);
+  });
+
+  test('an expired session expires its order; a delayed payment is fulfilled when it succeeds', async () => {
+    const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+    const orderStatus = async (id: string) => (await ddb.send(new GetCommand({ TableName: runtime.env.ORDERS_TABLE, Key: { order_id: id } }))).Item?.status;
+
+    const abandoned = await checkout(client, 'abandoned@example.com', [hash], ['anime']);
+    expect(await orderStatus(abandoned.order_id)).toBe('created');
+    await stripeClient(runtime).checkout.sessions.expire(abandoned.session_id);
+    const until = Date.now() + 10_000;
+    while ((await orderStatus(abandoned.order_id)) !== 'expired' && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(await orderStatus(abandoned.order_id)).toBe('expired');
+    expect((await client.get(`/api/generation/${abandoned.order_id}`)).status).toBe(404);
+
+    // A bank transfer, say: the session completes unpaid, and the money arrives later.
+    const email = 'delayed@example.com';
+    const order = await checkout(client, email, [hash], ['anime']);
+    const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
+    const event = (id: string, type: string, paymentStatus: string) => JSON.stringify({
+      id, object: 'event', type, created: Math.floor(Date.now() / 1000),
+      data: { object: { ...session, status: 'complete', payment_status: paymentStatus, payment_intent: 'pi_delayed_0001' } },
+    });
+    expect(await deliverWebhook(runtime, event('evt_delayed_1', 'checkout.session.completed', 'unpaid')))
+      .toEqual({ status: 200, body: { received: true, outcome: 'awaiting payment' } });
+    expect(await orderStatus(order.order_id)).toBe('created');
+    expect(await deliverWebhook(runtime, event('evt_delayed_2', 'checkout.session.async_payment_succeeded', 'paid')))
+      .toEqual({ status: 200, body: { received: true, outcome: 'order paid, generation started' } });
+    expect(await orderStatus(order.order_id)).toBe('paid');
+    const generation = await waitForGeneration(client, order.order_id);
+    await runtime.idle();
+    expect(generation).toMatchObject({ status: 'completed', images: [expect.objectContaining({ imageHash: hash, styleId: 'anime' })] });
+    expect(await emailsTo(runtime, email)).toHaveLength(1);
+    ddb.destroy();
+  });
+});

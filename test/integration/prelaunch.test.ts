@@ -1,0 +1,27 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { api, startTestRuntime, uploadPhoto } from '../support/runtime';
+
+/** Payment mode 'prelaunch': no checkout, sign-ups instead. */
+describe('prelaunch', () => {
+  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  let client: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ paymentMode: 'prelaunch' });
+    client = api(runtime.url);
+  });
+  afterAll(async () => {
+    await runtime?.close();
+  });
+
+  test('checkout answers 409 and takes no order; sign-ups work', async () => {
+    expect(runtime.stripeUrl).toBeNull();
+    const hash = await uploadPhoto(client, fs.readFileSync(path.resolve(__dirname, '../../../shared/photos/astronaut.png')));
+    expect(await client.post('/api/checkout', { email: 'early@example.com', hashes: [hash], styles: ['anime'] }))
+      .toEqual({ status: 409, body: { detail: 'Payments are not live yet.' } });
+    expect((await client.post('/api/stripe-webhook', { id: 'evt_1' })).status).toBe(409);
+    expect(await client.post('/api/preview-signup', { email: 'early@example.com', image_hash: hash })).toEqual({ status: 201, body: { status: 'signed_up' } });
+    expect(await client.post('/api/preview-signup', { email: 'EARLY@example.com', image_hash: hash })).toEqual({ status: 200, body: { status: 'already_signed_up' } });
+  });
+});
