@@ -45,8 +45,13 @@ describe('wizard in the browser', () => {
       { hash, count: styles.length },
       { timeout: 30_000 },
     );
-    const loaded = await page.$$eval(`img[src*="/previews/${hash}/"]`, (imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth));
-    expect(loaded.every((w) => w > 0)).toBe(true);
+    // Each preview the page shows is a real PNG behind its URL (tiles below the fold load lazily, so fetch them).
+    const srcs = await page.$$eval(`img[src*="/previews/${hash}/"]`, (imgs) => imgs.map((i) => (i as HTMLImageElement).src));
+    for (const src of srcs) {
+      const res = await fetch(src);
+      expect(res.status).toBe(200);
+      expect([...new Uint8Array(await res.arrayBuffer()).slice(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
+    }
 
     const cont = page.getByRole('button', { name: 'Continue' });
     expect(await cont.isDisabled()).toBe(true);

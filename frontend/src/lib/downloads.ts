@@ -14,7 +14,9 @@ export function saveBlob(blob: Blob, fileName: string): void {
 }
 
 export async function fetchBlob(url: string): Promise<Blob> {
-  const res = await fetch(url);
+  // The page already shows this URL in an <img> (fetched without CORS); reusing that cached copy would fail the
+  // CORS check, so ask the storage again.
+  const res = await fetch(url, { cache: 'no-store' });
   if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
   return res.blob();
 }

@@ -1,0 +1,51 @@
+/**
+ * Style-step latency on the local runtime, for one 12 MP photo: moderation job (POST → SUCCESS), thumbnail job
+ * (POST → SUCCESS, every style), and the sum, which is how long after the style step opens the previews can show
+ * (the page also waits for its 2 s poll). Run: `npx tsx bench/jobs.ts`. Target: previews ≤ 2 s.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startLocalRuntime } from '../local/runtime';
+import { sha256 } from '../test/support/runtime';
+
+const PHOTO = path.resolve(__dirname, '../../shared/photos/astronaut_12mp_grain.jpg');
+
+export async function runJobsBench(): Promise<{ moderationMs: number; thumbnailMs: number; totalMs: number }> {
+  const runtime = await startLocalRuntime({ port: 0, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-bench-')) });
+  try {
+    const call = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(runtime.url + p, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+      const json = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const until = async (id: string) => {
+      for (;;) {
+        const s = await call('GET', `/api/jobs/${id}`);
+        if (s === 'SUCCESS') return;
+        if (s === 'FAILURE') throw new Error(`job ${id} failed`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const bytes = fs.readFileSync(PHOTO);
+    const hash = sha256(bytes);
+    const reg = await call('POST', '/api/upload-image', { image_hash: hash, file_type: 'image/jpeg' });
+    await fetch(reg.url.url, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(bytes) });
+    const t0 = performance.now();
+    await until((await call('POST', '/api/process-moderation', { image_hashes: [hash] })).job_id);
+    const t1 = performance.now();
+    await until((await call('POST', '/api/process-thumbnail', { image_hash: hash })).job_id);
+    const t2 = performance.now();
+    return { moderationMs: t1 - t0, thumbnailMs: t2 - t1, totalMs: t2 - t0 };
+  } finally {
+    await runtime.close();
+  }
+}
+
+if (require.main === module) {
+  runJobsBench().then((r) => {
+    console.log(`jobs (12 MP photo): moderation ${r.moderationMs.toFixed(0)} ms, previews of every style ${r.thumbnailMs.toFixed(0)} ms, together ${r.totalMs.toFixed(0)} ms (target ≤ 2000 ms)`);
+    process.exit(0);
+  }, (err) => { console.error(err); process.exit(1); });
+}

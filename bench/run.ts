@@ -1,0 +1,21 @@
+/** `npm run bench`: every speed, memory and weight figure, printed; targets beside them. Tests never time anything. */
+import { runEngineBench } from './engine';
+import { runJobsBench } from './jobs';
+import { runPipelineBench } from './pipeline';
+import { runSiteBench } from './site';
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  if (!only || only === 'engine') await runEngineBench();
+  if (!only || only === 'jobs') {
+    const j = await runJobsBench();
+    console.log(`\njobs (12 MP photo): moderation ${j.moderationMs.toFixed(0)} ms, previews ${j.thumbnailMs.toFixed(0)} ms, together ${j.totalMs.toFixed(0)} ms (target ≤ 2000 ms)`);
+  }
+  if (!only || only === 'pipeline') {
+    const p = await runPipelineBench();
+    console.log(`pipeline: webhook → completed, 1 photo × ${p.styles} styles: ${p.ms.toFixed(0)} ms (target ≤ 5000 ms)`);
+  }
+  if (!only || only === 'site') await runSiteBench();
+}
+
+main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
