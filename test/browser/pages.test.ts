@@ -92,7 +92,7 @@ describe('site pages in the browser', () => {
     // Enter and Space each open the file chooser; files picked there are selected.
     const picks: Array<[string, string]> = [['Enter', 'astronaut.png'], ['Space', 'rocket.jpg']];
     for (const [i, [key, photo]] of picks.entries()) {
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5000 }), page.keyboard.press(key)]);
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 15000 }), page.keyboard.press(key)]);
       expect(chooser.isMultiple()).toBe(true);
       await chooser.setFiles(path.join(PHOTOS, photo));
       await page.getByText(`${i + 1} of 50 files selected`).waitFor();
