@@ -14,7 +14,7 @@ export interface PipelinesProps {
 
 /** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
 const TASKS = {
-  moderateImages: { entry: 'moderate-images', access: ['images:read', 'images:write', 'media:read', 'media:write', 'jobs:write', 'rekognition'], memoryMb: 1024, timeoutSeconds: 120 },
+  moderateImages: { entry: 'moderate-images', access: ['images:read', 'images:write', 'media:read', 'media:write', 'jobs:write', 'rekognition', 'engine'], memoryMb: 1024, timeoutSeconds: 120 },
   makePreviews: { entry: 'make-previews', access: ['images:read', 'jobs:write', 'media:read', 'media:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
   jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
 } as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }>;

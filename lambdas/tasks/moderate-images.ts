@@ -1,14 +1,27 @@
+import { STYLES } from '../../engine/styles';
+import { getImage } from '../lib/images';
 import { runJob } from '../lib/jobs';
 import { mapLimit, moderateImage } from '../lib/moderation';
+import { makePreviews } from '../lib/previews';
 
 export interface ModerateInput { job_id?: string; image_hashes: string[] }
 
-/** Step Functions task: moderates every photo of a job or an order; the verdicts are in the images table. */
+/** Step Functions task: moderates every photo of a job; the verdicts are in the images table. */
 export async function handler(input: ModerateInput) {
   return runJob(input.job_id, async () => {
     const outcomes = await mapLimit(input.image_hashes, 4, moderateImage);
+    const allowed = outcomes.filter((o) => o.moderation === 'allowed').map((o) => o.image_hash);
+    // The style step asks for the first allowed photo's previews next: make them now, inside this job, so that
+    // request finds them ready (the page polls every 2 s; this saves one round). Best effort: a failure here only
+    // means the previews job does the work.
+    if (allowed[0]) {
+      const first = await getImage(allowed[0]);
+      if (!STYLES.every((s) => first?.previews?.includes(s.id))) {
+        await makePreviews(allowed[0]).catch((err) => console.error(JSON.stringify({ level: 'warn', message: `early previews failed: ${(err as Error).message}` })));
+      }
+    }
     return {
-      allowed: outcomes.filter((o) => o.moderation === 'allowed').map((o) => o.image_hash),
+      allowed,
       refused: outcomes.filter((o) => o.moderation !== 'allowed').map((o) => ({ image_hash: o.image_hash, moderation: o.moderation })),
     };
   });
