@@ -37,7 +37,7 @@ describe('wizard in the browser', () => {
     expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
     s3.destroy();
 
-    await page.getByText('1 / 1 images passed moderation.').waitFor({ timeout: 30_000 });
+    await page.getByRole('region', { name: 'Notifications' }).getByText('1 / 1 images passed moderation.').waitFor({ timeout: 30_000 });
     const styles = (await (await fetch(`${runtime.url}/api/available-styles`)).json()).styles as { id: string }[];
     // Every tile shows this photo's own preview, served from the media bucket.
     await page.waitForFunction(
