@@ -4,7 +4,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { handlerFunction } from './functions';
+import { lambdaTask, taskFunctions } from './pipelines';
 import type { Access } from './routes';
 
 export interface OrderPipelineProps {
@@ -41,29 +41,13 @@ export const ORDER_MAX_CONCURRENCY = 3;
  */
 export class OrderPipeline extends Construct {
   readonly machine: sfn.StateMachine;
-  readonly functions = {} as Record<OrderTaskName, lambda.Function>;
+  readonly functions: Record<OrderTaskName, lambda.Function>;
 
   constructor(scope: Construct, id: string, props: OrderPipelineProps) {
     super(scope, id);
-    for (const [name, t] of Object.entries(ORDER_TASKS) as [OrderTaskName, (typeof ORDER_TASKS)[OrderTaskName]][]) {
-      const fn = handlerFunction(this, `${name[0].toUpperCase()}${name.slice(1)}Task`, {
-        entry: `lambdas/tasks/${t.entry}.ts`,
-        environment: props.environment,
-        memoryMb: t.memoryMb,
-        timeoutSeconds: t.timeoutSeconds,
-      });
-      props.grant(fn, t.access);
-      this.functions[name] = fn;
-    }
-
+    this.functions = taskFunctions(this, ORDER_TASKS, props);
     const invoke = (name: OrderTaskName, stateName: string, resultPath?: string) =>
-      new tasks.LambdaInvoke(this, stateName, {
-        lambdaFunction: this.functions[name],
-        payloadResponseOnly: true,
-        resultPath: resultPath ?? sfn.JsonPath.DISCARD,
-        retryOnServiceExceptions: true,
-        taskTimeout: sfn.Timeout.duration(Duration.seconds(ORDER_TASKS[name].timeoutSeconds + 5)),
-      });
+      lambdaTask(this, stateName, this.functions[name], ORDER_TASKS[name].timeoutSeconds, resultPath);
     // Transient trouble (a table or Stripe hiccup) gets a second chance before the order is given up.
     const transient = { errors: ['States.TaskFailed'], interval: Duration.seconds(2), backoffRate: 2, maxAttempts: 2 };
 

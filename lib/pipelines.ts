@@ -20,35 +20,48 @@ const TASKS = {
 } as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }>;
 export type TaskName = keyof typeof TASKS;
 
+export interface TaskDef { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }
+
+/** One Lambda per task (lambdas/tasks/<entry>.ts), with the grants its access names. */
+export function taskFunctions<N extends string>(scope: Construct, defs: Record<N, TaskDef>, props: PipelinesProps): Record<N, lambda.Function> {
+  const out = {} as Record<N, lambda.Function>;
+  for (const [name, t] of Object.entries(defs) as [N, TaskDef][]) {
+    const fn = handlerFunction(scope, `${name[0].toUpperCase()}${name.slice(1)}Task`, {
+      entry: `lambdas/tasks/${t.entry}.ts`,
+      environment: props.environment,
+      memoryMb: t.memoryMb,
+      timeoutSeconds: t.timeoutSeconds,
+    });
+    props.grant(fn, t.access);
+    out[name] = fn;
+  }
+  return out;
+}
+
+/** A Task state calling a function directly (payload in, payload out), so its Resource is the function's ARN. */
+export function lambdaTask(scope: Construct, stateName: string, fn: lambda.Function, timeoutSeconds: number, resultPath: string | undefined): tasks.LambdaInvoke {
+  return new tasks.LambdaInvoke(scope, stateName, {
+    lambdaFunction: fn,
+    payloadResponseOnly: true,
+    resultPath: resultPath === undefined ? sfn.JsonPath.DISCARD : resultPath,
+    retryOnServiceExceptions: true,
+    taskTimeout: sfn.Timeout.duration(Duration.seconds(timeoutSeconds + 5)),
+  });
+}
+
 /**
  * The asynchronous work, as Step Functions state machines whose tasks are Lambda functions.
  * Jobs machine: one execution per moderation or preview job; its record in the jobs table says where it is.
  */
 export class Pipelines extends Construct {
   readonly jobsMachine: sfn.StateMachine;
-  readonly functions = {} as Record<TaskName, lambda.Function>;
+  readonly functions: Record<TaskName, lambda.Function>;
 
   constructor(scope: Construct, id: string, props: PipelinesProps) {
     super(scope, id);
-    for (const [name, t] of Object.entries(TASKS) as [TaskName, (typeof TASKS)[TaskName]][]) {
-      const fn = handlerFunction(this, `${name[0].toUpperCase()}${name.slice(1)}Task`, {
-        entry: `lambdas/tasks/${t.entry}.ts`,
-        environment: props.environment,
-        memoryMb: t.memoryMb,
-        timeoutSeconds: t.timeoutSeconds,
-      });
-      props.grant(fn, t.access);
-      this.functions[name] = fn;
-    }
-
+    this.functions = taskFunctions(this, TASKS, props);
     const invoke = (name: TaskName, stateName: string, resultPath: string | undefined = '$.result') =>
-      new tasks.LambdaInvoke(this, stateName, {
-        lambdaFunction: this.functions[name],
-        payloadResponseOnly: true,
-        resultPath: resultPath === undefined ? sfn.JsonPath.DISCARD : resultPath,
-        retryOnServiceExceptions: true,
-        taskTimeout: sfn.Timeout.duration(Duration.seconds(TASKS[name].timeoutSeconds + 5)),
-      });
+      lambdaTask(this, stateName, this.functions[name], TASKS[name].timeoutSeconds, resultPath);
 
     const recordFailure = invoke('jobFailed', 'Record job failure', undefined).next(new sfn.Fail(this, 'Job failed'));
     const moderate = invoke('moderateImages', 'Moderate images').addCatch(recordFailure, { resultPath: '$.error' });
