@@ -7,26 +7,21 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startLocalRuntime } from '../local/runtime';
-import { sha256 } from '../test/support/runtime';
+import { api, sha256, waitForJob } from '../test/support/runtime';
 
 const PHOTO = path.resolve(__dirname, '../../shared/photos/astronaut_12mp_grain.jpg');
 
 export async function runJobsBench(): Promise<{ moderationMs: number; thumbnailMs: number; totalMs: number }> {
   const runtime = await startLocalRuntime({ port: 0, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-bench-')) });
   try {
-    const call = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(runtime.url + p, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
-      const json = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
+    const client = api(runtime.url);
+    const call = async (method: 'GET' | 'POST', p: string, body?: unknown) => {
+      const res = method === 'GET' ? await client.get(p) : await client.post(p, body);
+      if (res.status !== 200) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
     };
     const until = async (id: string) => {
-      for (;;) {
-        const s = await call('GET', `/api/jobs/${id}`);
-        if (s === 'SUCCESS') return;
-        if (s === 'FAILURE') throw new Error(`job ${id} failed`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      if ((await waitForJob(client, id)) !== 'SUCCESS') throw new Error(`job ${id} failed`);
     };
     const bytes = fs.readFileSync(PHOTO);
     const hash = sha256(bytes);

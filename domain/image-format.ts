@@ -1,22 +1,23 @@
+import { MAX_FILE_BYTES, sniffImageType } from './upload-rules';
+
 /** What the service accepts, and how it reads an image's type and size from its first bytes (no decoder needed). */
 export const ACCEPTED_TYPES = ['image/jpeg', 'image/png'] as const;
 export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
 
 /** Images above this many pixels are refused before decoding (decompression bombs). */
 export const MAX_PIXELS = 40_000_000;
-/** Uploads must be smaller than this (spec: under 10 MB). */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Uploads must be smaller than this (spec: under 10 MB); the same limit the browser enforces. */
+export const MAX_UPLOAD_BYTES = MAX_FILE_BYTES;
 
 const HASH_RE = /^[0-9a-f]{64}$/;
 export const isImageHash = (value: unknown): value is string => typeof value === 'string' && HASH_RE.test(value);
 export const isAcceptedType = (value: unknown): value is AcceptedType =>
   typeof value === 'string' && (ACCEPTED_TYPES as readonly string[]).includes(value);
 
+/** JPEG or PNG by the bytes (the browser's sniffer, narrowed to what the service accepts). */
 export function sniffType(bytes: Uint8Array): AcceptedType | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'image/png';
-  return null;
+  const type = sniffImageType(bytes);
+  return isAcceptedType(type) ? type : null;
 }
 
 export interface ImageInfo {
