@@ -7,7 +7,6 @@
 import sharp from 'sharp';
 import { ImageInputError } from './errors';
 import { type DecodedImage, type DecodeOptions, decodeInput, encodePng } from './image-io';
-import { fromRGB8, toRGB8 } from './raster';
 import { RENDERERS } from './renderers';
 import { isStyleId, STYLE_IDS, type StyleId } from './styles';
 import { watermarkSvg } from './watermark';
@@ -56,8 +55,7 @@ function checkSize(v: number | undefined, def: number, what: string): number {
 /** Apply a style to already decoded RGB pixels (same size out). Synchronous, pure, deterministic. */
 export function applyStyle(img: { data: Uint8Array; width: number; height: number }, styleId: string): StyledPixels {
   const id = requireStyle(styleId);
-  const out = RENDERERS[id](fromRGB8(img.data, img.width, img.height));
-  return { data: toRGB8(out), width: out.width, height: out.height };
+  return { data: RENDERERS[id](img), width: img.width, height: img.height };
 }
 
 async function finish(px: StyledPixels, watermark: boolean, palette: boolean): Promise<Buffer> {

@@ -98,3 +98,141 @@ export function workSize(w: number, h: number, maxLong: number): { w: number; h:
   const f = maxLong / long;
   return { w: Math.max(1, Math.round(w * f)), h: Math.max(1, Math.round(h * f)), f };
 }
+
+/** Interleaved 8-bit RGB image: what sharp decodes to and encodes from. */
+export interface Image8 {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * Interleaved RGB8 -> planar float at (dw, dh) <= the source size, area-averaged in one pass.
+ * Styles that work at a reduced resolution never materialise a full-size float copy.
+ */
+export function rasterFromRGB8(img: Image8, dw: number, dh: number): Raster {
+  const { data, width: sw, height: sh } = img;
+  if (dw === sw && dh === sh) return fromRGB8(data, sw, sh);
+  const out = createRaster(dw, dh);
+  const { r, g, b } = out;
+  const cnt = new Float32Array(dw * dh);
+  const xmap = new Int32Array(sw);
+  for (let x = 0; x < sw; x++) xmap[x] = Math.min(dw - 1, Math.floor((x * dw) / sw));
+  for (let y = 0; y < sh; y++) {
+    const row = Math.min(dh - 1, Math.floor((y * dh) / sh)) * dw;
+    for (let x = 0, j = y * sw * 3; x < sw; x++, j += 3) {
+      const o = row + xmap[x];
+      r[o] += data[j];
+      g[o] += data[j + 1];
+      b[o] += data[j + 2];
+      cnt[o] += 1;
+    }
+  }
+  for (let i = 0; i < cnt.length; i++) {
+    const k = 1 / (255 * cnt[i]);
+    r[i] *= k;
+    g[i] *= k;
+    b[i] *= k;
+  }
+  return out;
+}
+
+/** Rec. 709 luma of interleaved RGB8, as a float plane in [0,1]. */
+export function lumaFromRGB8(img: Image8): Plane {
+  const { data } = img;
+  const n = img.width * img.height;
+  const out = new Float32Array(n);
+  const kr = 0.2126 / 255;
+  const kg = 0.7152 / 255;
+  const kb = 0.0722 / 255;
+  for (let i = 0, j = 0; i < n; i++, j += 3) out[i] = kr * data[j] + kg * data[j + 1] + kb * data[j + 2];
+  return out;
+}
+
+/**
+ * Bilinear sampler from a small plane onto a larger grid, one output row at a time: finishing passes
+ * read the work-resolution fields row by row instead of allocating full-size float planes.
+ * Same sampling convention as resizePlane (pixel centres aligned).
+ */
+export class Upsampler {
+  private readonly x0: Int32Array;
+  private readonly x1: Int32Array;
+  private readonly fx: Float32Array;
+  private readonly y0: Int32Array;
+  private readonly y1: Int32Array;
+  private readonly fy: Float32Array;
+
+  constructor(
+    readonly sw: number,
+    readonly sh: number,
+    readonly dw: number,
+    readonly dh: number,
+  ) {
+    this.x0 = new Int32Array(dw);
+    this.x1 = new Int32Array(dw);
+    this.fx = new Float32Array(dw);
+    this.y0 = new Int32Array(dh);
+    this.y1 = new Int32Array(dh);
+    this.fy = new Float32Array(dh);
+    axis(sw, dw, this.x0, this.x1, this.fx);
+    axis(sh, dh, this.y0, this.y1, this.fy);
+  }
+
+  /** Fill `out` (length >= dw) with row y of `src` resampled to the target grid. */
+  row(src: Plane, y: number, out: Float32Array): Float32Array {
+    const { x0, x1, fx, sw, dw } = this;
+    const r0 = this.y0[y] * sw;
+    const r1 = this.y1[y] * sw;
+    const wy = this.fy[y];
+    for (let x = 0; x < dw; x++) {
+      const a = x0[x];
+      const b = x1[x];
+      const wx = fx[x];
+      const ta = src[r0 + a];
+      const ba = src[r1 + a];
+      const top = ta + (src[r0 + b] - ta) * wx;
+      const bot = ba + (src[r1 + b] - ba) * wx;
+      out[x] = top + (bot - top) * wy;
+    }
+    return out;
+  }
+}
+
+function axis(s: number, d: number, i0: Int32Array, i1: Int32Array, f: Float32Array): void {
+  const k = s / d;
+  for (let x = 0; x < d; x++) {
+    let p = (x + 0.5) * k - 0.5;
+    if (p < 0) p = 0;
+    let a = Math.floor(p);
+    if (a > s - 1) a = s - 1;
+    i0[x] = a;
+    i1[x] = Math.min(a + 1, s - 1);
+    f[x] = p - a;
+  }
+}
+
+/** 0..1 float -> 0..255 byte, clamped and rounded. */
+export function byte(v: number): number {
+  return clamp255(v);
+}
+
+/** Upsample a (work-resolution) raster straight into interleaved RGB8 at w x h. */
+export function upsampleToRGB8(src: Raster, w: number, h: number): Buffer {
+  if (src.width === w && src.height === h) return toRGB8(src);
+  const up = new Upsampler(src.width, src.height, w, h);
+  const out = Buffer.allocUnsafe(w * h * 3);
+  const rr = new Float32Array(w);
+  const gg = new Float32Array(w);
+  const bb = new Float32Array(w);
+  for (let y = 0; y < h; y++) {
+    up.row(src.r, y, rr);
+    up.row(src.g, y, gg);
+    up.row(src.b, y, bb);
+    for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
+      out[j] = clamp255(rr[x]);
+      out[j + 1] = clamp255(gg[x]);
+      out[j + 2] = clamp255(bb[x]);
+    }
+  }
+  return out;
+}

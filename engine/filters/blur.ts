@@ -58,6 +58,15 @@ function boxV(src: Plane, dst: Plane, w: number, h: number, r: number): void {
  */
 export function gaussBlur(src: Plane, w: number, h: number, sigma: number, passes = 3): Plane {
   if (sigma < 0.3) return src.slice();
+  // Wide blurs hold no detail finer than ~sigma/2: blur a decimated copy and upsample (f^2 fewer pixels).
+  const f = Math.floor(sigma / 2.5);
+  if (f >= 2 && w >= 4 * f && h >= 4 * f) {
+    const dw = Math.ceil(w / f);
+    const dh = Math.ceil(h / f);
+    const small = downscalePlane(src, w, h, dw, dh);
+    const s2 = Math.sqrt(Math.max(0.25, sigma * sigma - (f * f - 1) / 12)) / f;
+    return resizePlane(gaussBlur(small, dw, dh, s2, passes), dw, dh, w, h);
+  }
   const radii = boxesForGauss(sigma, passes);
   let cur = boxBlur(src, w, h, radii[0]);
   for (let k = 1; k < passes; k++) cur = boxBlur(cur, w, h, radii[k], cur);
@@ -140,4 +149,51 @@ export function downscalePlane(src: Plane, sw: number, sh: number, dw: number, d
   }
   for (let i = 0; i < sum.length; i++) sum[i] /= cnt[i];
   return sum;
+}
+
+/**
+ * Exact separable Gaussian (sampled kernel, radius ceil(3 sigma)) for small sigmas, where a few box
+ * passes approximate poorly: used for line extraction at work resolution.
+ */
+export function gaussKernelBlur(src: Plane, w: number, h: number, sigma: number): Plane {
+  if (sigma < 0.3) return src.slice();
+  const r = Math.max(1, Math.ceil(3 * sigma));
+  const k = new Float32Array(2 * r + 1);
+  let sum = 0;
+  for (let i = -r; i <= r; i++) sum += k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma));
+  for (let i = 0; i < k.length; i++) k[i] /= sum;
+  const tmp = new Float32Array(w * h);
+  const out = new Float32Array(w * h);
+  const last = w - 1;
+  const k0 = k[r];
+  // symmetric kernel: fold the taps (half the multiplies)
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    for (let x = 0; x < w; x++) {
+      const c = o + x;
+      let a = k0 * src[c];
+      if (x >= r && x <= last - r) {
+        for (let t = 1; t <= r; t++) a += k[r + t] * (src[c - t] + src[c + t]);
+      } else {
+        for (let t = 1; t <= r; t++) {
+          const xl = x - t;
+          const xr = x + t;
+          a += k[r + t] * (src[o + (xl < 0 ? 0 : xl)] + src[o + (xr > last ? last : xr)]);
+        }
+      }
+      tmp[c] = a;
+    }
+  }
+  const lastY = h - 1;
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    for (let x = 0; x < w; x++) out[o + x] = k0 * tmp[o + x];
+    for (let t = 1; t <= r; t++) {
+      const up = (y - t < 0 ? 0 : y - t) * w;
+      const dn = (y + t > lastY ? lastY : y + t) * w;
+      const kt = k[r + t];
+      for (let x = 0; x < w; x++) out[o + x] += kt * (tmp[up + x] + tmp[dn + x]);
+    }
+  }
+  return out;
 }

@@ -26,12 +26,7 @@ export function tint(img: Raster, kr: number, kg: number, kb: number): Raster {
 
 /** Tone curve applied to every channel: gamma then contrast around `pivot`. In place. */
 export function tone(img: Raster, gamma: number, contrast = 1, pivot = 0.5, lift = 0): Raster {
-  const lut = new Float32Array(1025);
-  for (let k = 0; k <= 1024; k++) {
-    let v = (k / 1024) ** gamma;
-    v = pivot + (v - pivot) * contrast;
-    lut[k] = lift + v * (1 - lift);
-  }
+  const lut = toneLut(gamma, contrast, pivot, lift);
   const apply = (p: Float32Array) => {
     for (let i = 0; i < p.length; i++) {
       let v = p[i];
@@ -43,6 +38,17 @@ export function tone(img: Raster, gamma: number, contrast = 1, pivot = 0.5, lift
   apply(img.g);
   apply(img.b);
   return img;
+}
+
+/** The tone curve as a 1025-entry table over [0,1]: index with (clamp01(v) * 1024 + 0.5) | 0. */
+export function toneLut(gamma: number, contrast = 1, pivot = 0.5, lift = 0): Float32Array {
+  const lut = new Float32Array(1025);
+  for (let k = 0; k <= 1024; k++) {
+    let v = (k / 1024) ** gamma;
+    v = pivot + (v - pivot) * contrast;
+    lut[k] = lift + v * (1 - lift);
+  }
+  return lut;
 }
 
 /** Clamp all planes to [0,1]. In place. */

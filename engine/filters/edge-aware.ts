@@ -65,13 +65,20 @@ function run(
   const LUT_N = 4096;
   const lut = new Float32Array(LUT_N + 1);
   const lutScale = LUT_N / dMax;
+  // sigma_H halves from one iteration to the next, so the feedback weight a^d squares: one LUT pass only.
+  const sigmaH0 = (sigmaS * Math.sqrt(3) * 2 ** (iterations - 1)) / Math.sqrt(4 ** iterations - 1);
+  const lnA = -Math.SQRT2 / sigmaH0;
+  for (let k = 0; k <= LUT_N; k++) lut[k] = Math.exp(lnA * (k / lutScale));
+  for (let i = 0; i < n; i++) {
+    VH[i] = lut[(dH[i] * lutScale + 0.5) | 0];
+    VV[i] = lut[(dV[i] * lutScale + 0.5) | 0];
+  }
   for (let it = 0; it < iterations; it++) {
-    const sigmaH = (sigmaS * Math.sqrt(3) * 2 ** (iterations - it - 1)) / Math.sqrt(4 ** iterations - 1);
-    const lnA = -Math.SQRT2 / sigmaH;
-    for (let k = 0; k <= LUT_N; k++) lut[k] = Math.exp(lnA * (k / lutScale));
-    for (let i = 0; i < n; i++) {
-      VH[i] = lut[(dH[i] * lutScale + 0.5) | 0];
-      VV[i] = lut[(dV[i] * lutScale + 0.5) | 0];
+    if (it > 0) {
+      for (let i = 0; i < n; i++) {
+        VH[i] *= VH[i];
+        VV[i] *= VV[i];
+      }
     }
     sweep(VH, VV);
   }

@@ -1,4 +1,4 @@
-import type { Plane } from '../raster';
+import { type Plane, Upsampler } from '../raster';
 import { resizePlane } from './blur';
 
 /** Deterministic integer hash -> [0,1). */
@@ -27,6 +27,29 @@ export function valueNoise(w: number, h: number, cell: number, seed: number): Pl
   const fw = Math.round(gw * cell);
   const fh = Math.round(gh * cell);
   return cropPlane(resizePlane(grid, gw, gh, fw, fh), fw, w, h);
+}
+
+/**
+ * Row-at-a-time reader of exactly the values valueNoise(w, h, cell, seed) would hold, for full-size
+ * finishing passes that must not allocate full-size planes.
+ */
+export class ValueNoiseRows {
+  private readonly grid: Plane;
+  private readonly up: Upsampler;
+  private readonly buf: Float32Array;
+
+  constructor(w: number, h: number, cell: number, seed: number) {
+    const gw = Math.max(2, Math.ceil(w / cell) + 1);
+    const gh = Math.max(2, Math.ceil(h / cell) + 1);
+    this.grid = whiteNoise(gw, gh, seed);
+    this.up = new Upsampler(gw, gh, Math.round(gw * cell), Math.round(gh * cell));
+    this.buf = new Float32Array(this.up.dw);
+  }
+
+  /** Row y (first w values are the image's). The returned array is reused by the next call. */
+  row(y: number): Float32Array {
+    return this.up.row(this.grid, y, this.buf);
+  }
 }
 
 function cropPlane(src: Plane, sw: number, w: number, h: number): Plane {

@@ -1,26 +1,43 @@
-import { resizePlane } from '../filters/blur';
 import { celQuantize, paintCel } from '../filters/cel';
 import { saturate, tone } from '../filters/color';
-import { dogInk } from '../filters/lines';
-import { luma, type Raster, scaleOf } from '../raster';
-import { abstractRegions, applyInk, toWork, upTo } from './common';
+import { dogField, inkCoverage } from '../filters/lines';
+import { byte, type Image8, luma, scaleOf, Upsampler } from '../raster';
+import { abstractRegions, inkMix, toWork } from './common';
 
 /**
  * Anime: bright cel shading (chroma regions x luminance bands on an edge-preserving abstraction,
  * islands merged) with fine dark outlines tinted by the local colour.
  */
-export function anime(img: Raster): Raster {
+export function anime(img: Image8): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
+  const ww = work.width;
+  const wh = work.height;
   abstractRegions(work, s, 1.6);
   const Lw = luma(work);
   tone(work, 0.8, 1.05, 0.5, 0.02);
   const cel = celQuantize(work, { chromaK: 6, bands: [0.3, 0.6, 0.86], minRegion: Math.round(140 * s * s), lumaWeight: 0.12 });
   paintCel(cel, work);
   saturate(work, 1.3);
-  const out = upTo(work, w, h);
-  const sc = scaleOf(w, h);
-  const L = resizePlane(Lw, work.width, work.height, w, h);
-  const ink = dogInk(L, w, h, Math.max(0.85, 1.0 * sc), 0.008, 1.1);
-  return applyInk(out, ink, 0.95, 0.04, 0.2);
+  // outline width is set in output pixels, the DoG runs at work resolution
+  const D = dogField(Lw, ww, wh, (Math.max(0.85, 1.0 * scaleOf(w, h)) * ww) / w);
+  const up = new Upsampler(ww, wh, w, h);
+  const out = Buffer.allocUnsafe(w * h * 3);
+  const rr = new Float32Array(w);
+  const gg = new Float32Array(w);
+  const bb = new Float32Array(w);
+  const dd = new Float32Array(w);
+  for (let y = 0; y < h; y++) {
+    up.row(work.r, y, rr);
+    up.row(work.g, y, gg);
+    up.row(work.b, y, bb);
+    up.row(D, y, dd);
+    for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
+      const a = inkCoverage(dd[x], 0.008, 1.1) * 0.95;
+      out[j] = byte(inkMix(rr[x], a, 0.04, 0.2));
+      out[j + 1] = byte(inkMix(gg[x], a, 0.04, 0.2));
+      out[j + 2] = byte(inkMix(bb[x], a, 0.04, 0.2));
+    }
+  }
+  return out;
 }

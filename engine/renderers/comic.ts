@@ -1,16 +1,17 @@
-import { resizePlane } from '../filters/blur';
-import { saturate, tone } from '../filters/color';
-import { dogInk } from '../filters/lines';
 import { celQuantize, paintCel } from '../filters/cel';
-import { luma, type Raster, scaleOf, smoothstep } from '../raster';
-import { abstractRegions, applyInk, toWork, upTo } from './common';
+import { saturate, tone } from '../filters/color';
+import { dogField, inkCoverage } from '../filters/lines';
+import { byte, type Image8, luma, scaleOf, smoothstep, Upsampler } from '../raster';
+import { abstractRegions, inkMix, toWork } from './common';
 
 /**
  * Comic book: punchy flat colours (small palette), halftone dots in the shadows and bold black inking.
  */
-export function comic(img: Raster): Raster {
+export function comic(img: Image8): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
+  const ww = work.width;
+  const wh = work.height;
   abstractRegions(work, s, 1.2);
   const Lw = luma(work);
   tone(work, 0.95, 1.2, 0.5, 0);
@@ -18,32 +19,47 @@ export function comic(img: Raster): Raster {
   const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12 });
   paintCel(cel, work);
   saturate(work, 1.2);
-  const out = upTo(work, w, h);
   const sc = scaleOf(w, h);
-  const L = resizePlane(Lw, work.width, work.height, w, h);
+  const D = dogField(Lw, ww, wh, (Math.max(0.8, 1.25 * sc) * ww) / w);
   // Halftone shadows: dots on a 45-degree grid whose radius grows with darkness.
   const period = Math.max(3, 5.5 * sc);
   const inv = 1 / period;
   const c45 = Math.SQRT1_2;
-  const { r, g, b } = out;
-  for (let y = 0, i = 0; y < h; y++) {
-    for (let x = 0; x < w; x++, i++) {
-      const l = L[i];
-      const dark = 1 - smoothstep(0.18, 0.5, l);
-      if (dark <= 0.02) continue;
-      const u = (x * c45 + y * c45) * inv;
-      const v = (x * c45 - y * c45) * inv;
-      const du = u - Math.round(u);
-      const dv = v - Math.round(v);
-      const d = Math.sqrt(du * du + dv * dv); // 0 at dot centre, ~0.707 at cell corner
-      const radius = 0.42 * Math.sqrt(dark);
-      const cov = 1 - smoothstep(radius - 0.08, radius + 0.08, d);
-      const a = cov * 0.55;
-      r[i] -= r[i] * a;
-      g[i] -= g[i] * a;
-      b[i] -= b[i] * a * 0.8;
+  const up = new Upsampler(ww, wh, w, h);
+  const out = Buffer.allocUnsafe(w * h * 3);
+  const rr = new Float32Array(w);
+  const gg = new Float32Array(w);
+  const bb = new Float32Array(w);
+  const ll = new Float32Array(w);
+  const dd = new Float32Array(w);
+  for (let y = 0; y < h; y++) {
+    up.row(work.r, y, rr);
+    up.row(work.g, y, gg);
+    up.row(work.b, y, bb);
+    up.row(Lw, y, ll);
+    up.row(D, y, dd);
+    for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
+      let r = rr[x];
+      let g = gg[x];
+      let b = bb[x];
+      const dark = 1 - smoothstep(0.18, 0.5, ll[x]);
+      if (dark > 0.02) {
+        const u = (x * c45 + y * c45) * inv;
+        const v = (x * c45 - y * c45) * inv;
+        const du = u - Math.round(u);
+        const dv = v - Math.round(v);
+        const d = Math.sqrt(du * du + dv * dv); // 0 at dot centre, ~0.707 at cell corner
+        const radius = 0.42 * Math.sqrt(dark);
+        const a = (1 - smoothstep(radius - 0.08, radius + 0.08, d)) * 0.55;
+        r -= r * a;
+        g -= g * a;
+        b -= b * a * 0.8;
+      }
+      const a = inkCoverage(dd[x], 0.01, 1.0);
+      out[j] = byte(inkMix(r, a, 0.04, 0));
+      out[j + 1] = byte(inkMix(g, a, 0.04, 0));
+      out[j + 2] = byte(inkMix(b, a, 0.04, 0));
     }
   }
-  const ink = dogInk(L, w, h, Math.max(0.8, 1.25 * sc), 0.01, 1.0);
-  return applyInk(out, ink, 1, 0.04, 0);
+  return out;
 }

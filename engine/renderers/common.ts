@@ -1,17 +1,19 @@
 import { domainTransform } from '../filters/edge-aware';
-import { cloneRaster, type Raster, resizeRaster, workSize } from '../raster';
+import { type Image8, type Raster, rasterFromRGB8, workSize } from '../raster';
 
-/** A style renders a full-resolution raster into a new raster of the same size (pure, deterministic). */
-export type StyleFn = (img: Raster) => Raster;
+/**
+ * A style renders interleaved RGB8 into interleaved RGB8 of the same size (pure, deterministic).
+ * Styles abstract at a work resolution and finish at full size in one fused pass (no full-size float planes).
+ */
+export type StyleFn = (img: Image8) => Buffer;
 
 /** Long side of the internal work resolution used for region abstraction (flat colour, lighting). */
 export const WORK_LONG = 480;
 
 /** Downscale to the work resolution; returns the work raster and its scale relative to 512 px. */
-export function toWork(img: Raster, maxLong = WORK_LONG): { work: Raster; s: number } {
+export function toWork(img: Image8, maxLong = WORK_LONG): { work: Raster; s: number } {
   const ws = workSize(img.width, img.height, maxLong);
-  const work = ws.f === 1 ? cloneRaster(img) : resizeRaster(img, ws.w, ws.h);
-  return { work, s: Math.max(ws.w, ws.h) / 512 };
+  return { work: rasterFromRGB8(img, ws.w, ws.h), s: Math.max(ws.w, ws.h) / 512 };
 }
 
 /**
@@ -25,22 +27,10 @@ export function abstractRegions(work: Raster, s: number, strength = 1): Raster {
   return work;
 }
 
-/** Multiply ink into an image: colour -> colour * (1 - ink * strength) blended toward `inkLevel`. */
-export function applyInk(img: Raster, ink: Float32Array, strength: number, inkLevel = 0.08, tintKeep = 0): Raster {
-  const { r, g, b } = img;
-  for (let i = 0; i < ink.length; i++) {
-    const a = ink[i] * strength;
-    if (a <= 0) continue;
-    const ir = inkLevel + r[i] * tintKeep;
-    const ig = inkLevel + g[i] * tintKeep;
-    const ib = inkLevel + b[i] * tintKeep;
-    r[i] += (ir - r[i]) * a;
-    g[i] += (ig - g[i]) * a;
-    b[i] += (ib - b[i]) * a;
-  }
-  return img;
-}
-
-export function upTo(img: Raster, w: number, h: number): Raster {
-  return resizeRaster(img, w, h);
+/**
+ * Mix ink into one pixel's colour: toward `inkLevel` (+ a share of the colour, `tintKeep`) by coverage a.
+ * Shared by the fused finishing passes.
+ */
+export function inkMix(c: number, a: number, inkLevel: number, tintKeep: number): number {
+  return c + (inkLevel + c * tintKeep - c) * a;
 }

@@ -1,17 +1,17 @@
-import { gaussBlur, resizePlane } from '../filters/blur';
+import { gaussBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { kuwahara } from '../filters/kuwahara';
 import { whiteNoise } from '../filters/noise';
-import { luma, type Raster, scaleOf } from '../raster';
-import { toWork, upTo } from './common';
+import { byte, type Image8, luma, scaleOf, Upsampler } from '../raster';
+import { toWork } from './common';
 
 /**
  * Oil painting: Kuwahara brush blocks on an abstracted image, then impasto relief from noise
  * smeared along the local edge direction (line-integral convolution of the structure-tensor
  * tangent field), lit from the top left, plus a faint canvas weave.
  */
-export function oilPaint(img: Raster): Raster {
+export function oilPaint(img: Image8): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
   domainTransform(work, 8 * s, 0.18, 2);
@@ -71,58 +71,83 @@ export function oilPaint(img: Raster): Raster {
   for (let y = 0; y < wh; y++) {
     for (let x = 0; x < ww; x++) {
       const i = y * ww + x;
-      let acc = noise[i];
-      for (const dir of [1, -1]) {
-        let px = x;
-        let py = y;
-        let dx = tx[i] * dir;
-        let dy = ty[i] * dir;
-        for (let k = 0; k < steps; k++) {
-          px += dx;
-          py += dy;
-          const xi = Math.round(px);
-          const yi = Math.round(py);
-          if (xi < 0 || yi < 0 || xi >= ww || yi >= wh) break;
-          const j = yi * ww + xi;
-          acc += noise[j];
-          // keep direction consistent (tangent field has sign ambiguity)
-          const ndx = tx[j];
-          const ndy = ty[j];
-          if (ndx * dx + ndy * dy < 0) {
-            dx = -ndx;
-            dy = -ndy;
-          } else {
-            dx = ndx;
-            dy = ndy;
-          }
-        }
-      }
-      strokes[i] = acc / (2 * steps + 1);
+      strokes[i] = (noise[i] + trace(noise, tx, ty, ww, wh, x, y, tx[i], ty[i], steps) + trace(noise, tx, ty, ww, wh, x, y, -tx[i], -ty[i], steps)) / (2 * steps + 1);
     }
   }
-  const out = upTo(painted, w, h);
+  // Impasto relief: height = strokes + a little luminance, differenced along the light's diagonal over
+  // `off` output pixels. The difference is taken at work resolution (in work pixels) and upsampled.
   const sc = scaleOf(w, h);
-  const H = resizePlane(strokes, ww, wh, w, h);
-  const Lf = resizePlane(L, ww, wh, w, h);
-  const off = Math.max(1, Math.round(sc));
-  const { r, g, b } = out;
+  const off = (Math.max(1, Math.round(sc)) * ww) / w;
+  const relief = new Float32Array(n);
+  for (let y = 0; y < wh; y++) {
+    const ya = Math.max(0, y - 1) * ww;
+    const yb = Math.min(wh - 1, y + 1) * ww;
+    for (let x = 0; x < ww; x++) {
+      const xa = Math.max(0, x - 1);
+      const xb = Math.min(ww - 1, x + 1);
+      const hA = strokes[ya + xa] + L[ya + xa] * 0.15;
+      const hB = strokes[yb + xb] + L[yb + xb] * 0.15;
+      relief[y * ww + x] = (hB - hA) * off * 1.1; // (hB - hA) / 2 per work px, times 2 off work px
+    }
+  }
+  const wx = new Float32Array(w);
+  for (let x = 0; x < w; x++) wx[x] = 0.012 * Math.sin(x * 2.1);
+  const up = new Upsampler(ww, wh, w, h);
+  const out = Buffer.allocUnsafe(w * h * 3);
+  const rr = new Float32Array(w);
+  const gg = new Float32Array(w);
+  const bb = new Float32Array(w);
+  const ee = new Float32Array(w);
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      const xa = Math.max(0, x - off);
-      const ya = Math.max(0, y - off);
-      const xb = Math.min(w - 1, x + off);
-      const yb = Math.min(h - 1, y + off);
-      const hA = H[ya * w + xa] * 1.0 + Lf[ya * w + xa] * 0.15;
-      const hB = H[yb * w + xb] * 1.0 + Lf[yb * w + xb] * 0.15;
-      const relief = (hB - hA) * 1.1;
-      const weave = 0.012 * Math.sin(x * 2.1) * Math.sin(y * 2.1);
-      const shade = 1 + relief + weave;
-      const spec = relief > 0.02 ? (relief - 0.02) * 0.35 : 0;
-      r[i] = r[i] * shade + spec;
-      g[i] = g[i] * shade + spec;
-      b[i] = b[i] * shade + spec * 0.9;
+    up.row(painted.r, y, rr);
+    up.row(painted.g, y, gg);
+    up.row(painted.b, y, bb);
+    up.row(relief, y, ee);
+    const wy = Math.sin(y * 2.1);
+    for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
+      const rel = ee[x];
+      const shade = 1 + rel + wx[x] * wy; // + faint canvas weave
+      const spec = rel > 0.02 ? (rel - 0.02) * 0.35 : 0;
+      out[j] = byte(rr[x] * shade + spec);
+      out[j + 1] = byte(gg[x] * shade + spec);
+      out[j + 2] = byte(bb[x] * shade + spec * 0.9);
     }
   }
   return out;
+}
+
+/** Sum of `noise` along the tangent field from (x, y), `steps` unit steps starting in direction (dx, dy). */
+function trace(
+  noise: Float32Array,
+  tx: Float32Array,
+  ty: Float32Array,
+  w: number,
+  h: number,
+  x: number,
+  y: number,
+  dx: number,
+  dy: number,
+  steps: number,
+): number {
+  let acc = 0;
+  let px = x + 0.5;
+  let py = y + 0.5;
+  for (let k = 0; k < steps; k++) {
+    px += dx;
+    py += dy;
+    if (px < 0 || py < 0 || px >= w || py >= h) break;
+    const j = (py | 0) * w + (px | 0);
+    acc += noise[j];
+    // keep direction consistent (the tangent field has a sign ambiguity)
+    const ndx = tx[j];
+    const ndy = ty[j];
+    if (ndx * dx + ndy * dy < 0) {
+      dx = -ndx;
+      dy = -ndy;
+    } else {
+      dx = ndx;
+      dy = ndy;
+    }
+  }
+  return acc;
 }

@@ -1,7 +1,7 @@
 import { saturate, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { assignPalette, kmeansPalette, paintLabels } from '../filters/quantize';
-import { createRaster, luma, type Raster, resizeRaster } from '../raster';
+import { byte, type Image8, luma, resizeRaster } from '../raster';
 import { toWork } from './common';
 
 /** Pixel block size (output px per art pixel) for an image: about 72 art pixels on the long side. */
@@ -13,7 +13,7 @@ export function pixelBlock(w: number, h: number): number {
  * Pixel art: area-averaged to a coarse grid, limited 16-colour palette, dark sprite outlines
  * on strong edges, then nearest-neighbour blocks (every block is one flat colour).
  */
-export function pixelArt(img: Raster): Raster {
+export function pixelArt(img: Image8): Buffer {
   const { width: w, height: h } = img;
   const block = pixelBlock(w, h);
   const gw = Math.ceil(w / block);
@@ -43,15 +43,20 @@ export function pixelArt(img: Raster): Raster {
     small.g[i] *= 0.55;
     small.b[i] *= 0.6;
   }
-  const out = createRaster(w, h);
+  const cells = Buffer.allocUnsafe(gw * gh * 3);
+  for (let i = 0, j = 0; i < gw * gh; i++, j += 3) {
+    cells[j] = byte(small.r[i]);
+    cells[j + 1] = byte(small.g[i]);
+    cells[j + 2] = byte(small.b[i]);
+  }
+  const out = Buffer.allocUnsafe(w * h * 3);
   for (let y = 0; y < h; y++) {
     const sy = ((y / block) | 0) * gw;
-    for (let x = 0; x < w; x++) {
-      const si = sy + ((x / block) | 0);
-      const i = y * w + x;
-      out.r[i] = small.r[si];
-      out.g[i] = small.g[si];
-      out.b[i] = small.b[si];
+    for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
+      const si = (sy + ((x / block) | 0)) * 3;
+      out[j] = cells[si];
+      out[j + 1] = cells[si + 1];
+      out[j + 2] = cells[si + 2];
     }
   }
   return out;

@@ -1,8 +1,7 @@
-import { resizePlane } from '../filters/blur';
 import { type HSV, rgbToHsv, saturate } from '../filters/color';
-import { dogInk } from '../filters/lines';
-import { createRaster, luma, type Raster, scaleOf, smoothstep } from '../raster';
-import { abstractRegions, applyInk, toWork, upTo } from './common';
+import { dogField, inkCoverage } from '../filters/lines';
+import { byte, createRaster, type Image8, luma, scaleOf, smoothstep, Upsampler } from '../raster';
+import { abstractRegions, inkMix, toWork } from './common';
 
 /** Pop palette: hue (0..6 HSV sextants) -> printing-ink colour. */
 const POP: ReadonlyArray<readonly [number, readonly [number, number, number]]> = [
@@ -49,7 +48,7 @@ function quantile(L: Float32Array, q: number): number {
  * Pop art (Lichtenstein-style screen print): hues snapped to a handful of printing inks,
  * three tone levels (black ink / solid colour / Ben-Day dots on paper) and heavy outlines.
  */
-export function popArt(img: Raster): Raster {
+export function popArt(img: Image8): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
   abstractRegions(work, s, 1.3);
@@ -80,31 +79,46 @@ export function popArt(img: Raster): Raster {
     flat.b[i] = c[2];
     dots[i] = dot;
   }
-  const out = upTo(flat, w, h);
-  const dotUp = resizePlane(dots, ww, wh, w, h);
   const sc = scaleOf(w, h);
+  const D = dogField(Lw, ww, wh, (Math.max(0.9, 1.6 * sc) * ww) / w);
   const period = Math.max(3.2, 6 * sc);
   const inv = 1 / period;
   const c45 = Math.SQRT1_2;
-  const { r, g, b } = out;
-  for (let y = 0, i = 0; y < h; y++) {
-    for (let x = 0; x < w; x++, i++) {
-      const dm = dotUp[i];
-      if (dm <= 0) continue;
-      const u = (x * c45 + y * c45) * inv;
-      const v = (x * c45 - y * c45) * inv;
-      const du = u - Math.round(u);
-      const dv = v - Math.round(v);
-      const d = Math.sqrt(du * du + dv * dv);
-      const isPaperOnly = dm < 0.01;
-      const cov = isPaperOnly ? 0 : 1 - smoothstep(0.27, 0.33, d);
-      const m = smoothstep(0, 1, dm);
-      r[i] = r[i] * (1 - m) + m * (PAPER[0] + (r[i] - PAPER[0]) * cov);
-      g[i] = g[i] * (1 - m) + m * (PAPER[1] + (g[i] - PAPER[1]) * cov);
-      b[i] = b[i] * (1 - m) + m * (PAPER[2] + (b[i] - PAPER[2]) * cov);
+  const up = new Upsampler(ww, wh, w, h);
+  const out = Buffer.allocUnsafe(w * h * 3);
+  const rr = new Float32Array(w);
+  const gg = new Float32Array(w);
+  const bb = new Float32Array(w);
+  const mm = new Float32Array(w);
+  const dd = new Float32Array(w);
+  for (let y = 0; y < h; y++) {
+    up.row(flat.r, y, rr);
+    up.row(flat.g, y, gg);
+    up.row(flat.b, y, bb);
+    up.row(dots, y, mm);
+    up.row(D, y, dd);
+    for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
+      let r = rr[x];
+      let g = gg[x];
+      let b = bb[x];
+      const dm = mm[x];
+      if (dm > 0) {
+        const u = (x * c45 + y * c45) * inv;
+        const v = (x * c45 - y * c45) * inv;
+        const du = u - Math.round(u);
+        const dv = v - Math.round(v);
+        const d = Math.sqrt(du * du + dv * dv);
+        const cov = dm < 0.01 ? 0 : 1 - smoothstep(0.27, 0.33, d);
+        const m = smoothstep(0, 1, dm);
+        r = r * (1 - m) + m * (PAPER[0] + (r - PAPER[0]) * cov);
+        g = g * (1 - m) + m * (PAPER[1] + (g - PAPER[1]) * cov);
+        b = b * (1 - m) + m * (PAPER[2] + (b - PAPER[2]) * cov);
+      }
+      const a = inkCoverage(dd[x], 0.012, 0.8);
+      out[j] = byte(inkMix(r, a, INK[0], 0));
+      out[j + 1] = byte(inkMix(g, a, INK[0], 0));
+      out[j + 2] = byte(inkMix(b, a, INK[0], 0));
     }
   }
-  const L = resizePlane(Lw, ww, wh, w, h);
-  const ink = dogInk(L, w, h, Math.max(0.9, 1.6 * sc), 0.012, 0.8);
-  return applyInk(out, ink, 1, INK[0], 0);
+  return out;
 }

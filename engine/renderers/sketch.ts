@@ -1,26 +1,24 @@
 import { gaussBlur } from '../filters/blur';
 import { domainTransformPlane } from '../filters/edge-aware';
-import { valueNoise, whiteNoise } from '../filters/noise';
-import { createRaster, luma, type Raster, scaleOf, smoothstep } from '../raster';
+import { hash2, ValueNoiseRows } from '../filters/noise';
+import { byte, type Image8, lumaFromRGB8, scaleOf, smoothstep } from '../raster';
 
 /**
  * Pencil sketch: colour-dodge line extraction on a denoised luminance, directional hatching
- * for the shading and a paper grain. Output is neutral grey (R = G = B).
+ * for the shading and a paper grain. Output is neutral grey (R = G = B). Runs at full resolution:
+ * graphite strokes are the detail this style is about.
  */
-export function sketch(img: Raster): Raster {
+export function sketch(img: Image8): Buffer {
   const { width: w, height: h } = img;
   const sc = scaleOf(w, h);
-  const L = domainTransformPlane(luma(img), w, h, 6 * sc, 0.1, 2);
+  const L = domainTransformPlane(lumaFromRGB8(img), w, h, 6 * sc, 0.1, 2);
   // Colour dodge of L with its blurred inverse == L / blur(L): thin graphite strokes on edges.
   const blurred = gaussBlur(L, w, h, Math.max(1.2, 3.2 * sc));
   const toneL = gaussBlur(L, w, h, Math.max(1, 2.5 * sc));
-  const paper = valueNoise(w, h, Math.max(4, 14 * sc), 11);
-  const grain = whiteNoise(w, h, 5);
-  const out = createRaster(w, h);
-  const o = out.r;
+  const paper = new ValueNoiseRows(w, h, Math.max(4, 14 * sc), 11);
+  const wob = new ValueNoiseRows(w, h, Math.max(6, 22 * sc), 23);
   const period = Math.max(2.5, 4.2 * sc);
-  const k1 = (2 * Math.PI) / period;
-  const wob = valueNoise(w, h, Math.max(6, 22 * sc), 23);
+  const k1 = ((2 * Math.PI) / period) * Math.SQRT1_2;
   const SIN_N = 1024;
   const sinLut = new Float32Array(SIN_N + 1);
   for (let k = 0; k <= SIN_N; k++) sinLut[k] = 0.5 + 0.5 * Math.sin((k / SIN_N) * 2 * Math.PI);
@@ -30,8 +28,11 @@ export function sketch(img: Raster): Raster {
     f -= Math.floor(f);
     return sinLut[(f * SIN_N) | 0];
   };
+  const out = Buffer.allocUnsafe(w * h * 3);
   for (let y = 0, i = 0; y < h; y++) {
-    for (let x = 0; x < w; x++, i++) {
+    const pp = paper.row(y);
+    const wb = wob.row(y);
+    for (let x = 0, j = y * w * 3; x < w; x++, i++, j += 3) {
       const l = L[i];
       const dodge = Math.min(1, (l + 0.015) / (blurred[i] + 0.015));
       let line = dodge * dodge * dodge; // darken strokes
@@ -39,20 +40,21 @@ export function sketch(img: Raster): Raster {
       // Shading: hatching that appears in mid tones, cross-hatching in dark tones.
       const t = toneL[i];
       const dark = 1 - smoothstep(0.25, 0.85, t);
-      const phase = wob[i] * 6;
-      const h1 = wave((x + y) * k1 * 0.7071 + phase);
-      const h2 = wave((x - y) * k1 * 0.7071 + phase * 1.3);
+      const phase = wb[x] * 6;
+      const h1 = wave((x + y) * k1 + phase);
+      const h2 = wave((x - y) * k1 + phase * 1.3);
       const stroke1 = smoothstep(1 - dark * 0.9, 1.05 - dark * 0.9 + 0.25, h1);
       const dark2 = 1 - smoothstep(0.08, 0.45, t);
       const stroke2 = smoothstep(1 - dark2 * 0.9, 1.05 - dark2 * 0.9 + 0.25, h2);
-      const hatch = 1 - 0.42 * stroke1 * (0.6 + 0.4 * paper[i]) - 0.38 * stroke2;
-      const base = 0.985 - 0.05 * (1 - paper[i]) - 0.02 * grain[i];
+      const hatch = 1 - 0.42 * stroke1 * (0.6 + 0.4 * pp[x]) - 0.38 * stroke2;
+      const base = 0.985 - 0.05 * (1 - pp[x]) - 0.02 * hash2(x, y, 5);
       let v = base * hatch * Math.max(0, line);
       v = v * (0.86 + 0.14 * smoothstep(0.0, 0.35, t)); // a little graphite smudge in the darkest areas
-      o[i] = v;
+      const g = byte(v);
+      out[j] = g;
+      out[j + 1] = g;
+      out[j + 2] = g;
     }
   }
-  out.g.set(o);
-  out.b.set(o);
   return out;
 }

@@ -1,8 +1,8 @@
 import { gaussBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
-import { cloneRaster, createRaster, luma, type Raster, smoothstep } from '../raster';
-import { toWork, upTo } from './common';
+import { cloneRaster, createRaster, type Image8, luma, smoothstep, upsampleToRGB8 } from '../raster';
+import { toWork } from './common';
 
 /**
  * "3D animation" look (best honest approximation without a generative model):
@@ -12,7 +12,7 @@ import { toWork, upTo } from './common';
  *  3. warm, saturated grade,
  *  4. depth of field: background blurred by a saliency x centre-weighted subject mask.
  */
-export function threeD(img: Raster): Raster {
+export function threeD(img: Image8): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
   const ww = work.width;
@@ -126,5 +126,5 @@ export function threeD(img: Raster): Raster {
     lit.g[i] = lit.g[i] * m + (bg.g[i] * 0.94 + 0.06 * 0.9) * (1 - m);
     lit.b[i] = lit.b[i] * m + (bg.b[i] * 0.94 + 0.06 * 0.85) * (1 - m);
   }
-  return upTo(lit, w, h);
+  return upsampleToRGB8(lit, w, h);
 }

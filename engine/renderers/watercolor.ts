@@ -1,15 +1,15 @@
-import { gaussBlur, resizePlane } from '../filters/blur';
-import { saturate, tone } from '../filters/color';
-import { dogInk } from '../filters/lines';
-import { fbm, valueNoise, whiteNoise } from '../filters/noise';
-import { createRaster, luma, type Raster, scaleOf, smoothstep } from '../raster';
-import { abstractRegions, toWork, upTo } from './common';
+import { gaussBlur } from '../filters/blur';
+import { saturate, toneLut } from '../filters/color';
+import { dogField, inkCoverage } from '../filters/lines';
+import { fbm, hash2, valueNoise } from '../filters/noise';
+import { byte, createRaster, type Image8, luma, scaleOf, smoothstep, Upsampler } from '../raster';
+import { abstractRegions, toWork } from './common';
 
 /**
  * Watercolor: simplified washes with wobbly, bled edges, pigment darkening at wash borders,
  * paper granulation, a faint pencil under-drawing and an irregular unpainted paper margin.
  */
-export function watercolor(img: Raster): Raster {
+export function watercolor(img: Image8): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
   abstractRegions(work, s, 1.1);
@@ -37,15 +37,16 @@ export function watercolor(img: Raster): Raster {
       const i01 = y0 * ww + x1;
       const i10 = y1 * ww + x0;
       const i11 = y1 * ww + x1;
-      for (const [src, dst] of [
-        [work.r, warped.r],
-        [work.g, warped.g],
-        [work.b, warped.b],
-      ] as const) {
-        const t = src[i00] + (src[i01] - src[i00]) * ax;
-        const btm = src[i10] + (src[i11] - src[i10]) * ax;
-        dst[i] = t + (btm - t) * ay;
-      }
+      const { r, g, b } = work;
+      const rt = r[i00] + (r[i01] - r[i00]) * ax;
+      const rb = r[i10] + (r[i11] - r[i10]) * ax;
+      warped.r[i] = rt + (rb - rt) * ay;
+      const gt = g[i00] + (g[i01] - g[i00]) * ax;
+      const gb = g[i10] + (g[i11] - g[i10]) * ax;
+      warped.g[i] = gt + (gb - gt) * ay;
+      const bt = b[i00] + (b[i01] - b[i00]) * ax;
+      const bb = b[i10] + (b[i11] - b[i10]) * ax;
+      warped.b[i] = bt + (bb - bt) * ay;
     }
   }
   // Pigment density (Bousseau et al.): paper granulation, large blotches and wet-edge darkening,
@@ -68,24 +69,38 @@ export function watercolor(img: Raster): Raster {
     }
   }
   const LwAbs = luma(work);
-  const out = upTo(warped, w, h);
   const sc = scaleOf(w, h);
-  const D = resizePlane(density, ww, wh, w, h);
-  const C = resizePlane(cover, ww, wh, w, h);
-  const grain = whiteNoise(w, h, 47);
-  const pencil = dogInk(resizePlane(LwAbs, ww, wh, w, h), w, h, Math.max(0.6, 0.8 * sc), 0.012, 1.5);
-  const { r, g, b } = out;
-  for (let i = 0; i < w * h; i++) {
-    const dm1 = (D[i] + 0.06 * (grain[i] - 0.5)) * 1.6;
-    const cv = C[i];
-    const pen = 1 - pencil[i] * 0.22;
-    for (const p of [r, g, b]) {
-      // diluted pigment (lighter than the photo), then density modification C - (C - C^2)(d - 1)
-      let c = 1 - (1 - p[i]) * 0.82;
-      c = c - (c - c * c) * dm1;
-      c = 0.985 + (c - 0.985) * cv;
-      p[i] = c * pen;
+  const P = dogField(LwAbs, ww, wh, (Math.max(0.6, 0.8 * sc) * ww) / w);
+  const lut = toneLut(1, 1.04, 0.7, 0);
+  const up = new Upsampler(ww, wh, w, h);
+  const out = Buffer.allocUnsafe(w * h * 3);
+  const rr = new Float32Array(w);
+  const gg = new Float32Array(w);
+  const bb = new Float32Array(w);
+  const DD = new Float32Array(w);
+  const CC = new Float32Array(w);
+  const PP = new Float32Array(w);
+  const px = [rr, gg, bb];
+  for (let y = 0; y < h; y++) {
+    up.row(warped.r, y, rr);
+    up.row(warped.g, y, gg);
+    up.row(warped.b, y, bb);
+    up.row(density, y, DD);
+    up.row(cover, y, CC);
+    up.row(P, y, PP);
+    for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
+      const dm1 = (DD[x] + 0.06 * (hash2(x, y, 47) - 0.5)) * 1.6;
+      const cv = CC[x];
+      const pen = 1 - inkCoverage(PP[x], 0.012, 1.5) * 0.22;
+      for (let k = 0; k < 3; k++) {
+        // diluted pigment (lighter than the photo), then density modification C - (C - C^2)(d - 1)
+        let c = 1 - (1 - px[k][x]) * 0.82;
+        c = c - (c - c * c) * dm1;
+        c = 0.985 + (c - 0.985) * cv;
+        c *= pen;
+        out[j + k] = byte(lut[((c < 0 ? 0 : c > 1 ? 1 : c) * 1024 + 0.5) | 0]);
+      }
     }
   }
-  return tone(out, 1, 1.04, 0.7, 0);
+  return out;
 }
