@@ -7,11 +7,14 @@
 import sharp from 'sharp';
 import { ImageInputError } from './errors';
 import { type DecodedImage, type DecodeOptions, decodeInput, encodePng } from './image-io';
-import { RENDERERS } from './renderers';
-import { isStyleId, STYLE_IDS, type StyleId } from './styles';
+import { applyStyle, requireStyle, type StyledPixels } from './apply';
+import { applyStyles } from './style-pool';
+import { STYLE_IDS, type StyleId } from './styles';
 import { watermarkSvg } from './watermark';
 
+export { applyStyle, type StyledPixels } from './apply';
 export { ImageInputError } from './errors';
+export { closeStylePool, stylesRenderedByWorkers, warmStylePool } from './style-pool';
 export { DEFAULT_MAX_PIXELS, type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';
 export { getStyle, isStyleId, STYLE_IDS, STYLES, type StyleId, type StyleInfo } from './styles';
 
@@ -33,29 +36,10 @@ export interface ThumbnailOptions {
   maxPixels?: number;
 }
 
-export interface StyledPixels {
-  data: Buffer;
-  width: number;
-  height: number;
-}
-
-function requireStyle(styleId: string): StyleId {
-  if (!isStyleId(styleId)) {
-    throw new ImageInputError(`Unknown style '${styleId}'. Known styles: ${STYLE_IDS.join(', ')}.`);
-  }
-  return styleId;
-}
-
 function checkSize(v: number | undefined, def: number, what: string): number {
   const n = v ?? def;
   if (!Number.isInteger(n) || n < 16 || n > 8192) throw new ImageInputError(`${what} must be an integer between 16 and 8192.`);
   return n;
-}
-
-/** Apply a style to already decoded RGB pixels (same size out). Synchronous, pure, deterministic. */
-export function applyStyle(img: { data: Uint8Array; width: number; height: number }, styleId: string): StyledPixels {
-  const id = requireStyle(styleId);
-  return { data: RENDERERS[id](img), width: img.width, height: img.height };
 }
 
 async function finish(px: StyledPixels, watermark: boolean, palette: boolean): Promise<Buffer> {
@@ -97,19 +81,22 @@ export async function renderAllThumbnails(
   return renderAllFromDecoded(img, opts.watermark ?? false);
 }
 
-/** Same as renderAllThumbnails for an already decoded (and already small) image. */
+/**
+ * Same as renderAllThumbnails for an already decoded (and already small) image. Styles render in
+ * parallel on the style pool's worker threads where there are spare cores; each PNG encode (libuv
+ * thread pool) starts as soon as its pixels exist. Output order is the catalogue order.
+ */
 export async function renderAllFromDecoded(
   img: DecodedImage | StyledPixels,
   watermark = false,
 ): Promise<{ styleId: StyleId; png: Buffer }[]> {
-  const pending: Promise<{ styleId: StyleId; png: Buffer }>[] = [];
-  for (const styleId of STYLE_IDS) {
-    const px = applyStyle(img, styleId);
-    pending.push(finish(px, watermark, false).then((png) => ({ styleId, png })));
-    // let the thread pool pick up the encode while the next style renders
-    await new Promise<void>((r) => setImmediate(r));
-  }
-  return Promise.all(pending);
+  const encoded = new Map<StyleId, Promise<Buffer>>();
+  await applyStyles(img, STYLE_IDS, (styleId, data) => {
+    const p = finish({ data, width: img.width, height: img.height }, watermark, false);
+    p.catch(() => undefined); // observed below; avoids an unhandled rejection while others render
+    encoded.set(styleId, p);
+  });
+  return Promise.all(STYLE_IDS.map(async (styleId) => ({ styleId, png: await (encoded.get(styleId) as Promise<Buffer>) })));
 }
 
 export type { DecodeOptions as DecodeInputOptions };

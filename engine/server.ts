@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
-import { ImageInputError, isStyleId, renderAllThumbnails, renderStyle, renderThumbnail, STYLE_IDS } from './index';
+import { ImageInputError, isStyleId, renderAllThumbnails, renderStyle, renderThumbnail, STYLE_IDS, warmStylePool } from './index';
 
 /** Largest accepted request body (JSON; a base64 `input.data` image must fit in it). */
 const MAX_BODY = 16 * 1024 * 1024;
@@ -273,16 +273,19 @@ export function startModelServer(opts: ModelServerOptions = {}): Promise<ModelSe
 
 if (require.main === module) {
   const port = Number(process.env.PORT ?? 8080);
-  startModelServer({ port, host: process.env.HOST ?? '0.0.0.0' }).then(
-    (s) => {
-      console.log(`[toonzap-model] listening on ${s.url} (port ${s.port})`);
-      const stop = () => void s.close().then(() => process.exit(0));
-      process.on('SIGTERM', stop);
-      process.on('SIGINT', stop);
-    },
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
+  // style worker threads started and JIT-warm before /ping answers: the first request is not a cold one
+  warmStylePool()
+    .then(() => startModelServer({ port, host: process.env.HOST ?? '0.0.0.0' }))
+    .then(
+      (s) => {
+        console.log(`[toonzap-model] listening on ${s.url} (port ${s.port})`);
+        const stop = () => void s.close().then(() => process.exit(0));
+        process.on('SIGTERM', stop);
+        process.on('SIGINT', stop);
+      },
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
 }

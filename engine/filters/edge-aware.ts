@@ -8,79 +8,80 @@ import type { Plane, Raster } from '../raster';
  */
 export function domainTransform(img: Raster, sigmaS: number, sigmaR: number, iterations = 3, guide: Raster = img): Raster {
   const { width: w, height: h } = img;
-  const [VHd, VVd, dMax] = derivatives([guide.r, guide.g, guide.b], w, h, sigmaS / sigmaR);
-  run(VHd, VVd, dMax, w, h, sigmaS, iterations, (VH, VV) => {
+  const [VH, VV] = feedbackWeights([guide.r, guide.g, guide.b], w, h, sigmaS, sigmaR, iterations);
+  for (let it = 0; it < iterations; it++) {
+    if (it > 0) square(VH, VV);
     sweepH3(img.r, img.g, img.b, VH, w, h);
     sweepV3(img.r, img.g, img.b, VV, w, h);
-  });
+  }
   return img;
 }
 
 /** Single-plane variant (e.g. luminance), guided by the plane itself. In place. */
 export function domainTransformPlane(p: Plane, w: number, h: number, sigmaS: number, sigmaR: number, iterations = 3): Plane {
-  const [VHd, VVd, dMax] = derivatives([p], w, h, sigmaS / sigmaR);
-  run(VHd, VVd, dMax, w, h, sigmaS, iterations, (VH, VV) => {
+  const [VH, VV] = feedbackWeights([p], w, h, sigmaS, sigmaR, iterations);
+  for (let it = 0; it < iterations; it++) {
+    if (it > 0) square(VH, VV);
     sweepH1(p, VH, w, h);
     sweepV1(p, VV, w, h);
-  });
+  }
   return p;
 }
 
-function derivatives(guide: Plane[], w: number, h: number, ratio: number): [Float32Array, Float32Array, number] {
-  const n = w * h;
-  const dH = new Float32Array(n);
-  const dV = new Float32Array(n);
-  let dMax = 1;
-  for (const g of guide) {
-    for (let y = 0; y < h; y++) {
-      const o = y * w;
-      for (let x = 1; x < w; x++) dH[o + x] += Math.abs(g[o + x] - g[o + x - 1]);
-    }
-    for (let i = w; i < n; i++) dV[i] += Math.abs(g[i] - g[i - w]);
-  }
-  for (let i = 0; i < n; i++) {
-    const a = 1 + ratio * dH[i];
-    const b = 1 + ratio * dV[i];
-    dH[i] = a;
-    dV[i] = b;
-    if (a > dMax) dMax = a;
-    if (b > dMax) dMax = b;
-  }
-  return [dH, dV, dMax];
-}
-
-function run(
-  dH: Float32Array,
-  dV: Float32Array,
-  dMax: number,
+/**
+ * Recursive-filter feedback weights a^d of the first iteration, horizontal and vertical, in one pass:
+ * d = 1 + (sigmaS / sigmaR) * sum over channels |difference to the left / upper neighbour|.
+ * sigma_H halves from one iteration to the next, so later iterations just square these (see square).
+ */
+function feedbackWeights(
+  guide: Plane[],
   w: number,
   h: number,
   sigmaS: number,
+  sigmaR: number,
   iterations: number,
-  sweep: (VH: Float32Array, VV: Float32Array) => void,
-): void {
+): [Float32Array, Float32Array] {
   const n = w * h;
-  const VH = new Float32Array(n);
-  const VV = new Float32Array(n);
-  const LUT_N = 4096;
-  const lut = new Float32Array(LUT_N + 1);
-  const lutScale = LUT_N / dMax;
-  // sigma_H halves from one iteration to the next, so the feedback weight a^d squares: one LUT pass only.
+  const ratio = sigmaS / sigmaR;
   const sigmaH0 = (sigmaS * Math.sqrt(3) * 2 ** (iterations - 1)) / Math.sqrt(4 ** iterations - 1);
   const lnA = -Math.SQRT2 / sigmaH0;
-  for (let k = 0; k <= LUT_N; k++) lut[k] = Math.exp(lnA * (k / lutScale));
-  for (let i = 0; i < n; i++) {
-    VH[i] = lut[(dH[i] * lutScale + 0.5) | 0];
-    VV[i] = lut[(dV[i] * lutScale + 0.5) | 0];
-  }
-  for (let it = 0; it < iterations; it++) {
-    if (it > 0) {
-      for (let i = 0; i < n; i++) {
-        VH[i] *= VH[i];
-        VV[i] *= VV[i];
-      }
+  // a^d over d in [1, 1 + ratio * dRange]; beyond the table the weight is ~0 (a hard edge) anyway
+  const LUT_N = 4096;
+  const dRange = 1.5 * guide.length;
+  const lut = new Float32Array(LUT_N + 1);
+  for (let k = 0; k <= LUT_N; k++) lut[k] = Math.exp(lnA * (1 + (ratio * dRange * k) / LUT_N));
+  const toIdx = LUT_N / dRange;
+  const VH = new Float32Array(n);
+  const VV = new Float32Array(n);
+  const [c0, c1 = c0, c2 = c0] = guide;
+  const k1 = guide.length > 1 ? 1 : 0;
+  const k2 = guide.length > 2 ? 1 : 0;
+  const a0 = lut[0];
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    for (let x = 0; x < w; x++) {
+      const i = o + x;
+      if (x > 0) {
+        const q = i - 1;
+        const d = Math.abs(c0[i] - c0[q]) + k1 * Math.abs(c1[i] - c1[q]) + k2 * Math.abs(c2[i] - c2[q]);
+        const t = d * toIdx + 0.5;
+        VH[i] = t >= LUT_N ? 0 : lut[t | 0];
+      } else VH[i] = a0;
+      if (y > 0) {
+        const q = i - w;
+        const d = Math.abs(c0[i] - c0[q]) + k1 * Math.abs(c1[i] - c1[q]) + k2 * Math.abs(c2[i] - c2[q]);
+        const t = d * toIdx + 0.5;
+        VV[i] = t >= LUT_N ? 0 : lut[t | 0];
+      } else VV[i] = a0;
     }
-    sweep(VH, VV);
+  }
+  return [VH, VV];
+}
+
+function square(VH: Float32Array, VV: Float32Array): void {
+  for (let i = 0; i < VH.length; i++) {
+    VH[i] *= VH[i];
+    VV[i] *= VV[i];
   }
 }
 

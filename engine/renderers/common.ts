@@ -11,7 +11,13 @@ export type StyleFn = (img: Image8) => Buffer;
 export const WORK_LONG = 480;
 
 /** Downscale to the work resolution; returns the work raster and its scale relative to 512 px. */
-export function toWork(img: Image8, maxLong = WORK_LONG): { work: Raster; s: number } {
+export function toWork(img: Image8, opts: { smooth?: boolean } = {}): { work: Raster; s: number } {
+  let maxLong = WORK_LONG;
+  // Soft-surfaced styles (`smooth`) abstract small outputs (previews) at 3/4 of their size: their regions
+  // are smooth gradients that upsample invisibly, textures are drawn at full size by the finishing pass,
+  // and a thumbnail batch costs ~25 % less. Flat-colour styles keep full size for hard region borders.
+  const long = Math.max(img.width, img.height);
+  if (opts.smooth && long < maxLong) maxLong = Math.max(Math.min(long, 160), Math.round(long * 0.75));
   const ws = workSize(img.width, img.height, maxLong);
   return { work: rasterFromRGB8(img, ws.w, ws.h), s: Math.max(ws.w, ws.h) / 512 };
 }

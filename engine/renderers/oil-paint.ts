@@ -13,7 +13,7 @@ import { toWork } from './common';
  */
 export function oilPaint(img: Image8): Buffer {
   const { width: w, height: h } = img;
-  const { work, s } = toWork(img);
+  const { work, s } = toWork(img, { smooth: true });
   domainTransform(work, 8 * s, 0.18, 2);
   const painted = kuwahara(work, 3.8 * s);
   saturate(painted, 1.3);

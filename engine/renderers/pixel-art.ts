@@ -18,7 +18,7 @@ export function pixelArt(img: Image8): Buffer {
   const block = pixelBlock(w, h);
   const gw = Math.ceil(w / block);
   const gh = Math.ceil(h / block);
-  const { work, s } = toWork(img);
+  const { work, s } = toWork(img, { smooth: true });
   domainTransform(work, 16 * s, 0.2, 3);
   const small = resizeRaster(work, gw, gh);
   tone(small, 0.95, 1.05, 0.5, 0);

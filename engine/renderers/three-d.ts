@@ -14,7 +14,7 @@ import { toWork } from './common';
  */
 export function threeD(img: Image8): Buffer {
   const { width: w, height: h } = img;
-  const { work, s } = toWork(img);
+  const { work, s } = toWork(img, { smooth: true });
   const ww = work.width;
   const wh = work.height;
   const n = ww * wh;

@@ -11,7 +11,7 @@ import { abstractRegions, toWork } from './common';
  */
 export function watercolor(img: Image8): Buffer {
   const { width: w, height: h } = img;
-  const { work, s } = toWork(img);
+  const { work, s } = toWork(img, { smooth: true });
   abstractRegions(work, s, 1.1);
   saturate(work, 1.15);
   const ww = work.width;

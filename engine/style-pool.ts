@@ -1,0 +1,211 @@
+/**
+ * A small pool of persistent worker threads for rendering several styles of one image at once
+ * (all-style thumbnails). Styles are split over the calling thread and the workers by a static cost
+ * table, so the result is the same bytes as rendering them one after another. If a worker cannot start
+ * or dies, its styles are rendered in the calling thread: the pool is a speed-up, never a dependency.
+ *
+ * Size: TOONZAP_ENGINE_WORKERS (0 disables), default one fewer than the available cores, at most 3.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { applyStyle } from './apply';
+import { warmUpStyles } from './warm-up';
+import type { Image8 } from './raster';
+import type { StyleId } from './styles';
+
+export interface StyleJob {
+  id: number;
+  styles: StyleId[];
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export type StyleJobResult = { id: number; ok: true; results: Uint8Array[] } | { id: number; ok: false; error: string };
+
+/** Sent once by a worker when its JIT warm-up is done. */
+interface ReadyMessage {
+  ready: true;
+}
+
+/** Relative cost of each style at thumbnail size (measured by `npm run bench`), used to balance the split. */
+const RELATIVE_COST: Readonly<Record<StyleId, number>> = {
+  '3d': 12,
+  anime: 15,
+  comic: 16,
+  sketch: 6,
+  watercolor: 11,
+  'pop-art': 12,
+  'pixel-art': 7,
+  'oil-paint': 10,
+};
+
+/** Largest-first greedy partition of styles into `bins` groups of similar total cost (bin 0 = caller). */
+export function splitByCost(styles: readonly StyleId[], bins: number): StyleId[][] {
+  const out: StyleId[][] = Array.from({ length: bins }, () => []);
+  const load = new Array<number>(bins).fill(0);
+  // the calling thread also schedules the PNG encodes: give it a small head start
+  load[0] = 2;
+  const sorted = [...styles].sort((a, b) => RELATIVE_COST[b] - RELATIVE_COST[a] || a.localeCompare(b));
+  for (const s of sorted) {
+    let k = 0;
+    for (let j = 1; j < bins; j++) if (load[j] < load[k]) k = j;
+    out[k].push(s);
+    load[k] += RELATIVE_COST[s];
+  }
+  // keep catalogue order inside each group (stable, readable)
+  return out.map((g) => styles.filter((s) => g.includes(s)));
+}
+
+function defaultSize(): number {
+  const env = process.env.TOONZAP_ENGINE_WORKERS;
+  if (env !== undefined && env !== '') {
+    const n = Number(env);
+    return Number.isInteger(n) && n >= 0 ? Math.min(n, 8) : 0;
+  }
+  return Math.max(0, Math.min(3, os.availableParallelism() - 1));
+}
+
+/** The bundled worker next to this file, else the TypeScript source through tsx (dev, tests). */
+function spawnWorker(): Worker {
+  const js = path.join(__dirname, 'style-worker.js');
+  if (fs.existsSync(js)) return new Worker(js);
+  const ts = path.join(__dirname, 'style-worker.ts');
+  const boot = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(ts)});`;
+  return new Worker(boot, { eval: true });
+}
+
+class PoolWorker {
+  private readonly pending = new Map<number, { resolve: (r: Uint8Array[]) => void; reject: (e: Error) => void }>();
+  private worker: Worker | undefined;
+  /** Settles when the worker has warmed up (or failed). */
+  readonly ready: Promise<void>;
+
+  constructor() {
+    this.worker = spawnWorker();
+    this.worker.unref(); // an idle pool never keeps the process alive
+    let onReady: () => void = () => undefined;
+    this.ready = new Promise<void>((r) => {
+      onReady = r;
+    });
+    this.worker.on('message', (msg: StyleJobResult | ReadyMessage) => {
+      if ('ready' in msg) return onReady();
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (msg.ok) p.resolve(msg.results);
+      else p.reject(new Error(msg.error));
+    });
+    const fail = (err: Error) => {
+      onReady();
+      this.worker = undefined;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`style worker exited with code ${code}`)));
+  }
+
+  get alive(): boolean {
+    return this.worker !== undefined;
+  }
+
+  run(job: StyleJob): Promise<Uint8Array[]> {
+    const w = this.worker;
+    if (!w) return Promise.reject(new Error('style worker is not running'));
+    // referenced only while busy: a waiting caller keeps the process alive, an idle pool does not
+    if (this.pending.size === 0) w.ref();
+    const settle = () => {
+      if (this.pending.size === 0) this.worker?.unref();
+    };
+    return new Promise<Uint8Array[]>((resolve, reject) => {
+      this.pending.set(job.id, { resolve, reject });
+      w.postMessage(job);
+    }).finally(settle);
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    if (w) await w.terminate();
+  }
+}
+
+let workers: PoolWorker[] | undefined;
+let nextJob = 1;
+let renderedByWorkers = 0;
+
+function pool(): PoolWorker[] {
+  if (!workers) {
+    workers = [];
+    const n = defaultSize();
+    for (let i = 0; i < n; i++) {
+      try {
+        workers.push(new PoolWorker());
+      } catch {
+        break; // no worker support here: render in the calling thread
+      }
+    }
+  }
+  workers = workers.filter((w) => w.alive);
+  return workers;
+}
+
+/**
+ * Start the workers now (e.g. when a server starts) instead of on the first batch, and resolve once
+ * every thread has warmed its JIT (the calling thread too, synchronously, about 0.3 s of CPU).
+ * Returns the number of worker threads.
+ */
+export async function warmStylePool(): Promise<number> {
+  const ws = pool();
+  warmUpStyles();
+  await Promise.all(ws.map((w) => w.ready));
+  return pool().length; // a worker that failed to load is gone by now
+}
+
+/** Styles rendered by worker threads since the process started (observability, tests). */
+export function stylesRenderedByWorkers(): number {
+  return renderedByWorkers;
+}
+
+/** Stop the workers (tests, graceful shutdown). The next batch starts new ones. */
+export async function closeStylePool(): Promise<void> {
+  const ws = workers ?? [];
+  workers = undefined;
+  await Promise.all(ws.map((w) => w.close()));
+}
+
+/**
+ * Render several styles of one image, in parallel where workers are available. `onResult` is called
+ * for each style as soon as its pixels exist (in the calling thread), so encoding can overlap rendering.
+ */
+export async function applyStyles(
+  img: Image8,
+  styles: readonly StyleId[],
+  onResult: (styleId: StyleId, data: Buffer) => void,
+): Promise<void> {
+  const ws = pool();
+  const groups = splitByCost(styles, ws.length + 1);
+  const remote = groups.slice(1).map((g, k) => {
+    if (g.length === 0) return Promise.resolve();
+    const data = Uint8Array.from(img.data); // a copy: the caller keeps its buffer
+    return ws[k]
+      .run({ id: nextJob++, styles: g, data, width: img.width, height: img.height })
+      .then(
+        (results) => {
+          renderedByWorkers += results.length;
+          g.forEach((s, i) => onResult(s, Buffer.from(results[i].buffer, results[i].byteOffset, results[i].byteLength)));
+        },
+        // a failed worker: render its share here (same code, same bytes)
+        () => g.forEach((s) => onResult(s, applyStyle(img, s).data)),
+      );
+  });
+  for (const s of groups[0]) {
+    onResult(s, applyStyle(img, s).data);
+    // let the thread pool pick up the encode while the next style renders
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  await Promise.all(remote);
+}

@@ -1,0 +1,24 @@
+/**
+ * Worker-thread entry of the style pool: renders the styles it is sent and posts the pixels back.
+ * The engine bundle ships it as style-worker.js; from source it runs through tsx.
+ */
+import { parentPort } from 'node:worker_threads';
+import { applyStyle } from './apply';
+import { warmUpStyles } from './warm-up';
+import type { StyleJob, StyleJobResult } from './style-pool';
+
+const port = parentPort;
+if (!port) throw new Error('style-worker must run in a worker thread');
+// get the style code optimised before the first real image arrives (messages queue meanwhile)
+warmUpStyles();
+port.postMessage({ ready: true });
+port.on('message', (job: StyleJob) => {
+  let reply: StyleJobResult;
+  try {
+    const img = { data: job.data, width: job.width, height: job.height };
+    reply = { id: job.id, ok: true, results: job.styles.map((s) => applyStyle(img, s).data) };
+  } catch (err) {
+    reply = { id: job.id, ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+  port.postMessage(reply);
+});

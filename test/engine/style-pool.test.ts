@@ -1,0 +1,39 @@
+import { closeStylePool, decodeInput, renderAllFromDecoded, STYLE_IDS, stylesRenderedByWorkers, warmStylePool } from '../../engine';
+import { splitByCost } from '../../engine/style-pool';
+import { photo } from './helpers';
+
+const ORIGINAL_ENV = process.env.TOONZAP_ENGINE_WORKERS;
+
+afterEach(async () => {
+  await closeStylePool();
+  if (ORIGINAL_ENV === undefined) delete process.env.TOONZAP_ENGINE_WORKERS;
+  else process.env.TOONZAP_ENGINE_WORKERS = ORIGINAL_ENV;
+});
+
+describe('style pool', () => {
+  it('splits the styles into groups that cover each style exactly once, balanced by cost', () => {
+    for (const bins of [1, 2, 3, 4]) {
+      const groups = splitByCost(STYLE_IDS, bins);
+      expect(groups).toHaveLength(bins);
+      expect(groups.flat().sort()).toEqual([...STYLE_IDS].sort());
+      if (bins > 1) for (const g of groups) expect(g.length).toBeGreaterThan(0);
+    }
+    // two groups of 8 styles: neither holds more than 5 (the heavy ones are spread)
+    for (const g of splitByCost(STYLE_IDS, 2)) expect(g.length).toBeLessThanOrEqual(5);
+  });
+
+  it('renders on a worker thread the same bytes as the calling thread', async () => {
+    process.env.TOONZAP_ENGINE_WORKERS = '2';
+    expect(await warmStylePool()).toBe(2);
+    const img = await decodeInput(photo('chelsea.png'), { maxSize: 200 });
+    const before = stylesRenderedByWorkers();
+    const pooled = await renderAllFromDecoded(img);
+    expect(pooled.map((t) => t.styleId)).toEqual([...STYLE_IDS]);
+    expect(stylesRenderedByWorkers() - before).toBeGreaterThanOrEqual(4); // two of three groups went to workers
+    process.env.TOONZAP_ENGINE_WORKERS = '0';
+    await closeStylePool();
+    expect(await warmStylePool()).toBe(0);
+    const inline = await renderAllFromDecoded(img);
+    for (let i = 0; i < STYLE_IDS.length; i++) expect(pooled[i].png.equals(inline[i].png)).toBe(true);
+  }, 60_000);
+});
