@@ -1,4 +1,5 @@
 import type { Raster } from '../raster';
+import { gaussBlur } from './blur';
 
 /**
  * Cel quantisation: regions are clustered by colour *chroma* (k-means on opponent colour axes),
@@ -18,6 +19,12 @@ export interface CelOptions {
   /** How far (luminance units) a band threshold may move to reach a histogram valley. */
   valleySearch?: number;
   seed?: number;
+  /**
+   * Sigma (px) of a wide blur whose values replace the pixel's own where the two agree (smooth areas:
+   * skies, bokeh, walls), so band and cluster borders there follow clean iso-contours instead of
+   * noise-shaped blobs (the "camouflage" look). Object edges keep their own values. 0 = off.
+   */
+  smoothFlat?: number;
 }
 
 export interface CelResult {
@@ -44,6 +51,21 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
     Y[i] = y;
     A[i] = r[i] - g[i];
     B[i] = 0.5 * (r[i] + g[i]) - b[i];
+  }
+  if (opts.smoothFlat && opts.smoothFlat > 0) {
+    const { width: w, height: h } = img;
+    const Ys = gaussBlur(Y, w, h, opts.smoothFlat);
+    const As = gaussBlur(A, w, h, opts.smoothFlat);
+    const Bs = gaussBlur(B, w, h, opts.smoothFlat);
+    for (let i = 0; i < n; i++) {
+      const dev = Math.abs(Y[i] - Ys[i]) + 0.5 * (Math.abs(A[i] - As[i]) + Math.abs(B[i] - Bs[i]));
+      // 1 where the neighbourhood is smooth (a gradient), 0 near structure
+      let t = (0.07 - dev) / 0.04;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      Y[i] += (Ys[i] - Y[i]) * t;
+      A[i] += (As[i] - A[i]) * t;
+      B[i] += (Bs[i] - B[i]) * t;
+    }
   }
   // k-means on (A, B, lw*Y) with deterministic farthest-point init on a strided sample
   const step = Math.max(1, Math.floor(n / 6000));

@@ -13,6 +13,29 @@ export function saturate(img: Raster, amount: number): Raster {
   return img;
 }
 
+/**
+ * Vibrance: a saturation boost that is strong for muted colours and fades out for already vivid ones
+ * (dull fur and skin gain colour, saturated reds do not clip); near-neutral greys stay neutral. In place.
+ */
+export function vibrance(img: Raster, amount: number): Raster {
+  const { r, g, b } = img;
+  for (let i = 0; i < r.length; i++) {
+    const R = r[i];
+    const G = g[i];
+    const B = b[i];
+    const max = R > G ? (R > B ? R : B) : G > B ? G : B;
+    const min = R < G ? (R < B ? R : B) : G < B ? G : B;
+    const sat = max > 1e-6 ? (max - min) / max : 0;
+    const t = sat < 0.04 ? 0 : sat > 0.16 ? 1 : (sat - 0.04) / 0.12; // greys are left alone
+    const k = 1 + amount * t * (1 - sat) * (1 - sat);
+    const l = 0.2126 * R + 0.7152 * G + 0.0722 * B;
+    r[i] = l + (R - l) * k;
+    g[i] = l + (G - l) * k;
+    b[i] = l + (B - l) * k;
+  }
+  return img;
+}
+
 /** Per-channel gain (white balance / tint). In place. */
 export function tint(img: Raster, kr: number, kg: number, kb: number): Raster {
   const { r, g, b } = img;

@@ -1,5 +1,5 @@
 import { celQuantize, paintCel } from '../filters/cel';
-import { saturate, tone } from '../filters/color';
+import { saturate, tone, vibrance } from '../filters/color';
 import { dogField, inkCoverage } from '../filters/lines';
 import { byte, type Image8, luma, scaleOf, Upsampler } from '../raster';
 import { abstractRegions, inkMix, toWork } from './common';
@@ -16,9 +16,10 @@ export function anime(img: Image8): Buffer {
   abstractRegions(work, s, 1.6);
   const Lw = luma(work);
   tone(work, 0.8, 1.05, 0.5, 0.02);
-  const cel = celQuantize(work, { chromaK: 6, bands: [0.3, 0.6, 0.86], minRegion: Math.round(140 * s * s), lumaWeight: 0.12 });
+  const cel = celQuantize(work, { chromaK: 6, bands: [0.3, 0.6, 0.86], minRegion: Math.round(140 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s });
   paintCel(cel, work);
-  saturate(work, 1.3);
+  vibrance(work, 1.2); // muted fur and skin gain colour, vivid colours do not clip
+  saturate(work, 1.15);
   // outline width is set in output pixels, the DoG runs at work resolution
   const D = dogField(Lw, ww, wh, (Math.max(0.85, 1.0 * scaleOf(w, h)) * ww) / w);
   const up = new Upsampler(ww, wh, w, h);

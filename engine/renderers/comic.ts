@@ -16,7 +16,7 @@ export function comic(img: Image8): Buffer {
   const Lw = luma(work);
   tone(work, 0.95, 1.2, 0.5, 0);
   saturate(work, 1.55);
-  const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12 });
+  const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s });
   paintCel(cel, work);
   saturate(work, 1.2);
   const sc = scaleOf(w, h);

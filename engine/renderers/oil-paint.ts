@@ -43,6 +43,8 @@ export function oilPaint(img: Image8): Buffer {
   const byy = gaussBlur(jyy, ww, wh, sig);
   const tx = new Float32Array(n);
   const ty = new Float32Array(n);
+  const E0 = 2e-4; // structure-tensor energy below which strokes take the default direction
+  const E1 = 2e-3; // ... and above which they follow the image
   for (let i = 0; i < n; i++) {
     // Minor eigenvector of the tensor = edge tangent. Default diagonal strokes in flat areas.
     const a = bxx[i];
@@ -62,6 +64,19 @@ export function oilPaint(img: Image8): Buffer {
       vy = -0.6;
       len = 1;
     }
+    vx /= len;
+    vy /= len;
+    // Where there is hardly any structure the tangent is noise, and following it paints worm-like swirls:
+    // fade to the default diagonal stroke there (sign-aligned first; strokes have no direction).
+    if (vx * 0.8 - vy * 0.6 < 0) {
+      vx = -vx;
+      vy = -vy;
+    }
+    const e = a + c;
+    const wgt = e <= E0 ? 0 : e >= E1 ? 1 : (e - E0) / (E1 - E0);
+    vx = vx * wgt + 0.8 * (1 - wgt);
+    vy = vy * wgt - 0.6 * (1 - wgt);
+    len = Math.sqrt(vx * vx + vy * vy) || 1;
     tx[i] = vx / len;
     ty[i] = vy / len;
   }
