@@ -1,8 +1,9 @@
 import { saturate, tone } from '../filters/color';
-import { domainTransform } from '../filters/edge-aware';
-import { assignPalette, kmeansPalette, paintLabels } from '../filters/quantize';
+import { downscalePlane } from '../filters/blur';
+import { dogField } from '../filters/lines';
+import { assignPalette, kmeansPalette, majorityFilter, paintLabels } from '../filters/quantize';
 import { byte, type Image8, luma, resizeRaster } from '../raster';
-import { toWork } from './common';
+import { abstractRegions, toWork } from './common';
 
 /** Pixel block size (output px per art pixel) for an image: about 72 art pixels on the long side. */
 export function pixelBlock(w: number, h: number): number {
@@ -10,8 +11,9 @@ export function pixelBlock(w: number, h: number): number {
 }
 
 /**
- * Pixel art: area-averaged to a coarse grid, limited 16-colour palette, dark sprite outlines
- * on strong edges, then nearest-neighbour blocks (every block is one flat colour).
+ * Pixel art: texture flattened first (edge-preserving abstraction), area-averaged to a coarse grid,
+ * a limited 16-colour palette with isolated specks removed, and dark sprite outlines where the
+ * work-resolution DoG finds an edge inside a cell; then nearest-neighbour blocks (one flat colour each).
  */
 export function pixelArt(img: Image8): Buffer {
   const { width: w, height: h } = img;
@@ -19,29 +21,45 @@ export function pixelArt(img: Image8): Buffer {
   const gw = Math.ceil(w / block);
   const gh = Math.ceil(h / block);
   const { work, s } = toWork(img, { smooth: true });
-  domainTransform(work, 16 * s, 0.2, 3);
+  const ww = work.width;
+  const wh = work.height;
+  abstractRegions(work, s, 0.8);
+  // outline evidence per cell: the DoG (dark side of edges) at about half a cell's width, cell-averaged
+  const cell = ww / gw;
+  const ink = downscalePlane(dogField(luma(work), ww, wh, Math.max(0.7, 0.45 * cell)), ww, wh, gw, gh);
   const small = resizeRaster(work, gw, gh);
-  tone(small, 0.95, 1.05, 0.5, 0);
-  saturate(small, 1.35);
-  const pal = kmeansPalette(small, 20, 12, 3);
-  const labels = assignPalette(small, pal);
+  tone(small, 0.95, 1.12, 0.5, 0);
+  saturate(small, 1.45);
+  const pal = kmeansPalette(small, 16, 12, 3);
+  const labels = majorityFilter(assignPalette(small, pal), gw, gh, 1);
   paintLabels(labels, pal, small);
-  // Sprite outline: darken a cell that sits on the dark side of a strong luminance step.
-  const L = luma(small);
-  const dark = new Uint8Array(gw * gh);
-  for (let y = 0; y < gh; y++) {
-    for (let x = 0; x < gw; x++) {
-      const i = y * gw + x;
-      const l = L[i];
-      const nb = [x > 0 ? L[i - 1] : l, x < gw - 1 ? L[i + 1] : l, y > 0 ? L[i - gw] : l, y < gh - 1 ? L[i + gw] : l];
-      for (const v of nb) if (v - l > 0.28) dark[i] = 1;
+  const outline = new Uint8Array(gw * gh);
+  const T = 0.018;
+  for (let y = 0, i = 0; y < gh; y++) {
+    for (let x = 0; x < gw; x++, i++) {
+      if (ink[i] < T) continue;
+      // lines, not specks: keep an outline cell only if an 8-neighbour is one too
+      let linked = false;
+      for (let dy = -1; dy <= 1 && !linked; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= gh) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if ((dx || dy) && xx >= 0 && xx < gw && ink[yy * gw + xx] >= T) {
+            linked = true;
+            break;
+          }
+        }
+      }
+      if (linked) outline[i] = 1;
     }
   }
   for (let i = 0; i < gw * gh; i++) {
-    if (!dark[i]) continue;
-    small.r[i] *= 0.55;
-    small.g[i] *= 0.55;
-    small.b[i] *= 0.6;
+    if (!outline[i]) continue;
+    // a darker shade of the cell's own colour, as sprite artists outline
+    small.r[i] = small.r[i] * 0.35 + 0.02;
+    small.g[i] = small.g[i] * 0.35 + 0.02;
+    small.b[i] = small.b[i] * 0.38 + 0.03;
   }
   const cells = Buffer.allocUnsafe(gw * gh * 3);
   for (let i = 0, j = 0; i < gw * gh; i++, j += 3) {
