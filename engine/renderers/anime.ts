@@ -1,8 +1,12 @@
 import { celQuantize, paintCel } from '../filters/cel';
 import { saturate, tone, vibrance } from '../filters/color';
-import { dogField, inkCoverage } from '../filters/lines';
-import { byte, type Image8, luma, scaleOf, Upsampler } from '../raster';
-import { abstractRegions, inkMix, toWork } from './common';
+import { dogField } from '../filters/lines';
+import { type Image8, luma, scaleOf, Upsampler } from '../raster';
+import { abstractRegions, toWork } from './common';
+import { pixelMath } from '../pixel-math';
+
+// bound once at load (see pixel-math.ts)
+const { byte, inkCoverage, inkMix } = pixelMath;
 
 /**
  * Anime: bright cel shading (chroma regions x luminance bands on an edge-preserving abstraction,

@@ -3,8 +3,12 @@ import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { kuwahara } from '../filters/kuwahara';
 import { whiteNoise } from '../filters/noise';
-import { byte, type Image8, luma, scaleOf, Upsampler } from '../raster';
+import { type Image8, luma, scaleOf, Upsampler } from '../raster';
 import { toWork } from './common';
+import { pixelMath } from '../pixel-math';
+
+// bound once at load (see pixel-math.ts)
+const { byte } = pixelMath;
 
 /**
  * Oil painting: Kuwahara brush blocks on an abstracted image, then impasto relief from noise

@@ -2,8 +2,12 @@ import { saturate, tone } from '../filters/color';
 import { downscalePlane } from '../filters/blur';
 import { dogField } from '../filters/lines';
 import { assignPalette, kmeansPalette, majorityFilter, paintLabels } from '../filters/quantize';
-import { byte, type Image8, luma, resizeRaster } from '../raster';
+import { type Image8, luma, resizeRaster } from '../raster';
 import { abstractRegions, toWork } from './common';
+import { pixelMath } from '../pixel-math';
+
+// bound once at load (see pixel-math.ts)
+const { byte } = pixelMath;
 
 /** Pixel block size (output px per art pixel) for an image: about 72 art pixels on the long side. */
 export function pixelBlock(w: number, h: number): number {

@@ -1,7 +1,11 @@
-import { type HSV, rgbToHsv, saturate } from '../filters/color';
-import { dogField, inkCoverage } from '../filters/lines';
-import { byte, createRaster, type Image8, luma, scaleOf, smoothstep, Upsampler } from '../raster';
-import { abstractRegions, inkMix, toWork } from './common';
+import { type HSV, saturate } from '../filters/color';
+import { dogField } from '../filters/lines';
+import { createRaster, type Image8, luma, scaleOf, Upsampler } from '../raster';
+import { abstractRegions, toWork } from './common';
+import { pixelMath } from '../pixel-math';
+
+// bound once at load (see pixel-math.ts)
+const { byte, inkCoverage, inkMix, rgbToHsv, smoothstep } = pixelMath;
 
 /** Pop palette: hue (0..6 HSV sextants) -> printing-ink colour. */
 const POP: ReadonlyArray<readonly [number, readonly [number, number, number]]> = [

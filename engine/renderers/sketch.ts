@@ -1,7 +1,11 @@
 import { gaussBlur } from '../filters/blur';
 import { domainTransformPlane } from '../filters/edge-aware';
-import { hash2, ValueNoiseRows } from '../filters/noise';
-import { byte, type Image8, lumaFromRGB8, scaleOf, smoothstep } from '../raster';
+import { ValueNoiseRows } from '../filters/noise';
+import { type Image8, lumaFromRGB8, scaleOf } from '../raster';
+import { pixelMath } from '../pixel-math';
+
+// bound once at load (see pixel-math.ts)
+const { byte, hash2, smoothstep } = pixelMath;
 
 /**
  * Pencil sketch: colour-dodge line extraction on a denoised luminance, directional hatching

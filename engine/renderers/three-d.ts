@@ -1,8 +1,12 @@
 import { gaussBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
-import { cloneRaster, createRaster, type Image8, luma, smoothstep, upsampleToRGB8 } from '../raster';
+import { cloneRaster, createRaster, type Image8, luma, upsampleToRGB8 } from '../raster';
 import { toWork } from './common';
+import { pixelMath } from '../pixel-math';
+
+// bound once at load (see pixel-math.ts)
+const { smoothstep } = pixelMath;
 
 /**
  * "3D animation" look (best honest approximation without a generative model):

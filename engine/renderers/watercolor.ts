@@ -1,9 +1,13 @@
 import { gaussBlur } from '../filters/blur';
 import { saturate, toneLut } from '../filters/color';
-import { dogField, inkCoverage } from '../filters/lines';
-import { fbm, hash2, valueNoise } from '../filters/noise';
-import { byte, createRaster, type Image8, luma, scaleOf, smoothstep, Upsampler } from '../raster';
+import { dogField } from '../filters/lines';
+import { fbm, valueNoise } from '../filters/noise';
+import { createRaster, type Image8, luma, scaleOf, Upsampler } from '../raster';
 import { abstractRegions, toWork } from './common';
+import { pixelMath } from '../pixel-math';
+
+// bound once at load (see pixel-math.ts)
+const { byte, hash2, inkCoverage, smoothstep } = pixelMath;
 
 /**
  * Watercolor: simplified washes with wobbly, bled edges, pigment darkening at wash borders,
