@@ -2,7 +2,7 @@
 import { runEngineBench } from './engine';
 import { runJobsBench } from './jobs';
 import { runPipelineBench } from './pipeline';
-import { runSiteBench } from './site';
+import { formatSiteBench, runSiteBench } from './site';
 
 async function main(): Promise<void> {
   const only = process.argv[2];
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     const p = await runPipelineBench();
     console.log(`pipeline: webhook → completed, 1 photo × ${p.styles} styles: ${p.ms.toFixed(0)} ms (target ≤ 5000 ms)`);
   }
-  if (!only || only === 'site') await runSiteBench();
+  if (!only || only === 'site') console.log(`\n${formatSiteBench(await runSiteBench())}`);
 }
 
 main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });

@@ -3,6 +3,8 @@
  * (all-style thumbnails). Styles are split over the calling thread and the workers by a static cost
  * table, so the result is the same bytes as rendering them one after another. If a worker cannot start
  * or dies, its styles are rendered in the calling thread: the pool is a speed-up, never a dependency.
+ * Workers start on the first batch (which renders in the calling thread while they load) or, JIT-warmed,
+ * by warmStylePool() when a server starts; a batch only uses workers that have finished loading.
  *
  * Size: TOONZAP_ENGINE_WORKERS (0 disables), default one fewer than the available cores, at most 3.
  */
@@ -69,29 +71,34 @@ function defaultSize(): number {
 }
 
 /** The bundled worker next to this file, else the TypeScript source through tsx (dev, tests). */
-function spawnWorker(): Worker {
+function spawnWorker(warm: boolean): Worker {
+  const workerData = { warm };
   const js = path.join(__dirname, 'style-worker.js');
-  if (fs.existsSync(js)) return new Worker(js);
+  if (fs.existsSync(js)) return new Worker(js, { workerData });
   const ts = path.join(__dirname, 'style-worker.ts');
   const boot = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(ts)});`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 class PoolWorker {
   private readonly pending = new Map<number, { resolve: (r: Uint8Array[]) => void; reject: (e: Error) => void }>();
   private worker: Worker | undefined;
-  /** Settles when the worker has warmed up (or failed). */
+  /** Settles when the worker has loaded (and warmed up, if asked) or failed. */
   readonly ready: Promise<void>;
+  isReady = false;
 
-  constructor() {
-    this.worker = spawnWorker();
+  constructor(warm: boolean) {
+    this.worker = spawnWorker(warm);
     this.worker.unref(); // an idle pool never keeps the process alive
     let onReady: () => void = () => undefined;
     this.ready = new Promise<void>((r) => {
       onReady = r;
     });
     this.worker.on('message', (msg: StyleJobResult | ReadyMessage) => {
-      if ('ready' in msg) return onReady();
+      if ('ready' in msg) {
+        this.isReady = true;
+        return onReady();
+      }
       const p = this.pending.get(msg.id);
       if (!p) return;
       this.pending.delete(msg.id);
@@ -137,13 +144,13 @@ let workers: PoolWorker[] | undefined;
 let nextJob = 1;
 let renderedByWorkers = 0;
 
-function pool(): PoolWorker[] {
+function pool(warm = false): PoolWorker[] {
   if (!workers) {
     workers = [];
     const n = defaultSize();
     for (let i = 0; i < n; i++) {
       try {
-        workers.push(new PoolWorker());
+        workers.push(new PoolWorker(warm));
       } catch {
         break; // no worker support here: render in the calling thread
       }
@@ -159,7 +166,7 @@ function pool(): PoolWorker[] {
  * Returns the number of worker threads.
  */
 export async function warmStylePool(): Promise<number> {
-  const ws = pool();
+  const ws = pool(true);
   warmUpStyles();
   await Promise.all(ws.map((w) => w.ready));
   return pool().length; // a worker that failed to load is gone by now
@@ -186,7 +193,8 @@ export async function applyStyles(
   styles: readonly StyleId[],
   onResult: (styleId: StyleId, data: Buffer) => void,
 ): Promise<void> {
-  const ws = pool();
+  // only workers that have finished loading get work: a batch never waits for a thread to boot
+  const ws = pool().filter((w) => w.isReady);
   const groups = splitByCost(styles, ws.length + 1);
   const remote = groups.slice(1).map((g, k) => {
     if (g.length === 0) return Promise.resolve();

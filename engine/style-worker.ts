@@ -2,16 +2,16 @@
  * Worker-thread entry of the style pool: renders the styles it is sent and posts the pixels back.
  * The engine bundle ships it as style-worker.js; from source it runs through tsx.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { applyStyle } from './apply';
 import { warmUpStyles } from './warm-up';
 import type { StyleJob, StyleJobResult } from './style-pool';
 
 const port = parentPort;
 if (!port) throw new Error('style-worker must run in a worker thread');
-// get the style code optimised before the first real image arrives (messages queue meanwhile)
-warmUpStyles();
-port.postMessage({ ready: true });
+// when asked (a server starting up), get the style code optimised before the first real image arrives
+if ((workerData as { warm?: boolean } | undefined)?.warm) warmUpStyles();
+port.postMessage({ ready: true }); // the pool sends work only to ready workers
 port.on('message', (job: StyleJob) => {
   let reply: StyleJobResult;
   try {

@@ -10,37 +10,47 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 /**
  * AWS clients, created once per container. Endpoints come from the SDK's standard variables
  * (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL_DYNAMODB, ...), which the local runtime sets; the code never asks where it runs.
+ * A client is remade if its endpoint variable changes, which only happens when one process starts a second
+ * local runtime (the benchmarks); on AWS the variables never change.
  */
-let s3Client: S3Client | undefined;
+interface Held {
+  key: string;
+  client: { destroy(): void };
+}
+const held = new Map<string, Held>();
+
+function client<T extends { destroy(): void }>(endpointVar: string, create: () => T): T {
+  const key = process.env[endpointVar] ?? process.env.AWS_ENDPOINT_URL ?? '';
+  const h = held.get(endpointVar);
+  if (h && h.key === key) return h.client as T;
+  h?.client.destroy();
+  const c = create();
+  held.set(endpointVar, { key, client: c });
+  return c;
+}
+
 export function s3(): S3Client {
-  // Path-style addressing is a plain client option; emulators need it, AWS accepts it.
-  s3Client ??= new S3Client({
-    forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
-    // A presigned PUT must not carry a checksum of an empty body; S3 would refuse the real upload.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
-  return s3Client;
+  return client(
+    'AWS_ENDPOINT_URL_S3',
+    () =>
+      new S3Client({
+        // Path-style addressing is a plain client option; emulators need it, AWS accepts it.
+        forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+        // A presigned PUT must not carry a checksum of an empty body; S3 would refuse the real upload.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+      }),
+  );
 }
 
-let docClient: DynamoDBDocumentClient | undefined;
 export function ddb(): DynamoDBDocumentClient {
-  docClient ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-  return docClient;
+  return client('AWS_ENDPOINT_URL_DYNAMODB', () =>
+    DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } }),
+  );
 }
 
-let sfnClient: SFNClient | undefined;
-export const sfn = () => (sfnClient ??= new SFNClient({}));
-
-let rekognitionClient: RekognitionClient | undefined;
-export const rekognition = () => (rekognitionClient ??= new RekognitionClient({}));
-
-let sagemakerClient: SageMakerRuntimeClient | undefined;
-export const sagemaker = () => (sagemakerClient ??= new SageMakerRuntimeClient({ maxAttempts: 1 }));
-
-let secretsClient: SecretsManagerClient | undefined;
-export const secretsManager = () => (secretsClient ??= new SecretsManagerClient({}));
-
-let sesClient: SESv2Client | undefined;
-export const ses = () => (sesClient ??= new SESv2Client({}));
+export const sfn = () => client('AWS_ENDPOINT_URL_SFN', () => new SFNClient({}));
+export const rekognition = () => client('AWS_ENDPOINT_URL_REKOGNITION', () => new RekognitionClient({}));
+export const sagemaker = () =>
+  client('AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME', () => new SageMakerRuntimeClient({ maxAttempts: 1 }));
+export const secretsManager = () => client('AWS_ENDPOINT_URL_SECRETS_MANAGER', () => new SecretsManagerClient({}));
+export const ses = () => client('AWS_ENDPOINT_URL_SESV2', () => new SESv2Client({}));
