@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { buildSync } from 'esbuild';
 import { closeStylePool, decodeInput, renderAllFromDecoded, STYLE_IDS, stylesRenderedByWorkers, warmStylePool } from '../../engine';
 import { splitByCost } from '../../engine/style-pool';
 import { photo } from './helpers';
@@ -35,5 +37,34 @@ describe('style pool', () => {
     expect(await warmStylePool()).toBe(0);
     const inline = await renderAllFromDecoded(img);
     for (let i = 0; i < STYLE_IDS.length; i++) expect(pooled[i].png.equals(inline[i].png)).toBe(true);
+  }, 60_000);
+});
+
+describe('the engine as the container ships it', () => {
+  it('bundles the server with its style worker, which the bundled pool finds and uses', async () => {
+    // same esbuild call as engine/Dockerfile (entry points, platform, externals)
+    const outdir = path.resolve(__dirname, '../../node_modules/.cache/test-engine-bundle');
+    const root = path.resolve(__dirname, '../../engine');
+    buildSync({
+      entryPoints: [path.join(root, 'index.ts'), path.join(root, 'style-worker.ts')],
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      external: ['sharp', '@aws-sdk/*'],
+      outdir,
+      logLevel: 'error',
+    });
+    const shipped = require(path.join(outdir, 'index.js')) as typeof import('../../engine');
+    process.env.TOONZAP_ENGINE_WORKERS = '1';
+    try {
+      expect(await shipped.warmStylePool()).toBe(1);
+      const img = await shipped.decodeInput(photo('coffee.png'), { maxSize: 160 });
+      const out = await shipped.renderAllFromDecoded(img);
+      expect(out.map((t) => t.styleId)).toEqual([...STYLE_IDS]);
+      expect(shipped.stylesRenderedByWorkers()).toBeGreaterThan(0);
+    } finally {
+      await shipped.closeStylePool();
+    }
   }, 60_000);
 });
