@@ -34,13 +34,13 @@ interface ReadyMessage {
 
 /** Relative cost of each style at thumbnail size (measured by `npm run bench`), used to balance the split. */
 const RELATIVE_COST: Readonly<Record<StyleId, number>> = {
-  '3d': 12,
-  anime: 15,
-  comic: 16,
+  '3d': 19,
+  anime: 18,
+  comic: 19,
   sketch: 6,
   watercolor: 11,
   'pop-art': 12,
-  'pixel-art': 7,
+  'pixel-art': 10,
   'oil-paint': 10,
 };
 

@@ -13,9 +13,10 @@ export const WORK_LONG = 480;
 /** Downscale to the work resolution; returns the work raster and its scale relative to 512 px. */
 export function toWork(img: Image8, opts: { smooth?: boolean } = {}): { work: Raster; s: number } {
   let maxLong = WORK_LONG;
-  // Soft-surfaced styles (`smooth`) abstract small outputs (previews) at 3/4 of their size: their regions
-  // are smooth gradients that upsample invisibly, textures are drawn at full size by the finishing pass,
-  // and a thumbnail batch costs ~25 % less. Flat-colour styles keep full size for hard region borders.
+  // Textured styles (`smooth`: watercolor, oil paint, pixel art) abstract small outputs (previews) at 3/4 of
+  // their size: their washes and blocks upsample invisibly under textures drawn at full size by the finishing
+  // pass, and a thumbnail batch costs less. Flat-colour styles keep full size for hard region borders, and
+  // 3d for crisp faces (its whole look is the upsampled work image).
   const long = Math.max(img.width, img.height);
   if (opts.smooth && long < maxLong) maxLong = Math.max(Math.min(long, 160), Math.round(long * 0.75));
   const ws = workSize(img.width, img.height, maxLong);

@@ -18,7 +18,7 @@ const { smoothstep } = pixelMath;
  */
 export function threeD(img: Image8): Buffer {
   const { width: w, height: h } = img;
-  const { work, s } = toWork(img, { smooth: true });
+  const { work, s } = toWork(img);
   const ww = work.width;
   const wh = work.height;
   const n = ww * wh;
