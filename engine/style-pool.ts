@@ -89,7 +89,6 @@ class PoolWorker {
 
   constructor(warm: boolean) {
     this.worker = spawnWorker(warm);
-    this.worker.unref(); // an idle pool never keeps the process alive
     let onReady: () => void = () => undefined;
     this.ready = new Promise<void>((r) => {
       onReady = r;
@@ -113,6 +112,8 @@ class PoolWorker {
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`style worker exited with code ${code}`)));
+    // an idle pool never keeps the process alive (after the listeners: adding a 'message' listener refs the port)
+    this.worker.unref();
   }
 
   get alive(): boolean {

@@ -40,6 +40,21 @@ describe('style pool', () => {
   }, 60_000);
 });
 
+describe('style pool lifetime', () => {
+  it('never keeps the process alive while idle, before or after a batch', async () => {
+    const held = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort' || r === 'Worker').length;
+    const before = held();
+    process.env.TOONZAP_ENGINE_WORKERS = '1';
+    expect(await warmStylePool()).toBe(1);
+    expect(held()).toBe(before);
+    const img = await decodeInput(photo('coffee.png'), { maxSize: 128 });
+    const n = stylesRenderedByWorkers();
+    await renderAllFromDecoded(img);
+    expect(stylesRenderedByWorkers()).toBeGreaterThan(n);
+    expect(held()).toBe(before);
+  }, 60_000);
+});
+
 describe('the engine as the container ships it', () => {
   it('bundles the server with its style worker, which the bundled pool finds and uses', async () => {
     // same esbuild call as engine/Dockerfile (entry points, platform, externals)
