@@ -106,6 +106,7 @@ class PoolWorker {
     });
     const fail = (err: Error) => {
       onReady();
+      if (this.worker) console.warn(`[toonzap-engine] style worker lost, its styles render in the calling thread: ${err.message}`);
       this.worker = undefined;
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
@@ -114,6 +115,15 @@ class PoolWorker {
     this.worker.on('exit', (code) => fail(new Error(`style worker exited with code ${code}`)));
     // an idle pool never keeps the process alive (after the listeners: adding a 'message' listener refs the port)
     this.worker.unref();
+  }
+
+  /** `ready`, keeping the process alive until then (an unref'd loading worker would let it exit). */
+  awaitReady(): Promise<void> {
+    if (this.isReady || !this.worker) return this.ready;
+    this.worker.ref();
+    return this.ready.finally(() => {
+      if (this.pending.size === 0) this.worker?.unref();
+    });
   }
 
   get alive(): boolean {
@@ -169,7 +179,7 @@ function pool(warm = false): PoolWorker[] {
 export async function warmStylePool(): Promise<number> {
   const ws = pool(true);
   warmUpStyles();
-  await Promise.all(ws.map((w) => w.ready));
+  await Promise.all(ws.map((w) => w.awaitReady()));
   return pool().length; // a worker that failed to load is gone by now
 }
 

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { closeStylePool, decodeInput, renderAllFromDecoded, STYLE_IDS, stylesRenderedByWorkers, warmStylePool } from '../../engine';
@@ -55,22 +57,29 @@ describe('style pool lifetime', () => {
   }, 60_000);
 });
 
+type Engine = typeof import('../../engine');
+
+/** The engine bundled as engine/Dockerfile does it, into `dir`; `worker` replaces the style worker's code. */
+function bundleEngine(dir: string, worker?: string): Engine {
+  const outdir = path.resolve(__dirname, '../../node_modules/.cache', dir);
+  const root = path.resolve(__dirname, '../../engine');
+  buildSync({
+    entryPoints: [path.join(root, 'index.ts'), path.join(root, 'style-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['sharp', '@aws-sdk/*'],
+    outdir,
+    logLevel: 'error',
+  });
+  if (worker) fs.writeFileSync(path.join(outdir, 'style-worker.js'), worker);
+  return require(path.join(outdir, 'index.js')) as Engine;
+}
+
 describe('the engine as the container ships it', () => {
   it('bundles the server with its style worker, which the bundled pool finds and uses', async () => {
-    // same esbuild call as engine/Dockerfile (entry points, platform, externals)
-    const outdir = path.resolve(__dirname, '../../node_modules/.cache/test-engine-bundle');
-    const root = path.resolve(__dirname, '../../engine');
-    buildSync({
-      entryPoints: [path.join(root, 'index.ts'), path.join(root, 'style-worker.ts')],
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      external: ['sharp', '@aws-sdk/*'],
-      outdir,
-      logLevel: 'error',
-    });
-    const shipped = require(path.join(outdir, 'index.js')) as typeof import('../../engine');
+    const shipped = bundleEngine('test-engine-bundle');
     process.env.TOONZAP_ENGINE_WORKERS = '1';
     try {
       expect(await shipped.warmStylePool()).toBe(1);
@@ -79,6 +88,43 @@ describe('the engine as the container ships it', () => {
       expect(out.map((t) => t.styleId)).toEqual([...STYLE_IDS]);
       expect(shipped.stylesRenderedByWorkers()).toBeGreaterThan(0);
     } finally {
+      await shipped.closeStylePool();
+    }
+  }, 60_000);
+
+  it('stays alive while its workers warm up (a server awaits warmStylePool before listening)', () => {
+    bundleEngine('test-engine-bundle');
+    const index = path.resolve(__dirname, '../../node_modules/.cache/test-engine-bundle/index.js');
+    const child = spawnSync(
+      process.execPath,
+      ['-e', `require(${JSON.stringify(index)}).warmStylePool().then((n) => console.log('warm ' + n))`],
+      { env: { ...process.env, TOONZAP_ENGINE_WORKERS: '1' }, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(child.stdout.trim()).toBe('warm 1');
+  }, 70_000);
+
+  it("renders a worker's share in the calling thread when the worker dies mid-job: same bytes, nothing missing", async () => {
+    const dying = [
+      "const { parentPort } = require('node:worker_threads');",
+      'parentPort.postMessage({ ready: true });',
+      'parentPort.on("message", () => process.exit(3)); // dies with the job in flight',
+    ].join('\n');
+    const shipped = bundleEngine('test-engine-bundle-dying-worker', dying);
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const img = await shipped.decodeInput(photo('astronaut.png'), { maxSize: 160 });
+      process.env.TOONZAP_ENGINE_WORKERS = '0';
+      const inline = await shipped.renderAllFromDecoded(img);
+      await shipped.closeStylePool();
+      process.env.TOONZAP_ENGINE_WORKERS = '1';
+      expect(await shipped.warmStylePool()).toBe(1);
+      const out = await shipped.renderAllFromDecoded(img);
+      expect(shipped.stylesRenderedByWorkers()).toBe(0);
+      expect(out.map((t) => t.styleId)).toEqual([...STYLE_IDS]);
+      for (let i = 0; i < STYLE_IDS.length; i++) expect(out[i].png.equals(inline[i].png)).toBe(true);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('style worker lost'));
+    } finally {
+      warn.mockRestore();
       await shipped.closeStylePool();
     }
   }, 60_000);
