@@ -155,12 +155,12 @@ export function lumaFromRGB8(img: Image8): Plane {
  * Same sampling convention as resizePlane (pixel centres aligned).
  */
 export class Upsampler {
-  private readonly x0: Int32Array;
-  private readonly x1: Int32Array;
-  private readonly fx: Float32Array;
-  private readonly y0: Int32Array;
-  private readonly y1: Int32Array;
-  private readonly fy: Float32Array;
+  readonly x0: Int32Array;
+  readonly x1: Int32Array;
+  readonly fx: Float32Array;
+  readonly y0: Int32Array;
+  readonly y1: Int32Array;
+  readonly fy: Float32Array;
 
   constructor(
     readonly sw: number,

@@ -276,3 +276,22 @@ export function paintCel(res: CelResult, out: Raster): Raster {
   }
   return out;
 }
+
+/** The palette after the per-pixel colour grade a style applies to the painted image (same function, so same colours). */
+export function gradedPalette(palette: Float32Array, grade: (img: Raster) => void): Float32Array {
+  const n = palette.length / 3;
+  const img: Raster = { width: n, height: 1, r: new Float32Array(n), g: new Float32Array(n), b: new Float32Array(n) };
+  for (let i = 0; i < n; i++) {
+    img.r[i] = palette[i * 3];
+    img.g[i] = palette[i * 3 + 1];
+    img.b[i] = palette[i * 3 + 2];
+  }
+  grade(img);
+  const out = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    out[i * 3] = img.r[i];
+    out[i * 3 + 1] = img.g[i];
+    out[i * 3 + 2] = img.b[i];
+  }
+  return out;
+}

@@ -146,7 +146,7 @@ export function majorityFilter(labels: Uint8Array, w: number, h: number, passes 
 }
 
 /** Paint a label image with its palette into `out` (in place). */
-export function paintLabels(labels: Uint8Array, pal: Float32Array, out: Raster): Raster {
+export function paintLabels(labels: Uint8Array | Uint16Array, pal: Float32Array, out: Raster): Raster {
   const { r, g, b } = out;
   for (let i = 0; i < labels.length; i++) {
     const o = labels[i] * 3;

@@ -1,7 +1,8 @@
-import { celQuantize, paintCel } from '../filters/cel';
+import { celQuantize, gradedPalette, paintCel } from '../filters/cel';
+import { LabelUpsampler } from '../filters/label-upsample';
 import { saturate, tone, vibrance } from '../filters/color';
 import { dogField } from '../filters/lines';
-import { type Image8, luma, scaleOf, Upsampler } from '../raster';
+import { type Image8, luma, type Raster, scaleOf, Upsampler } from '../raster';
 import { abstractRegions, toWork } from './common';
 import { pixelMath } from '../pixel-math';
 
@@ -21,9 +22,12 @@ export function anime(img: Image8): Buffer {
   const Lw = luma(work);
   tone(work, 0.8, 1.05, 0.5, 0.02);
   const cel = celQuantize(work, { chromaK: 6, bands: [0.3, 0.6, 0.86], minRegion: Math.round(140 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s });
-  paintCel(cel, work);
-  vibrance(work, 1.2); // muted fur and skin gain colour, vivid colours do not clip
-  saturate(work, 1.15);
+  const grade = (img: Raster) => {
+    vibrance(img, 1.2); // muted fur and skin gain colour, vivid colours do not clip
+    saturate(img, 1.15);
+  };
+  grade(paintCel(cel, work));
+  const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);
   // outline width is set in output pixels, the DoG runs at work resolution
   const D = dogField(Lw, ww, wh, (Math.max(0.85, 1.0 * scaleOf(w, h)) * ww) / w);
   const up = new Upsampler(ww, wh, w, h);
@@ -33,9 +37,7 @@ export function anime(img: Image8): Buffer {
   const bb = new Float32Array(w);
   const dd = new Float32Array(w);
   for (let y = 0; y < h; y++) {
-    up.row(work.r, y, rr);
-    up.row(work.g, y, gg);
-    up.row(work.b, y, bb);
+    colours.row(y, rr, gg, bb);
     up.row(D, y, dd);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
       const a = inkCoverage(dd[x], 0.008, 1.1) * 0.95;

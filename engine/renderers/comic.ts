@@ -1,7 +1,8 @@
-import { celQuantize, paintCel } from '../filters/cel';
+import { celQuantize, gradedPalette, paintCel } from '../filters/cel';
+import { LabelUpsampler } from '../filters/label-upsample';
 import { saturate, tone } from '../filters/color';
 import { dogField } from '../filters/lines';
-import { type Image8, luma, scaleOf, Upsampler } from '../raster';
+import { type Image8, luma, type Raster, scaleOf, Upsampler } from '../raster';
 import { abstractRegions, toWork } from './common';
 import { pixelMath } from '../pixel-math';
 
@@ -21,8 +22,9 @@ export function comic(img: Image8): Buffer {
   tone(work, 0.95, 1.2, 0.5, 0);
   saturate(work, 1.55);
   const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s });
-  paintCel(cel, work);
-  saturate(work, 1.2);
+  const grade = (img: Raster) => saturate(img, 1.2);
+  grade(paintCel(cel, work));
+  const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);
   const sc = scaleOf(w, h);
   const D = dogField(Lw, ww, wh, (Math.max(0.8, 1.25 * sc) * ww) / w);
   // Halftone shadows: dots on a 45-degree grid whose radius grows with darkness.
@@ -37,9 +39,7 @@ export function comic(img: Image8): Buffer {
   const ll = new Float32Array(w);
   const dd = new Float32Array(w);
   for (let y = 0; y < h; y++) {
-    up.row(work.r, y, rr);
-    up.row(work.g, y, gg);
-    up.row(work.b, y, bb);
+    colours.row(y, rr, gg, bb);
     up.row(Lw, y, ll);
     up.row(D, y, dd);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {

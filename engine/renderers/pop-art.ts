@@ -1,5 +1,7 @@
 import { type HSV, saturate } from '../filters/color';
+import { LabelUpsampler } from '../filters/label-upsample';
 import { dogField } from '../filters/lines';
+import { paintLabels } from '../filters/quantize';
 import { createRaster, type Image8, luma, scaleOf, Upsampler } from '../raster';
 import { abstractRegions, toWork } from './common';
 import { pixelMath } from '../pixel-math';
@@ -23,18 +25,28 @@ const INK: readonly [number, number, number] = [0.07, 0.07, 0.1];
 const PAPER: readonly [number, number, number] = [1.0, 0.98, 0.92];
 const NEUTRAL_MID: readonly [number, number, number] = [0.55, 0.75, 0.95];
 
-function popColour(hue: number): readonly [number, number, number] {
-  let best = POP[0][1];
+/** Index into POP of the printing ink nearest to a hue. */
+function popIndex(hue: number): number {
+  let best = 0;
   let bd = 9;
-  for (const [ph, c] of POP) {
-    const d = Math.abs(hue - ph);
+  for (let k = 0; k < POP.length; k++) {
+    const d = Math.abs(hue - POP[k][0]);
     if (d < bd) {
       bd = d;
-      best = c;
+      best = k;
     }
   }
   return best;
 }
+
+/** Flat colours as labels: INK, NEUTRAL_MID, SKIN, then the POP inks. */
+const FLAT_COLOURS: ReadonlyArray<readonly [number, number, number]> = [INK, NEUTRAL_MID, SKIN, ...POP.map((p) => p[1])];
+const L_INK = 0;
+const L_NEUTRAL = 1;
+const L_SKIN = 2;
+const L_POP = 3;
+/** Dot states as labels: none, paper only (neutral highlights), Ben-Day dots. */
+const DOT_LEVELS = [0, 0.0001, 1];
 
 function quantile(L: Float32Array, q: number): number {
   const hist = new Uint32Array(256);
@@ -62,27 +74,33 @@ export function popArt(img: Image8): Buffer {
   const Lw = luma(work);
   const t0 = Math.max(0.12, quantile(Lw, 0.16));
   const t1 = Math.max(t0 + 0.1, quantile(Lw, 0.62));
-  const flat = createRaster(ww, wh);
-  const dots = new Float32Array(ww * wh);
+  const colourLabels = new Uint16Array(ww * wh);
+  const dotLabels = new Uint16Array(ww * wh);
   const hsv: HSV = { h: 0, s: 0, v: 0 };
   for (let i = 0; i < ww * wh; i++) {
     const l = Lw[i];
     rgbToHsv(work.r[i], work.g[i], work.b[i], hsv);
-    let c: readonly [number, number, number];
+    let c = L_INK;
     let dot = 0;
-    if (l < t0) c = INK;
-    else {
+    if (l >= t0) {
       const neutral = hsv.s < 0.2;
       const skinLike = !neutral && hsv.h < 0.75 && hsv.s < 0.6 && l > t0 + 0.1;
-      c = neutral ? NEUTRAL_MID : skinLike ? SKIN : popColour(hsv.h);
-      if (l >= t1) dot = 1;
-      if (neutral && l >= t1) dot = 0.0001; // paper only
+      c = neutral ? L_NEUTRAL : skinLike ? L_SKIN : L_POP + popIndex(hsv.h);
+      if (l >= t1) dot = neutral ? 1 : 2; // neutral highlights: paper only
     }
-    flat.r[i] = c[0];
-    flat.g[i] = c[1];
-    flat.b[i] = c[2];
-    dots[i] = dot;
+    colourLabels[i] = c;
+    dotLabels[i] = dot;
   }
+  const palette = new Float32Array(FLAT_COLOURS.flat());
+  const flat = createRaster(ww, wh);
+  paintLabels(colourLabels, palette, flat);
+  const dotPalette = new Float32Array(DOT_LEVELS.flatMap((d) => [d, 0, 0]));
+  const dotField = createRaster(ww, wh);
+  paintLabels(dotLabels, dotPalette, dotField);
+  // region borders and dot-area borders stay smooth when enlarged (no stair steps at 2048 px)
+  const colours = new LabelUpsampler(colourLabels, palette, flat, w, h);
+  const dotAreas = new LabelUpsampler(dotLabels, dotPalette, dotField, w, h);
+  const spare = new Float32Array(w);
   const sc = scaleOf(w, h);
   const D = dogField(Lw, ww, wh, (Math.max(0.9, 1.6 * sc) * ww) / w);
   const period = Math.max(3.2, 6 * sc);
@@ -96,10 +114,8 @@ export function popArt(img: Image8): Buffer {
   const mm = new Float32Array(w);
   const dd = new Float32Array(w);
   for (let y = 0; y < h; y++) {
-    up.row(flat.r, y, rr);
-    up.row(flat.g, y, gg);
-    up.row(flat.b, y, bb);
-    up.row(dots, y, mm);
+    colours.row(y, rr, gg, bb);
+    dotAreas.row(y, mm, spare, spare);
     up.row(D, y, dd);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
       let r = rr[x];
