@@ -1,4 +1,4 @@
-import { gaussBlur } from '../filters/blur';
+import { gaussBlur, gaussKernelBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { kuwahara } from '../filters/kuwahara';
@@ -111,6 +111,17 @@ export function oilPaint(img: Image8): Buffer {
   }
   const wx = new Float32Array(w);
   for (let x = 0; x < w; x++) wx[x] = 0.012 * Math.sin(x * 2.1);
+  // Kuwahara blocks are square at work resolution; enlarged several times they show as stair steps.
+  // A sub-pixel blur first rounds them (the strokes' relief keeps the paint texture at full size).
+  const f = w / ww;
+  const colour =
+    f > 1.5
+      ? {
+          r: gaussKernelBlur(painted.r, ww, wh, 0.35 * Math.min(f, 4) ** 0.5),
+          g: gaussKernelBlur(painted.g, ww, wh, 0.35 * Math.min(f, 4) ** 0.5),
+          b: gaussKernelBlur(painted.b, ww, wh, 0.35 * Math.min(f, 4) ** 0.5),
+        }
+      : painted;
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
   const rr = new Float32Array(w);
@@ -118,9 +129,9 @@ export function oilPaint(img: Image8): Buffer {
   const bb = new Float32Array(w);
   const ee = new Float32Array(w);
   for (let y = 0; y < h; y++) {
-    up.row(painted.r, y, rr);
-    up.row(painted.g, y, gg);
-    up.row(painted.b, y, bb);
+    up.row(colour.r, y, rr);
+    up.row(colour.g, y, gg);
+    up.row(colour.b, y, bb);
     up.row(relief, y, ee);
     const wy = Math.sin(y * 2.1);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
