@@ -1,4 +1,6 @@
-import { downscalePlane, resizePlane } from './filters/blur';
+import { downscalePlane, resizePlane, Upsampler } from './filters/blur';
+
+export { Upsampler } from './filters/blur';
 
 /**
  * Planar float raster used by all style filters: three Float32Array planes (R, G, B) in [0, 1].
@@ -149,66 +151,9 @@ export function lumaFromRGB8(img: Image8): Plane {
   return out;
 }
 
-/**
- * Bilinear sampler from a small plane onto a larger grid, one output row at a time: finishing passes
- * read the work-resolution fields row by row instead of allocating full-size float planes.
- * Same sampling convention as resizePlane (pixel centres aligned).
- */
-export class Upsampler {
-  readonly x0: Int32Array;
-  readonly x1: Int32Array;
-  readonly fx: Float32Array;
-  readonly y0: Int32Array;
-  readonly y1: Int32Array;
-  readonly fy: Float32Array;
-
-  constructor(
-    readonly sw: number,
-    readonly sh: number,
-    readonly dw: number,
-    readonly dh: number,
-  ) {
-    this.x0 = new Int32Array(dw);
-    this.x1 = new Int32Array(dw);
-    this.fx = new Float32Array(dw);
-    this.y0 = new Int32Array(dh);
-    this.y1 = new Int32Array(dh);
-    this.fy = new Float32Array(dh);
-    axis(sw, dw, this.x0, this.x1, this.fx);
-    axis(sh, dh, this.y0, this.y1, this.fy);
-  }
-
-  /** Fill `out` (length >= dw) with row y of `src` resampled to the target grid. */
-  row(src: Plane, y: number, out: Float32Array): Float32Array {
-    const { x0, x1, fx, sw, dw } = this;
-    const r0 = this.y0[y] * sw;
-    const r1 = this.y1[y] * sw;
-    const wy = this.fy[y];
-    for (let x = 0; x < dw; x++) {
-      const a = x0[x];
-      const b = x1[x];
-      const wx = fx[x];
-      const ta = src[r0 + a];
-      const ba = src[r1 + a];
-      const top = ta + (src[r0 + b] - ta) * wx;
-      const bot = ba + (src[r1 + b] - ba) * wx;
-      out[x] = top + (bot - top) * wy;
-    }
-    return out;
-  }
-}
-
-function axis(s: number, d: number, i0: Int32Array, i1: Int32Array, f: Float32Array): void {
-  const k = s / d;
-  for (let x = 0; x < d; x++) {
-    let p = (x + 0.5) * k - 0.5;
-    if (p < 0) p = 0;
-    let a = Math.floor(p);
-    if (a > s - 1) a = s - 1;
-    i0[x] = a;
-    i1[x] = Math.min(a + 1, s - 1);
-    f[x] = p - a;
-  }
+/** `n` scratch rows of `w` floats for a finishing pass (one per upsampled field). */
+export function rowBuffers(w: number, n: number): Float32Array[] {
+  return Array.from({ length: n }, () => new Float32Array(w));
 }
 
 /** 0..1 float -> 0..255 byte, clamped and rounded. */
@@ -221,9 +166,7 @@ export function upsampleToRGB8(src: Raster, w: number, h: number): Buffer {
   if (src.width === w && src.height === h) return toRGB8(src);
   const up = new Upsampler(src.width, src.height, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const rr = new Float32Array(w);
-  const gg = new Float32Array(w);
-  const bb = new Float32Array(w);
+  const [rr, gg, bb] = rowBuffers(w, 3);
   for (let y = 0; y < h; y++) {
     up.row(src.r, y, rr);
     up.row(src.g, y, gg);

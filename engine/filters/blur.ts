@@ -93,39 +93,8 @@ export function resizePlane(src: Plane, sw: number, sh: number, dw: number, dh: 
     out.set(src);
     return out;
   }
-  const sx = sw / dw;
-  const sy = sh / dh;
-  const x0s = new Int32Array(dw);
-  const x1s = new Int32Array(dw);
-  const fxs = new Float32Array(dw);
-  for (let x = 0; x < dw; x++) {
-    let fx = (x + 0.5) * sx - 0.5;
-    if (fx < 0) fx = 0;
-    let x0 = Math.floor(fx);
-    if (x0 > sw - 1) x0 = sw - 1;
-    x0s[x] = x0;
-    x1s[x] = Math.min(x0 + 1, sw - 1);
-    fxs[x] = fx - x0;
-  }
-  for (let y = 0; y < dh; y++) {
-    let fy = (y + 0.5) * sy - 0.5;
-    if (fy < 0) fy = 0;
-    let y0 = Math.floor(fy);
-    if (y0 > sh - 1) y0 = sh - 1;
-    const y1 = Math.min(y0 + 1, sh - 1);
-    const wy = fy - y0;
-    const r0 = y0 * sw;
-    const r1 = y1 * sw;
-    const o = y * dw;
-    for (let x = 0; x < dw; x++) {
-      const a = x0s[x];
-      const b = x1s[x];
-      const wx = fxs[x];
-      const top = src[r0 + a] + (src[r0 + b] - src[r0 + a]) * wx;
-      const bot = src[r1 + a] + (src[r1 + b] - src[r1 + a]) * wx;
-      out[o + x] = top + (bot - top) * wy;
-    }
-  }
+  const up = new Upsampler(sw, sh, dw, dh);
+  for (let y = 0; y < dh; y++) up.row(src, y, out.subarray(y * dw, (y + 1) * dw));
   return out;
 }
 
@@ -196,4 +165,70 @@ export function gaussKernelBlur(src: Plane, w: number, h: number, sigma: number)
     }
   }
   return out;
+}
+
+/**
+ * Source indices and weights of a bilinear resample along one axis (pixel centres aligned, edges clamped):
+ * output i reads i0[i] and i1[i], weighted 1 - f[i] and f[i].
+ */
+export function bilinearAxis(s: number, d: number, i0: Int32Array, i1: Int32Array, f: Float32Array): void {
+  const k = s / d;
+  for (let x = 0; x < d; x++) {
+    let p = (x + 0.5) * k - 0.5;
+    if (p < 0) p = 0;
+    let a = Math.floor(p);
+    if (a > s - 1) a = s - 1;
+    i0[x] = a;
+    i1[x] = Math.min(a + 1, s - 1);
+    f[x] = p - a;
+  }
+}
+
+/**
+ * Bilinear sampler from a small plane onto a larger grid, one output row at a time: finishing passes
+ * read the work-resolution fields row by row instead of allocating full-size float planes.
+ * Same sampling convention as resizePlane (pixel centres aligned).
+ */
+export class Upsampler {
+  readonly x0: Int32Array;
+  readonly x1: Int32Array;
+  readonly fx: Float32Array;
+  readonly y0: Int32Array;
+  readonly y1: Int32Array;
+  readonly fy: Float32Array;
+
+  constructor(
+    readonly sw: number,
+    readonly sh: number,
+    readonly dw: number,
+    readonly dh: number,
+  ) {
+    this.x0 = new Int32Array(dw);
+    this.x1 = new Int32Array(dw);
+    this.fx = new Float32Array(dw);
+    this.y0 = new Int32Array(dh);
+    this.y1 = new Int32Array(dh);
+    this.fy = new Float32Array(dh);
+    bilinearAxis(sw, dw, this.x0, this.x1, this.fx);
+    bilinearAxis(sh, dh, this.y0, this.y1, this.fy);
+  }
+
+  /** Fill `out` (length >= dw) with row y of `src` resampled to the target grid. */
+  row(src: Plane, y: number, out: Float32Array): Float32Array {
+    const { x0, x1, fx, sw, dw } = this;
+    const r0 = this.y0[y] * sw;
+    const r1 = this.y1[y] * sw;
+    const wy = this.fy[y];
+    for (let x = 0; x < dw; x++) {
+      const a = x0[x];
+      const b = x1[x];
+      const wx = fx[x];
+      const ta = src[r0 + a];
+      const ba = src[r1 + a];
+      const top = ta + (src[r0 + b] - ta) * wx;
+      const bot = ba + (src[r1 + b] - ba) * wx;
+      out[x] = top + (bot - top) * wy;
+    }
+    return out;
+  }
 }

@@ -2,7 +2,7 @@ import { celQuantize, gradedPalette, paintCel } from '../filters/cel';
 import { LabelUpsampler } from '../filters/label-upsample';
 import { saturate, tone, vibrance } from '../filters/color';
 import { dogField } from '../filters/lines';
-import { type Image8, luma, type Raster, scaleOf, Upsampler } from '../raster';
+import { type Image8, luma, type Raster, scaleOf, Upsampler, rowBuffers } from '../raster';
 import { abstractRegions, toWork } from './common';
 import { pixelMath } from '../pixel-math';
 
@@ -32,10 +32,7 @@ export function anime(img: Image8): Buffer {
   const D = dogField(Lw, ww, wh, (Math.max(0.85, 1.0 * scaleOf(w, h)) * ww) / w);
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const rr = new Float32Array(w);
-  const gg = new Float32Array(w);
-  const bb = new Float32Array(w);
-  const dd = new Float32Array(w);
+  const [rr, gg, bb, dd] = rowBuffers(w, 4);
   for (let y = 0; y < h; y++) {
     colours.row(y, rr, gg, bb);
     up.row(D, y, dd);

@@ -2,7 +2,7 @@ import { celQuantize, gradedPalette, paintCel } from '../filters/cel';
 import { LabelUpsampler } from '../filters/label-upsample';
 import { saturate, tone } from '../filters/color';
 import { dogField } from '../filters/lines';
-import { type Image8, luma, type Raster, scaleOf, Upsampler } from '../raster';
+import { type Image8, luma, type Raster, scaleOf, Upsampler, rowBuffers } from '../raster';
 import { abstractRegions, toWork } from './common';
 import { pixelMath } from '../pixel-math';
 
@@ -33,11 +33,7 @@ export function comic(img: Image8): Buffer {
   const c45 = Math.SQRT1_2;
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const rr = new Float32Array(w);
-  const gg = new Float32Array(w);
-  const bb = new Float32Array(w);
-  const ll = new Float32Array(w);
-  const dd = new Float32Array(w);
+  const [rr, gg, bb, ll, dd] = rowBuffers(w, 5);
   for (let y = 0; y < h; y++) {
     colours.row(y, rr, gg, bb);
     up.row(Lw, y, ll);

@@ -3,7 +3,7 @@ import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { kuwahara } from '../filters/kuwahara';
 import { whiteNoise } from '../filters/noise';
-import { type Image8, luma, scaleOf, Upsampler } from '../raster';
+import { type Image8, luma, scaleOf, Upsampler, rowBuffers } from '../raster';
 import { toWork } from './common';
 import { pixelMath } from '../pixel-math';
 
@@ -124,10 +124,7 @@ export function oilPaint(img: Image8): Buffer {
       : painted;
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const rr = new Float32Array(w);
-  const gg = new Float32Array(w);
-  const bb = new Float32Array(w);
-  const ee = new Float32Array(w);
+  const [rr, gg, bb, ee] = rowBuffers(w, 4);
   for (let y = 0; y < h; y++) {
     up.row(colour.r, y, rr);
     up.row(colour.g, y, gg);

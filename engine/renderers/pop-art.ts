@@ -2,7 +2,7 @@ import { type HSV, saturate } from '../filters/color';
 import { LabelUpsampler } from '../filters/label-upsample';
 import { dogField } from '../filters/lines';
 import { paintLabels } from '../filters/quantize';
-import { createRaster, type Image8, luma, scaleOf, Upsampler } from '../raster';
+import { createRaster, type Image8, luma, scaleOf, Upsampler, rowBuffers } from '../raster';
 import { abstractRegions, toWork } from './common';
 import { pixelMath } from '../pixel-math';
 
@@ -108,11 +108,7 @@ export function popArt(img: Image8): Buffer {
   const c45 = Math.SQRT1_2;
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const rr = new Float32Array(w);
-  const gg = new Float32Array(w);
-  const bb = new Float32Array(w);
-  const mm = new Float32Array(w);
-  const dd = new Float32Array(w);
+  const [rr, gg, bb, mm, dd] = rowBuffers(w, 5);
   for (let y = 0; y < h; y++) {
     colours.row(y, rr, gg, bb);
     dotAreas.row(y, mm, spare, spare);

@@ -2,7 +2,7 @@ import { gaussBlur } from '../filters/blur';
 import { saturate, toneLut } from '../filters/color';
 import { dogField } from '../filters/lines';
 import { fbm, valueNoise } from '../filters/noise';
-import { createRaster, type Image8, luma, scaleOf, Upsampler } from '../raster';
+import { createRaster, type Image8, luma, scaleOf, Upsampler, rowBuffers } from '../raster';
 import { abstractRegions, toWork } from './common';
 import { pixelMath } from '../pixel-math';
 
@@ -78,12 +78,7 @@ export function watercolor(img: Image8): Buffer {
   const lut = toneLut(1, 1.04, 0.7, 0);
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const rr = new Float32Array(w);
-  const gg = new Float32Array(w);
-  const bb = new Float32Array(w);
-  const DD = new Float32Array(w);
-  const CC = new Float32Array(w);
-  const PP = new Float32Array(w);
+  const [rr, gg, bb, DD, CC, PP] = rowBuffers(w, 6);
   const px = [rr, gg, bb];
   for (let y = 0; y < h; y++) {
     up.row(warped.r, y, rr);
