@@ -1,7 +1,7 @@
 import { rgbToHsv } from './filters/color';
 import { inkCoverage } from './filters/lines';
 import { hash2 } from './filters/noise';
-import { byte, clamp01, smoothstep } from './raster';
+import { byte, smoothstep } from './raster';
 import { inkMix } from './renderers/common';
 
 /**
@@ -10,4 +10,4 @@ import { inkMix } from './renderers/common';
  * modules (the tsx dev loader, jest) otherwise read every imported binding through an export getter on
  * each call, which costs 15-40 % in per-pixel loops; bundles (the container) are unaffected either way.
  */
-export const pixelMath = { byte, clamp01, smoothstep, inkCoverage, inkMix, hash2, rgbToHsv } as const;
+export const pixelMath = { byte, smoothstep, inkCoverage, inkMix, hash2, rgbToHsv } as const;

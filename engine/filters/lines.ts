@@ -22,21 +22,3 @@ export function inkCoverage(d: number, threshold: number, softness: number): num
   v = v < 0 ? 0 : v > 1 ? 1 : v;
   return v * v * (3 - 2 * v);
 }
-
-/** Sobel gradient magnitude. */
-export function sobel(L: Plane, w: number, h: number): Plane {
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const ym = (y > 0 ? y - 1 : 0) * w;
-    const y0 = y * w;
-    const yp = (y < h - 1 ? y + 1 : h - 1) * w;
-    for (let x = 0; x < w; x++) {
-      const xm = x > 0 ? x - 1 : 0;
-      const xp = x < w - 1 ? x + 1 : w - 1;
-      const gx = L[ym + xp] + 2 * L[y0 + xp] + L[yp + xp] - L[ym + xm] - 2 * L[y0 + xm] - L[yp + xm];
-      const gy = L[yp + xm] + 2 * L[yp + x] + L[yp + xp] - L[ym + xm] - 2 * L[ym + x] - L[ym + xp];
-      out[y0 + x] = Math.sqrt(gx * gx + gy * gy) * 0.25;
-    }
-  }
-  return out;
-}
