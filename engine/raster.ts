@@ -45,14 +45,15 @@ export function toRGB8(src: Raster): Buffer {
   const out = Buffer.allocUnsafe(n * 3);
   const { r, g, b } = src;
   for (let i = 0, j = 0; i < n; i++, j += 3) {
-    out[j] = clamp255(r[i]);
-    out[j + 1] = clamp255(g[i]);
-    out[j + 2] = clamp255(b[i]);
+    out[j] = byte(r[i]);
+    out[j + 1] = byte(g[i]);
+    out[j + 2] = byte(b[i]);
   }
   return out;
 }
 
-function clamp255(v: number): number {
+/** 0..1 float -> 0..255 byte, clamped and rounded. */
+export function byte(v: number): number {
   const x = v * 255 + 0.5;
   return x <= 0 ? 0 : x >= 255 ? 255 : x | 0;
 }
@@ -156,10 +157,6 @@ export function rowBuffers(w: number, n: number): Float32Array[] {
   return Array.from({ length: n }, () => new Float32Array(w));
 }
 
-/** 0..1 float -> 0..255 byte, clamped and rounded. */
-export function byte(v: number): number {
-  return clamp255(v);
-}
 
 /** Upsample a (work-resolution) raster straight into interleaved RGB8 at w x h. */
 export function upsampleToRGB8(src: Raster, w: number, h: number): Buffer {
@@ -172,9 +169,9 @@ export function upsampleToRGB8(src: Raster, w: number, h: number): Buffer {
     up.row(src.g, y, gg);
     up.row(src.b, y, bb);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
-      out[j] = clamp255(rr[x]);
-      out[j + 1] = clamp255(gg[x]);
-      out[j + 2] = clamp255(bb[x]);
+      out[j] = byte(rr[x]);
+      out[j + 1] = byte(gg[x]);
+      out[j + 2] = byte(bb[x]);
     }
   }
   return out;

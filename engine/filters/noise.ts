@@ -21,17 +21,15 @@ export function whiteNoise(w: number, h: number, seed: number): Plane {
  * (smoothstep-free; good enough for paper/brush textures). Values in [0,1].
  */
 export function valueNoise(w: number, h: number, cell: number, seed: number): Plane {
-  const gw = Math.max(2, Math.ceil(w / cell) + 1);
-  const gh = Math.max(2, Math.ceil(h / cell) + 1);
-  const grid = whiteNoise(gw, gh, seed);
-  const fw = Math.round(gw * cell);
-  const fh = Math.round(gh * cell);
-  return cropPlane(resizePlane(grid, gw, gh, fw, fh), fw, w, h);
+  const rows = new ValueNoiseRows(w, h, cell, seed);
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) out.set(rows.row(y).subarray(0, w), y * w);
+  return out;
 }
 
 /**
- * Row-at-a-time reader of exactly the values valueNoise(w, h, cell, seed) would hold, for full-size
- * finishing passes that must not allocate full-size planes.
+ * Value noise one row at a time (valueNoise is built on it): full-size finishing passes read it without
+ * allocating full-size planes.
  */
 export class ValueNoiseRows {
   private readonly grid: Plane;
@@ -50,12 +48,6 @@ export class ValueNoiseRows {
   row(y: number): Float32Array {
     return this.up.row(this.grid, y, this.buf);
   }
-}
-
-function cropPlane(src: Plane, sw: number, w: number, h: number): Plane {
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) out.set(src.subarray(y * sw, y * sw + w), y * w);
-  return out;
 }
 
 /** Fractal sum of value noise octaves, normalised to roughly [0,1]. */

@@ -114,12 +114,13 @@ export function oilPaint(img: Image8): Buffer {
   // Kuwahara blocks are square at work resolution; enlarged several times they show as stair steps.
   // A sub-pixel blur first rounds them (the strokes' relief keeps the paint texture at full size).
   const f = w / ww;
+  const soften = 0.35 * Math.sqrt(Math.min(f, 4));
   const colour =
     f > 1.5
       ? {
-          r: gaussKernelBlur(painted.r, ww, wh, 0.35 * Math.min(f, 4) ** 0.5),
-          g: gaussKernelBlur(painted.g, ww, wh, 0.35 * Math.min(f, 4) ** 0.5),
-          b: gaussKernelBlur(painted.b, ww, wh, 0.35 * Math.min(f, 4) ** 0.5),
+          r: gaussKernelBlur(painted.r, ww, wh, soften),
+          g: gaussKernelBlur(painted.g, ww, wh, soften),
+          b: gaussKernelBlur(painted.b, ww, wh, soften),
         }
       : painted;
   const up = new Upsampler(ww, wh, w, h);
