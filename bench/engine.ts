@@ -8,7 +8,7 @@
  *
  * The engine is measured as it ships: this file and the style worker are bundled by esbuild the way
  * engine/Dockerfile bundles the server, and run in a plain `node` child process, not through the tsx dev
- * loader (whose CommonJS export getters cost 15-40 % in per-pixel loops). Timings are of a warm engine
+ * loader (measured 20-35 % slower per style). Timings are of a warm engine
  * (a running model server): worker threads started and JIT-warmed before anything is timed.
  */
 import { spawnSync } from 'node:child_process';

@@ -8,6 +8,6 @@ import { inkMix } from './renderers/common';
  * The small functions called once or more per output pixel, gathered in one plain object so renderers
  * can bind them to module-level constants at load (`const { byte } = pixelMath`). CommonJS builds of ES
  * modules (the tsx dev loader, jest) otherwise read every imported binding through an export getter on
- * each call, which costs 15-40 % in per-pixel loops; bundles (the container) are unaffected either way.
+ * each call (measured: anime at 1024 px 154 ms through getters, 109 ms bound); bundles are unaffected.
  */
 export const pixelMath = { byte, smoothstep, inkCoverage, inkMix, hash2, rgbToHsv } as const;
