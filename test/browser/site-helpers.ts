@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, FileChooser, Page } from 'playwright-core';
 
 /** Shared pieces of the site's browser tests (test/browser/*.test.ts). */
 
@@ -25,6 +25,45 @@ export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return errors;
+}
+
+/**
+ * Every file chooser the page opens, in order. Call it before the page navigates. Playwright turns chooser
+ * interception on asynchronously when a 'filechooser' listener is first added and off when the last one goes, so
+ * `waitForEvent` right before a key press races it: the press can reach Chromium un-intercepted, or a late chooser
+ * can arrive with no listener and is then left pending, which makes Chromium ignore every later one. One
+ * listener for the page's whole life avoids both.
+ */
+export function captureFileChoosers(page: Page): { readonly opened: number; next(timeoutMs?: number): Promise<FileChooser> } {
+  const queue: FileChooser[] = [];
+  const waiters: Array<(c: FileChooser) => void> = [];
+  let opened = 0;
+  page.on('filechooser', (c) => {
+    opened++;
+    const wake = waiters.shift();
+    if (wake) wake(c);
+    else queue.push(c);
+  });
+  return {
+    get opened() {
+      return opened;
+    },
+    next(timeoutMs = 20_000) {
+      const ready = queue.shift();
+      if (ready) return Promise.resolve(ready);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(take), 1);
+          reject(new Error(`no file chooser opened in ${timeoutMs} ms`));
+        }, timeoutMs);
+        const take = (c: FileChooser) => {
+          clearTimeout(timer);
+          resolve(c);
+        };
+        waiters.push(take);
+      });
+    },
+  };
 }
 
 /** axe-core on the page as it is now (all rules but experimental); violations as readable lines. */
