@@ -73,7 +73,8 @@ export function popArt(img: Image8): Buffer {
   const wh = work.height;
   const Lw = luma(work);
   const t0 = Math.max(0.12, quantile(Lw, 0.16));
-  const t1 = Math.max(t0 + 0.1, quantile(Lw, 0.62));
+  // Dots mark the highlights: the brightest share of the picture, but never mid-tones of a dark (night) photo.
+  const t1 = Math.max(t0 + 0.1, quantile(Lw, 0.62), 0.4);
   const colourLabels = new Uint16Array(ww * wh);
   const dotLabels = new Uint16Array(ww * wh);
   const hsv: HSV = { h: 0, s: 0, v: 0 };

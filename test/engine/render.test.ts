@@ -10,6 +10,7 @@ import {
 import {
   coveringColours,
   inkLinesOnEdges,
+  lumaOf,
   meanAbsDiff,
   neighbourEquality,
   type Pixels,
@@ -92,6 +93,17 @@ describe('style specifics', () => {
     for (const name of Object.keys(inputs)) {
       expect(neighbourEquality(inputs[name])).toBeLessThan(0.3);
       expect(neighbourEquality(outputs[name]['pixel-art'])).toBeGreaterThan(0.75);
+    }
+  });
+
+  it('a night photo stays a night photo in every style painted without paper (no tone flip)', async () => {
+    // The rocket at dusk: mean luma 0.22. Adaptive thresholds once turned its mid-blue sky into dotted paper.
+    const night = await smallPhoto('rocket.jpg', 320);
+    const mean = (l: Float32Array) => l.reduce((s, v) => s + v, 0) / l.length;
+    const before = mean(lumaOf(await pixels(night)));
+    for (const id of STYLE_IDS.filter((s) => s !== 'sketch' && s !== 'watercolor')) {
+      const after = mean(lumaOf(await pixels(await renderStyle(night, id))));
+      expect([id, Math.abs(after - before) <= 0.15]).toEqual([id, true]);
     }
   });
 
