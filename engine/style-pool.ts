@@ -34,13 +34,13 @@ interface ReadyMessage {
 
 /** Relative cost of each style at thumbnail size (measured by `npm run bench`), used to balance the split. */
 const RELATIVE_COST: Readonly<Record<StyleId, number>> = {
-  '3d': 19,
-  anime: 18,
+  '3d': 18,
+  anime: 21,
   comic: 19,
   sketch: 6,
-  watercolor: 11,
-  'pop-art': 12,
-  'pixel-art': 10,
+  watercolor: 10,
+  'pop-art': 14,
+  'pixel-art': 9,
   'oil-paint': 10,
 };
 

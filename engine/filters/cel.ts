@@ -1,5 +1,6 @@
 import type { Raster } from '../raster';
 import { gaussBlur } from './blur';
+import { domainTransform } from './edge-aware';
 
 /**
  * Cel quantisation: regions are clustered by colour *chroma* (k-means on opponent colour axes),
@@ -25,6 +26,12 @@ export interface CelOptions {
    * noise-shaped blobs (the "camouflage" look). Object edges keep their own values. 0 = off.
    */
   smoothFlat?: number;
+  /**
+   * Makes that wide blur edge-aware (domain transform, this range in colour units): thin dark structures
+   * (masts, lattice towers) then no longer pull the sky's contours down into drips around them. Left off
+   * where a mottled backdrop must melt into one tone (a Gaussian does that better).
+   */
+  smoothFlatRange?: number;
 }
 
 export interface CelResult {
@@ -54,9 +61,20 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
   }
   if (opts.smoothFlat && opts.smoothFlat > 0) {
     const { width: w, height: h } = img;
-    const Ys = gaussBlur(Y, w, h, opts.smoothFlat);
-    const As = gaussBlur(A, w, h, opts.smoothFlat);
-    const Bs = gaussBlur(B, w, h, opts.smoothFlat);
+    let Ys: Float32Array;
+    let As: Float32Array;
+    let Bs: Float32Array;
+    if (opts.smoothFlatRange) {
+      const planes = { width: w, height: h, r: Float32Array.from(Y), g: Float32Array.from(A), b: Float32Array.from(B) };
+      domainTransform(planes, 2 * opts.smoothFlat, opts.smoothFlatRange, 3);
+      Ys = planes.r;
+      As = planes.g;
+      Bs = planes.b;
+    } else {
+      Ys = gaussBlur(Y, w, h, opts.smoothFlat);
+      As = gaussBlur(A, w, h, opts.smoothFlat);
+      Bs = gaussBlur(B, w, h, opts.smoothFlat);
+    }
     for (let i = 0; i < n; i++) {
       const dev = Math.abs(Y[i] - Ys[i]) + 0.5 * (Math.abs(A[i] - As[i]) + Math.abs(B[i] - Bs[i]));
       // 1 where the neighbourhood is smooth (a gradient), 0 near structure

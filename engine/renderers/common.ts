@@ -26,11 +26,12 @@ export function toWork(img: Image8, opts: { smooth?: boolean } = {}): { work: Ra
 /**
  * Edge-preserving abstraction: flattens texture and noise (mottled backgrounds, skin pores, fur)
  * into smooth regions while keeping object boundaries. Two domain-transform passes: a wide one
- * with a loose range to kill texture, a narrow one to re-sharpen borders.
+ * with a loose range to kill texture, a narrow one to re-sharpen borders. `range` scales both ranges (lower keeps
+ * weaker edges: thin structures against a dark sky).
  */
-export function abstractRegions(work: Raster, s: number, strength = 1): Raster {
-  domainTransform(work, 28 * s * strength, 0.22, 3);
-  domainTransform(work, 10 * s * strength, 0.12, 2);
+export function abstractRegions(work: Raster, s: number, strength = 1, range = 1): Raster {
+  domainTransform(work, 28 * s * strength, 0.22 * range, 3);
+  domainTransform(work, 10 * s * strength, 0.12 * range, 2);
   return work;
 }
 
