@@ -107,6 +107,18 @@ describe('style specifics', () => {
     }
   });
 
+  it('oil-paint keeps small dark features (eyes, lettering) that its broad brush blocks would wipe out', async () => {
+    const dots = Array.from({ length: 6 }, (_, k) => `<circle cx="${60 + k * 75}" cy="190" r="2.2" fill="#202020"/>`);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="384"><rect width="100%" height="100%" fill="#d8c0a8"/>${dots.join('')}</svg>`;
+    const out = await pixels(await renderStyle(await sharp(Buffer.from(svg)).png().toBuffer(), 'oil-paint'));
+    const L = lumaOf(out);
+    for (let k = 0; k < 6; k++) {
+      let darkest = 1;
+      for (let dy = -3; dy <= 3; dy++) for (let dx = -3; dx <= 3; dx++) darkest = Math.min(darkest, L[(190 + dy) * out.width + 60 + k * 75 + dx]);
+      expect([k, darkest < 0.4]).toEqual([k, true]); // the ground is ~0.75
+    }
+  });
+
   it('3d keeps colour (not a flat or greyscale style) but smooths noise', () => {
     const out = outputs.cat['3d'];
     expect(coveringColours(out)).toBeGreaterThan(1000);
