@@ -41,7 +41,7 @@ const RELATIVE_COST: Readonly<Record<StyleId, number>> = {
   watercolor: 10,
   'pop-art': 14,
   'pixel-art': 9,
-  'oil-paint': 13,
+  'oil-paint': 10,
 };
 
 /** Largest-first greedy partition of styles into `bins` groups of similar total cost (bin 0 = caller). */

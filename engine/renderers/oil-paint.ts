@@ -20,8 +20,9 @@ export function oilPaint(img: Image8): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img, { smooth: true });
   domainTransform(work, 8 * s, 0.18, 2);
-  const painted = kuwahara(work, 3.8 * s);
-  keepFeatures(painted, work, s);
+  const BROAD = 3.8;
+  const painted = kuwahara(work, BROAD * s);
+  keepFeatures(painted, work, s, BROAD);
   saturate(painted, 1.3);
   tint(painted, 1.03, 1.0, 0.95);
   tone(painted, 0.95, 1.08, 0.5, 0);
@@ -151,10 +152,13 @@ export function oilPaint(img: Image8): Buffer {
  * the abstracted photo has strong local contrast, blend in a fine-brush Kuwahara instead, as a painter switches
  * to a small brush for the eyes. Low-contrast texture (mottled backdrops, fur) keeps the broad strokes. In place.
  */
-function keepFeatures(painted: Raster, work: Raster, s: number): void {
+function keepFeatures(painted: Raster, work: Raster, s: number, broad: number): void {
+  const FINE = 1.2;
+  // small previews: both brushes round to the same pixel radius
+  if (Math.max(1, Math.round(FINE * s)) >= Math.max(1, Math.round(broad * s))) return;
   const { width: w, height: h } = work;
   const n = w * h;
-  const fine = kuwahara(work, 1.2 * s);
+  const fine = kuwahara(work, FINE * s);
   const L = luma(work);
   const sq = new Float32Array(n);
   for (let i = 0; i < n; i++) sq[i] = L[i] * L[i];
