@@ -22,7 +22,7 @@ export function anime(img: Image8): Buffer {
   abstractRegions(work, s, 1.6, 0.6);
   const Lw = luma(work);
   tone(work, 0.8, 1.05, 0.5, 0.02);
-  const cel = celQuantize(work, { chromaK: 6, bands: [0.3, 0.6, 0.86], minRegion: Math.round(140 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, smoothFlatRange: 0.05 });
+  const cel = celQuantize(work, { chromaK: 6, bands: [0.3, 0.6, 0.86], minRegion: Math.round(140 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, smoothFlatRange: 0.05, thinStrips: Math.max(1, Math.round(3 * s)) });
   const grade = (img: Raster) => {
     vibrance(img, 1.2); // muted fur and skin gain colour, vivid colours do not clip
     saturate(img, 1.15);

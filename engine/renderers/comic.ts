@@ -21,7 +21,7 @@ export function comic(img: Image8): Buffer {
   const Lw = luma(work);
   tone(work, 0.95, 1.2, 0.5, 0);
   saturate(work, 1.55);
-  const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s });
+  const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, thinStrips: Math.max(1, Math.round(3 * s)) });
   const grade = (img: Raster) => saturate(img, 1.2);
   grade(paintCel(cel, work));
   const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);

@@ -1,4 +1,4 @@
-import { celQuantize } from '../../engine/filters/cel';
+import { celQuantize, dissolveThinStrips } from '../../engine/filters/cel';
 import { createRaster } from '../../engine/raster';
 
 /**
@@ -59,5 +59,45 @@ describe('cel quantisation of smooth skies', () => {
 
   it('the Gaussian guide is the one that dips (so the check above can fail)', () => {
     expect(dip(undefined)).toBeGreaterThan(2);
+  });
+});
+
+describe('dissolveThinStrips', () => {
+  const W = 30;
+  const H = 4;
+  /** Columns: 10 of colour A, a 2-px strip of colour S, the rest colour B (labels 0, 1, 2). */
+  function strip(a: number[], s: number[], b: number[]) {
+    const img = createRaster(W, H);
+    const labels = new Uint16Array(W * H);
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const [l, c] = x < 10 ? [0, a] : x < 12 ? [1, s] : [2, b];
+        const i = y * W + x;
+        labels[i] = l;
+        [img.r[i], img.g[i], img.b[i]] = c;
+      }
+    }
+    return { img, labels };
+  }
+  const RED = [0.6, 0.1, 0.12];
+  const WHITE = [0.85, 0.82, 0.8];
+  const row = (labels: Uint16Array) => Array.from(labels.subarray(0, W)).join('');
+
+  it('splits an anti-aliasing strip (a blend of its neighbours) between them', () => {
+    const { img, labels } = strip(RED, [0.72, 0.45, 0.44], WHITE);
+    dissolveThinStrips(labels, img, 3, 3);
+    expect(row(labels)).toBe('0'.repeat(11) + '2'.repeat(19));
+  });
+
+  it('keeps a strip with a colour of its own (a dark mast, an ink-dark seam)', () => {
+    const { img, labels } = strip(RED, [0.05, 0.05, 0.06], WHITE);
+    dissolveThinStrips(labels, img, 3, 3);
+    expect(row(labels)).toBe('0'.repeat(10) + '11' + '2'.repeat(18));
+  });
+
+  it('keeps strips wider than the limit', () => {
+    const { img, labels } = strip(RED, [0.72, 0.45, 0.44], WHITE);
+    dissolveThinStrips(labels, img, 3, 1);
+    expect(row(labels)).toBe('0'.repeat(10) + '11' + '2'.repeat(18));
   });
 });
