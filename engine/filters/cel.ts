@@ -72,7 +72,7 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
     let Bs: Float32Array;
     if (opts.smoothFlatRange) {
       const planes = { width: w, height: h, r: Float32Array.from(Y), g: Float32Array.from(A), b: Float32Array.from(B) };
-      domainTransform(planes, 2 * opts.smoothFlat, opts.smoothFlatRange, 3);
+      domainTransform(planes, 2 * opts.smoothFlat, opts.smoothFlatRange, 2); // a guide only: a third pass changed nothing visible
       Ys = planes.r;
       As = planes.g;
       Bs = planes.b;
