@@ -15,7 +15,8 @@ const { byte, smoothstep } = pixelMath;
  *  2. relighting from a pseudo-normal map derived from multi-scale smoothed luminance
  *     (soft key light from the top left, Blinn-Phong specular, warm rim light, soft ambient occlusion),
  *  3. warm, saturated grade,
- *  4. depth of field: background blurred by a saliency x centre-weighted subject mask.
+ *  4. depth of field: background blurred by a saliency x centre-weighted subject mask,
+ *  5. enlarged outputs: guided upsampling brings the photo's edges back at full sharpness in focus.
  */
 export function threeD(img: Image8): Buffer {
   const { width: w, height: h } = img;
