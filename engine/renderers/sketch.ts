@@ -26,12 +26,12 @@ export function sketch(img: Image8): Buffer {
   const SIN_N = 1024;
   const sinLut = new Float32Array(SIN_N + 1);
   for (let k = 0; k <= SIN_N; k++) sinLut[k] = 0.5 + 0.5 * Math.sin((k / SIN_N) * 2 * Math.PI);
-  const TWO_PI_INV = 1 / (2 * Math.PI);
   const wave = (a: number) => {
     let f = a * TWO_PI_INV;
     f -= Math.floor(f);
     return sinLut[(f * SIN_N) | 0];
   };
+  const segLen = Math.max(8, 26 * sc); // stroke length, output px
   const out = Buffer.allocUnsafe(w * h * 3);
   for (let y = 0, i = 0; y < h; y++) {
     const pp = paper.row(y);
@@ -47,9 +47,15 @@ export function sketch(img: Image8): Buffer {
       const phase = wb[x] * 6;
       const h1 = wave((x + y) * k1 + phase);
       const h2 = wave((x - y) * k1 + phase * 1.3);
-      const stroke1 = smoothstep(1 - dark * 0.9, 1.05 - dark * 0.9 + 0.25, h1);
+      let stroke1 = smoothstep(1 - dark * 0.9, 1.05 - dark * 0.9 + 0.25, h1);
       const dark2 = 1 - smoothstep(0.08, 0.45, t);
-      const stroke2 = smoothstep(1 - dark2 * 0.9, 1.05 - dark2 * 0.9 + 0.25, h2);
+      let stroke2 = smoothstep(1 - dark2 * 0.9, 1.05 - dark2 * 0.9 + 0.25, h2);
+      // Hand hatching: each line is a row of separate strokes (own pressure, tapered ends, a few gaps),
+      // not an endless ruled line.
+      // Deep shadows stay dense (a hand presses on there too).
+      const dense = 0.6 * dark2;
+      if (stroke1 > 0) stroke1 *= dense + (1 - dense) * pencilStroke((x + y) * k1 + phase, (x - y) * Math.SQRT1_2, segLen, 41);
+      if (stroke2 > 0) stroke2 *= dense + (1 - dense) * pencilStroke((x - y) * k1 + phase * 1.3, (x + y) * Math.SQRT1_2, segLen, 59);
       const hatch = 1 - 0.42 * stroke1 * (0.6 + 0.4 * pp[x]) - 0.38 * stroke2;
       const base = 0.985 - 0.05 * (1 - pp[x]) - 0.02 * hash2(x, y, 5);
       let v = base * hatch * Math.max(0, line);
@@ -61,4 +67,23 @@ export function sketch(img: Image8): Buffer {
     }
   }
   return out;
+}
+
+const TWO_PI_INV = 1 / (2 * Math.PI);
+
+/**
+ * Pressure of the hatching stroke at a point: `across` is the hatching wave's phase (its crest index names
+ * the line), `along` the position along the line in px. Lines are cut into strokes of about `len` px, each
+ * with its own start offset and pressure, fading in and out at its ends; one in nine is left out.
+ */
+function pencilStroke(across: number, along: number, len: number, seed: number): number {
+  const line = Math.floor(across * TWO_PI_INV + 0.25);
+  const u = along / len + hash2(line, 0, seed) * 7;
+  const k = Math.floor(u);
+  const p = u - k;
+  const r = hash2(line, k, seed + 1) * 9; // one draw: which ninth (gap or not), and the pressure within it
+  if (r < 1) return 0.15;
+  const pressure = 0.55 + 0.45 * (r - Math.floor(r));
+  const ends = smoothstep(0, 0.14, p) * (1 - smoothstep(0.86, 1, p));
+  return pressure * (0.35 + 0.65 * ends);
 }

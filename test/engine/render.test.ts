@@ -89,6 +89,26 @@ describe('style specifics', () => {
     }
   });
 
+  it('sketch hatches by hand: strokes of varying pressure with gaps, not evenly ruled lines', async () => {
+    // On an even mid-grey, ruled hatching darkens every 16-px block alike (block sd 0.6 of 255); hand strokes do not.
+    const W = 512;
+    const grey = await sharp({ create: { width: W, height: W, channels: 3, background: { r: 150, g: 150, b: 150 } } }).png().toBuffer();
+    const { data } = await pixels(await renderStyle(grey, 'sketch'));
+    const B = 16;
+    const means: number[] = [];
+    for (let by = 1; by < W / B - 1; by++) {
+      for (let bx = 1; bx < W / B - 1; bx++) {
+        let sum = 0;
+        for (let y = 0; y < B; y++) for (let x = 0; x < B; x++) sum += data[((by * B + y) * W + bx * B + x) * 3];
+        means.push(sum / (B * B));
+      }
+    }
+    const mean = means.reduce((a, b) => a + b, 0) / means.length;
+    const sd = Math.sqrt(means.reduce((a, b) => a + (b - mean) ** 2, 0) / means.length);
+    expect(mean).toBeLessThan(240); // it is hatched at all
+    expect(sd).toBeGreaterThan(1.5);
+  });
+
   it('pixel-art is blocky (pixels repeat within blocks), photos are not', () => {
     for (const name of Object.keys(inputs)) {
       expect(neighbourEquality(inputs[name])).toBeLessThan(0.3);
