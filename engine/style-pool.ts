@@ -39,7 +39,7 @@ const RELATIVE_COST: Readonly<Record<StyleId, number>> = {
   comic: 19,
   sketch: 6,
   watercolor: 10,
-  'pop-art': 14,
+  'pop-art': 17,
   'pixel-art': 9,
   'oil-paint': 10,
 };

@@ -1,8 +1,9 @@
 import { type HSV, saturate } from '../filters/color';
 import { LabelUpsampler } from '../filters/label-upsample';
 import { dogField } from '../filters/lines';
+import { domainTransform } from '../filters/edge-aware';
 import { paintLabels } from '../filters/quantize';
-import { createRaster, type Image8, luma, scaleOf, Upsampler, rowBuffers } from '../raster';
+import { cloneRaster, createRaster, type Image8, luma, scaleOf, Upsampler, rowBuffers } from '../raster';
 import { abstractRegions, toWork } from './common';
 import { pixelMath } from '../pixel-math';
 
@@ -75,6 +76,10 @@ export function popArt(img: Image8): Buffer {
   const t0 = Math.max(0.12, quantile(Lw, 0.16));
   // Dots mark the highlights: the brightest share of the picture, but never mid-tones of a dark (night) photo.
   const t1 = Math.max(t0 + 0.1, quantile(Lw, 0.62), 0.4);
+  // Hue is decided on a region-wide average: shading inside one object (the folds of an orange suit) must not
+  // flip it between neighbouring inks, which paints camouflage patches.
+  const hueSource = domainTransform(cloneRaster(work), 40 * s, 0.3, 2);
+  const hsvR: HSV = { h: 0, s: 0, v: 0 };
   const colourLabels = new Uint16Array(ww * wh);
   const dotLabels = new Uint16Array(ww * wh);
   const hsv: HSV = { h: 0, s: 0, v: 0 };
@@ -86,7 +91,8 @@ export function popArt(img: Image8): Buffer {
     if (l >= t0) {
       const neutral = hsv.s < 0.2;
       const skinLike = !neutral && hsv.h < 0.75 && hsv.s < 0.6 && l > t0 + 0.1;
-      c = neutral ? L_NEUTRAL : skinLike ? L_SKIN : L_POP + popIndex(hsv.h);
+      rgbToHsv(hueSource.r[i], hueSource.g[i], hueSource.b[i], hsvR);
+      c = neutral ? L_NEUTRAL : skinLike ? L_SKIN : L_POP + popIndex(hsvR.h);
       if (l >= t1) dot = neutral ? 1 : 2; // neutral highlights: paper only
     }
     colourLabels[i] = c;

@@ -109,6 +109,29 @@ describe('style specifics', () => {
     expect(sd).toBeGreaterThan(1.5);
   });
 
+  it('pop-art paints one object in one ink even where its shading drifts between two inks\' hues', async () => {
+    // A patchwork of a red-leaning and an orange-leaning orange (hues 0.16 and 0.36 of a sextant) on blue: the
+    // folds of an orange suit. Snapping each pixel's hue painted it as a red/orange checker (camouflage).
+    const W = 512;
+    const cells: string[] = [];
+    for (let y = 80; y < 300; y += 40) {
+      for (let x = 120; x < 400; x += 40) {
+        cells.push(`<rect x="${x}" y="${y}" width="40" height="40" fill="${((x + y) / 40) % 2 ? 'rgb(170,40,15)' : 'rgb(180,75,15)'}"/>`);
+      }
+    }
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="384"><rect width="100%" height="100%" fill="rgb(40,70,160)"/>${cells.join('')}</svg>`;
+    const { data } = await pixels(await renderStyle(await sharp(Buffer.from(svg)).png().toBuffer(), 'pop-art'));
+    const counts = new Map<string, number>();
+    for (let y = 100; y < 280; y++) {
+      for (let x = 140; x < 380; x++) {
+        const j = (y * W + x) * 3;
+        const key = `${data[j] >> 4},${data[j + 1] >> 4},${data[j + 2] >> 4}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+    }
+    expect(Math.max(...counts.values()) / (180 * 240)).toBeGreaterThan(0.9);
+  });
+
   it('pixel-art is blocky (pixels repeat within blocks), photos are not', () => {
     for (const name of Object.keys(inputs)) {
       expect(neighbourEquality(inputs[name])).toBeLessThan(0.3);
