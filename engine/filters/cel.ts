@@ -207,24 +207,8 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
     mergeSmallRegions(labels, img.width, img.height, opts.minRegion, L); // the specks a split leaves
   }
   // palette = mean colour per label
-  const sum = new Float64Array(L * 5);
-  for (let i = 0; i < n; i++) {
-    const o = labels[i] * 5;
-    sum[o] += r[i];
-    sum[o + 1] += g[i];
-    sum[o + 2] += b[i];
-    sum[o + 3] += Y[i];
-    sum[o + 4]++;
-  }
-  const palette = new Float32Array(L * 3);
-  const levels = new Float32Array(L);
-  for (let l = 0; l < L; l++) {
-    const cnt = sum[l * 5 + 4] || 1;
-    palette[l * 3] = sum[l * 5] / cnt;
-    palette[l * 3 + 1] = sum[l * 5 + 1] / cnt;
-    palette[l * 3 + 2] = sum[l * 5 + 2] / cnt;
-    levels[l] = sum[l * 5 + 3] / cnt;
-  }
+  const palette = labelMeans(labels, [r, g, b], L);
+  const levels = labelMeans(labels, [Y], L);
   return { labels, palette, levels };
 }
 
@@ -302,7 +286,7 @@ export function mergeSmallRegions(labels: Uint16Array, w: number, h: number, min
  */
 export function dissolveThinStrips(labels: Uint16Array, img: Raster, numLabels: number, maxWidth: number): void {
   const { width: w, height: h } = img;
-  const mean = labelMeans(labels, img, numLabels);
+  const mean = labelMeans(labels, [img.r, img.g, img.b], numLabels);
   const isBlend = (s: number, a: number, b: number): boolean => {
     const dr = mean[b * 3] - mean[a * 3];
     const dg = mean[b * 3 + 1] - mean[a * 3 + 1];
@@ -343,22 +327,19 @@ export function dissolveThinStrips(labels: Uint16Array, img: Raster, numLabels: 
   pass(w, h, (x, y) => y * w + x);
 }
 
-/** Mean RGB per label. */
-function labelMeans(labels: Uint16Array, img: Raster, numLabels: number): Float32Array {
-  const sum = new Float64Array(numLabels * 4);
+/** Mean of each plane per label: `planes.length` values per label, label-major. Empty labels read 0. */
+function labelMeans(labels: Uint16Array, planes: readonly Float32Array[], numLabels: number): Float32Array {
+  const np = planes.length;
+  const sum = new Float64Array(numLabels * (np + 1));
   for (let i = 0; i < labels.length; i++) {
-    const o = labels[i] * 4;
-    sum[o] += img.r[i];
-    sum[o + 1] += img.g[i];
-    sum[o + 2] += img.b[i];
-    sum[o + 3]++;
+    const o = labels[i] * (np + 1);
+    for (let c = 0; c < np; c++) sum[o + c] += planes[c][i];
+    sum[o + np]++;
   }
-  const out = new Float32Array(numLabels * 3);
+  const out = new Float32Array(numLabels * np);
   for (let l = 0; l < numLabels; l++) {
-    const c = sum[l * 4 + 3] || 1;
-    out[l * 3] = sum[l * 4] / c;
-    out[l * 3 + 1] = sum[l * 4 + 1] / c;
-    out[l * 3 + 2] = sum[l * 4 + 2] / c;
+    const cnt = sum[l * (np + 1) + np] || 1;
+    for (let c = 0; c < np; c++) out[l * np + c] = sum[l * (np + 1) + c] / cnt;
   }
   return out;
 }

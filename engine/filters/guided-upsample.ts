@@ -59,7 +59,7 @@ export class GuidedUpsampler {
     }
     this.a = box(a);
     this.up = new Upsampler(w, h, full.width, full.height);
-    this.rows = Array.from({ length: 5 }, () => new Float32Array(full.width));
+    this.rows = [new Float32Array(full.width), new Float32Array(full.width)];
   }
 
   /** Row y of the output, planar into r, g, b (length >= output width). */

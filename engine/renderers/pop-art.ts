@@ -91,8 +91,9 @@ export function popArt(img: Image8): Buffer {
     if (l >= t0) {
       const neutral = hsv.s < 0.2;
       const skinLike = !neutral && hsv.h < 0.75 && hsv.s < 0.6 && l > t0 + 0.1;
-      rgbToHsv(hueSource.r[i], hueSource.g[i], hueSource.b[i], hsvR);
-      c = neutral ? L_NEUTRAL : skinLike ? L_SKIN : L_POP + popIndex(hsvR.h);
+      if (neutral) c = L_NEUTRAL;
+      else if (skinLike) c = L_SKIN;
+      else c = L_POP + popIndex(rgbToHsv(hueSource.r[i], hueSource.g[i], hueSource.b[i], hsvR).h);
       if (l >= t1) dot = neutral ? 1 : 2; // neutral highlights: paper only
     }
     colourLabels[i] = c;

@@ -50,9 +50,8 @@ export function sketch(img: Image8): Buffer {
       let stroke1 = smoothstep(1 - dark * 0.9, 1.05 - dark * 0.9 + 0.25, h1);
       const dark2 = 1 - smoothstep(0.08, 0.45, t);
       let stroke2 = smoothstep(1 - dark2 * 0.9, 1.05 - dark2 * 0.9 + 0.25, h2);
-      // Hand hatching: each line is a row of separate strokes (own pressure, tapered ends, a few gaps),
-      // not an endless ruled line.
-      // Deep shadows stay dense (a hand presses on there too).
+      // Hand hatching: each line is a row of separate strokes (own pressure, tapered ends, a few gaps), not an
+      // endless ruled line; deep shadows stay dense (a hand presses on there too).
       const dense = 0.6 * dark2;
       if (stroke1 > 0) stroke1 *= dense + (1 - dense) * pencilStroke((x + y) * k1 + phase, (x - y) * Math.SQRT1_2, segLen, 41);
       if (stroke2 > 0) stroke2 *= dense + (1 - dense) * pencilStroke((x - y) * k1 + phase * 1.3, (x + y) * Math.SQRT1_2, segLen, 59);
