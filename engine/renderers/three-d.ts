@@ -122,7 +122,7 @@ export function threeD(img: Image8): Buffer {
   }
   const maskB = gaussBlur(mask, ww, wh, 12 * s);
   const bg = cloneRaster(lit);
-  const bs = 3.5 * s;
+  const bs = 6 * s; // a film-like shallow focus: busy backgrounds (garages, towers) melt away
   bg.r = gaussBlur(bg.r, ww, wh, bs);
   bg.g = gaussBlur(bg.g, ww, wh, bs);
   bg.b = gaussBlur(bg.b, ww, wh, bs);
