@@ -158,16 +158,12 @@ export function rowBuffers(w: number, n: number): Float32Array[] {
 }
 
 
-/** Upsample a (work-resolution) raster straight into interleaved RGB8 at w x h. */
-export function upsampleToRGB8(src: Raster, w: number, h: number): Buffer {
-  if (src.width === w && src.height === h) return toRGB8(src);
-  const up = new Upsampler(src.width, src.height, w, h);
+/** Interleaved RGB8 at w x h from a producer of planar float rows (`fill(y, r, g, b)`), one row at a time. */
+export function rowsToRGB8(w: number, h: number, fill: (y: number, r: Float32Array, g: Float32Array, b: Float32Array) => void): Buffer {
   const out = Buffer.allocUnsafe(w * h * 3);
   const [rr, gg, bb] = rowBuffers(w, 3);
   for (let y = 0; y < h; y++) {
-    up.row(src.r, y, rr);
-    up.row(src.g, y, gg);
-    up.row(src.b, y, bb);
+    fill(y, rr, gg, bb);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
       out[j] = byte(rr[x]);
       out[j + 1] = byte(gg[x]);
@@ -175,4 +171,15 @@ export function upsampleToRGB8(src: Raster, w: number, h: number): Buffer {
     }
   }
   return out;
+}
+
+/** Upsample a (work-resolution) raster straight into interleaved RGB8 at w x h. */
+export function upsampleToRGB8(src: Raster, w: number, h: number): Buffer {
+  if (src.width === w && src.height === h) return toRGB8(src);
+  const up = new Upsampler(src.width, src.height, w, h);
+  return rowsToRGB8(w, h, (y, r, g, b) => {
+    up.row(src.r, y, r);
+    up.row(src.g, y, g);
+    up.row(src.b, y, b);
+  });
 }

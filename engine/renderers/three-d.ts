@@ -2,12 +2,12 @@ import { gaussBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { GuidedUpsampler } from '../filters/guided-upsample';
-import { cloneRaster, createRaster, type Image8, luma, rowBuffers, upsampleToRGB8 } from '../raster';
+import { cloneRaster, createRaster, type Image8, luma, rowsToRGB8, upsampleToRGB8 } from '../raster';
 import { toWork } from './common';
 import { pixelMath } from '../pixel-math';
 
 // bound once at load (see pixel-math.ts)
-const { byte, smoothstep } = pixelMath;
+const { smoothstep } = pixelMath;
 
 /**
  * "3D animation" look (best honest approximation without a generative model):
@@ -139,15 +139,5 @@ export function threeD(img: Image8): Buffer {
   const focus = maskB;
   for (let i = 0; i < n; i++) focus[i] = Math.min(1, 2 * focus[i]);
   const gu = new GuidedUpsampler(guide, lit, img, 1, 2e-4, focus);
-  const out = Buffer.allocUnsafe(w * h * 3);
-  const [rr, gg, bb] = rowBuffers(w, 3);
-  for (let y = 0; y < h; y++) {
-    gu.row(y, rr, gg, bb);
-    for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
-      out[j] = byte(rr[x]);
-      out[j + 1] = byte(gg[x]);
-      out[j + 2] = byte(bb[x]);
-    }
-  }
-  return out;
+  return rowsToRGB8(w, h, (y, r, g, b) => gu.row(y, r, g, b));
 }
