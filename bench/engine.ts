@@ -17,6 +17,7 @@ import path from 'node:path';
 import { buildSync } from 'esbuild';
 import sharp from 'sharp';
 import * as engine from '../engine';
+import { bigPhoto } from '../test/fixtures/photos';
 
 type Engine = typeof engine;
 
@@ -35,7 +36,6 @@ function bundleBench(): string {
   return path.join(outdir, 'engine-bench.js');
 }
 
-const PHOTO_12MP = path.resolve(ROOT, '../shared/photos/astronaut_12mp_grain.jpg');
 const TARGET_THUMBS_VS_FLOOR = 2.5;
 const TARGET_STYLE_VS_OPENCV = 1.0;
 const TARGET_PEAK_RSS_MB = 512;
@@ -131,7 +131,7 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   const { applyStyle, closeStylePool, decodeInput, renderAllThumbnails, renderStyle, STYLE_IDS, warmStylePool } = e;
   const results: Record<string, number> = {};
   results.style_workers = await warmStylePool(); // workers started and warm before anything is timed
-  const big = fs.readFileSync(PHOTO_12MP);
+  const big = await bigPhoto();
   const rssBefore = mb(process.resourceUsage().maxRSS);
 
   // --- 12 MP work first (peak RSS is a process-lifetime maximum) ---

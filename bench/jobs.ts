@@ -7,9 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startLocalRuntime } from '../local/runtime';
+import { bigPhoto } from '../test/fixtures/photos';
 import { api, sha256, waitForJob } from '../test/support/runtime';
 
-const PHOTO = path.resolve(__dirname, '../../shared/photos/astronaut_12mp_grain.jpg');
 
 export async function runJobsBench(): Promise<{ moderationMs: number; thumbnailMs: number; totalMs: number }> {
   const runtime = await startLocalRuntime({ port: 0, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-bench-')) });
@@ -23,7 +23,7 @@ export async function runJobsBench(): Promise<{ moderationMs: number; thumbnailM
     const until = async (id: string) => {
       if ((await waitForJob(client, id)) !== 'SUCCESS') throw new Error(`job ${id} failed`);
     };
-    const bytes = fs.readFileSync(PHOTO);
+    const bytes = await bigPhoto();
     const hash = sha256(bytes);
     const reg = await call('POST', '/api/upload-image', { image_hash: hash, file_type: 'image/jpeg' });
     await fetch(reg.url.url, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(bytes) });

@@ -11,8 +11,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { STYLE_IDS } from '../engine/styles';
 import { startLocalRuntime } from '../local/runtime';
+import { photo } from '../test/fixtures/photos';
 
-const PHOTO = path.resolve(__dirname, '../../shared/photos/astronaut.png');
 
 export interface PipelineBenchResult {
   /** Webhook delivered → generation completed. */
@@ -42,7 +42,7 @@ export async function runPipelineBench(opts: { photo?: string; log?: (line: stri
       }
     };
 
-    const bytes = fs.readFileSync(opts.photo ?? PHOTO);
+    const bytes = opts.photo ? fs.readFileSync(opts.photo) : photo('astronaut.png');
     const hash = createHash('sha256').update(bytes).digest('hex');
     const type = bytes[0] === 0xff ? 'image/jpeg' : 'image/png';
     const reg = await call('POST', '/api/upload-image', { image_hash: hash, file_type: type });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { renderStyle, STYLES } from '../index';
 
-const PHOTOS_DIR = path.resolve(__dirname, '../../../shared/photos');
+const PHOTOS_DIR = path.resolve(__dirname, '../../test/fixtures/photos');
 const DEFAULT_PHOTOS = ['astronaut.png', 'chelsea.png', 'coffee.png', 'rocket.jpg', 'motorcycle_left.png'];
 
 function arg(name: string): string | undefined {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { renderAllThumbnails, renderStyle } from '../index';
 
-const SRC = path.resolve(__dirname, '../../../shared/photos/astronaut.png');
+const SRC = path.resolve(__dirname, '../../test/fixtures/photos/astronaut.png');
 const OUT = path.resolve(__dirname, '../../frontend/public/thumbnails');
 const MAX_BYTES = 120 * 1024;
 

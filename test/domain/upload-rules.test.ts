@@ -1,3 +1,4 @@
+import { photo } from '../fixtures/photos';
 import {
   detectFileType,
   FALLBACK_TYPE,
@@ -49,11 +50,7 @@ describe('sniffImageType', () => {
   });
 
   it('reads real photos', () => {
-    const fs = require('node:fs') as typeof import('node:fs');
-    const path = require('node:path') as typeof import('node:path');
-    const dir = path.resolve(__dirname, '../../../shared/photos');
-    if (!fs.existsSync(dir)) return;
-    const head = (f: string) => new Uint8Array(fs.readFileSync(path.join(dir, f)).subarray(0, SNIFF_BYTES));
+    const head = (f: string) => new Uint8Array(photo(f).subarray(0, SNIFF_BYTES));
     expect(sniffImageType(head('rocket.jpg'))).toBe('image/jpeg');
     expect(sniffImageType(head('chelsea.png'))).toBe('image/png');
   });

@@ -2,11 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 
-export const PHOTOS = path.resolve(__dirname, '../../../shared/photos');
+import { photo } from '../fixtures/photos';
 
-export function photo(name: string): Buffer {
-  return fs.readFileSync(path.join(PHOTOS, name));
-}
+export { PHOTOS, photo } from '../fixtures/photos';
 
 /** A test photo shrunk to `size` px (long side), re-encoded as PNG (keeps tests fast). */
 export async function smallPhoto(name: string, size: number): Promise<Buffer> {

@@ -3,10 +3,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { STYLE_IDS } from '../../engine/styles';
 import { checkout, emailsTo, moderate, orderExecutions, pay, startRuntimeProcess, waitForGeneration } from '../support/orders';
+import { bigPhoto } from '../fixtures/photos';
 import { api, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 /** A 12 MP photo: each full-size render takes long enough to stop the pipeline between two of them. */
-const BIG_PHOTO = fs.readFileSync(path.resolve(__dirname, '../../../shared/photos/astronaut_12mp_grain.jpg'));
 
 /**
  * The runtime dies (SIGKILL: no clean-up at all) while an order is being generated. A new runtime on the same data
@@ -29,7 +29,7 @@ describe('order pipeline across a restart', () => {
     const email = 'restart@example.com';
     first = await startRuntimeProcess(dataDir);
     let client = api(first.url);
-    const hash = await uploadPhoto(client, BIG_PHOTO, 'image/jpeg');
+    const hash = await uploadPhoto(client, await bigPhoto(), 'image/jpeg');
     await moderate(client, [hash]);
     const order = await checkout(client, email, [hash], [...STYLE_IDS]);
     await pay(first, order.session_id);

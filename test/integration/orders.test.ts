@@ -5,11 +5,10 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import Stripe from 'stripe';
 import { orderSummary } from '../../domain/pricing';
-import { api, sha256, startTestRuntime, uploadPhoto } from '../support/runtime';
+import { api, photo, sha256, startTestRuntime, uploadPhoto } from '../support/runtime';
 import { refundFor } from '../../domain/orders';
 import { checkout, deliverWebhook, emailsTo, moderate, orderExecutions, pay, startEngineFaults, stripeClient, waitForGeneration } from '../support/orders';
 
-const photo = (name: string) => fs.readFileSync(path.resolve(__dirname, '../../../shared/photos', name));
 const ASTRONAUT = photo('astronaut.png');
 
 /** After payment: checkout → Stripe (local stand-in) → signed webhook → order state machine → e-mail → result APIs. */
@@ -178,7 +177,7 @@ describe('orders', () => {
     expect(await detail('[1, 2]')).toMatch(/JSON object/);
     expect(await detail('{"email":')).toMatch(/not valid JSON/);
     // Registered and uploaded, but never moderated: not for sale.
-    const unmoderated = await uploadPhoto(client, fs.readFileSync(path.resolve(__dirname, '../../../shared/photos/coffee.png')));
+    const unmoderated = await uploadPhoto(client, photo('coffee.png'));
     expect(await detail({ ...ok, hashes: [hash, unmoderated] })).toMatch(/not passed moderation/);
     // Never registered at all.
     expect(await detail({ ...ok, hashes: [sha256(Buffer.from('nothing'))] })).toMatch(/not passed moderation/);

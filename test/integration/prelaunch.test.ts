@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { api, startTestRuntime, uploadPhoto } from '../support/runtime';
+import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 /** Payment mode 'prelaunch': no checkout, sign-ups instead. */
 describe('prelaunch', () => {
@@ -17,7 +17,7 @@ describe('prelaunch', () => {
 
   test('checkout answers 409 and takes no order; sign-ups work', async () => {
     expect(runtime.stripeUrl).toBeNull();
-    const hash = await uploadPhoto(client, fs.readFileSync(path.resolve(__dirname, '../../../shared/photos/astronaut.png')));
+    const hash = await uploadPhoto(client, photo('astronaut.png'));
     expect(await client.post('/api/checkout', { email: 'early@example.com', hashes: [hash], styles: ['anime'] }))
       .toEqual({ status: 409, body: { detail: 'Payments are not live yet.' } });
     expect((await client.post('/api/stripe-webhook', { id: 'evt_1' })).status).toBe(409);

@@ -24,10 +24,10 @@ import {
 } from '../../local/rekognition/nsfw-model';
 import { type LocalRekognition, startLocalRekognition } from '../../local/rekognition/server';
 
-const PHOTOS = path.resolve(__dirname, '../../../shared/photos');
+import { bigPhoto, PHOTOS } from '../fixtures/photos';
+
 const ASTRONAUT = path.join(PHOTOS, 'astronaut.png');
 const COFFEE = path.join(PHOTOS, 'coffee.png');
-const ASTRONAUT_12MP = path.join(PHOTOS, 'astronaut_12mp_grain.jpg');
 const BUCKET = 'toonzap-uploads';
 
 /** Labels a clothed person / a coffee cup must never get (Rekognition moderation v7 L1 names). */
@@ -124,7 +124,7 @@ describe('local Rekognition DetectModerationLabels via @aws-sdk/client-rekogniti
     const put = (Key: string, Body: Buffer, ContentType: string) => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body, ContentType }));
     await put('uploads/astronaut.png', fs.readFileSync(ASTRONAUT), 'image/png');
     await put('uploads/coffee.png', fs.readFileSync(COFFEE), 'image/png');
-    await put('uploads/astronaut_12mp.jpg', fs.readFileSync(ASTRONAUT_12MP), 'image/jpeg');
+    await put('uploads/astronaut_12mp.jpg', await bigPhoto(), 'image/jpeg');
     await put('uploads/notes.png', Buffer.from('this is not an image, just text\n'), 'image/png');
 
     // No `s3` option: the server builds its S3 client from AWS_ENDPOINT_URL_S3 / S3_FORCE_PATH_STYLE.
@@ -244,7 +244,7 @@ describe('local Rekognition DetectModerationLabels via @aws-sdk/client-rekogniti
 
   test('Bytes over 5 MB → ImageTooLargeException', async () => {
     const err = await rejection(
-      client.send(new DetectModerationLabelsCommand({ Image: { Bytes: fs.readFileSync(ASTRONAUT_12MP) } })),
+      client.send(new DetectModerationLabelsCommand({ Image: { Bytes: await bigPhoto() } })),
     );
     expect(err).toBeInstanceOf(ImageTooLargeException);
   });

@@ -1,13 +1,12 @@
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PaymentMode } from '../../lib/config';
 import { type LocalRuntime, startLocalRuntime } from '../../local/runtime';
 
-export const PHOTOS = path.resolve(__dirname, '../../../shared/photos');
-export const photo = (name: string) => fs.readFileSync(path.join(PHOTOS, name));
-export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+import { sha256 } from '../fixtures/photos';
+
+export { PHOTOS, photo, sha256 } from '../fixtures/photos';
 
 /** Starts the whole local runtime on a free port with its own data directory. */
 export async function startTestRuntime(opts: { paymentMode?: PaymentMode; dataDir?: string } = {}): Promise<LocalRuntime & { dataDir: string }> {
