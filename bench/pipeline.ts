@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { STYLE_IDS } from '../engine/styles';
+import { STYLE_IDS } from '../domain/styles';
 import { startLocalRuntime } from '../local/runtime';
 import { photo } from '../test/fixtures/photos';
 

@@ -1,7 +1,7 @@
 import { ImageInputError } from './errors';
 import type { Image8 } from './raster';
 import { RENDERERS } from './renderers';
-import { isStyleId, STYLE_IDS, type StyleId } from './styles';
+import { isStyleId, STYLE_IDS, type StyleId } from '../domain/styles';
 
 /** Styled interleaved RGB8 pixels (same size as the input). */
 export interface StyledPixels {

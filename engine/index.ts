@@ -9,14 +9,14 @@ import { ImageInputError } from './errors';
 import { type DecodedImage, type DecodeOptions, decodeInput, encodePng } from './image-io';
 import { applyStyle, requireStyle, type StyledPixels } from './apply';
 import { applyStyles } from './style-pool';
-import { STYLE_IDS, type StyleId } from './styles';
+import { STYLE_IDS, type StyleId } from '../domain/styles';
 import { watermarkSvg } from './watermark';
 
 export { applyStyle, type StyledPixels } from './apply';
 export { ImageInputError } from './errors';
 export { closeStylePool, stylesRenderedByWorkers, warmStylePool } from './style-pool';
 export { DEFAULT_MAX_PIXELS, type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';
-export { getStyle, isStyleId, STYLE_IDS, STYLES, type StyleId, type StyleInfo } from './styles';
+export { getStyle, isStyleId, STYLE_IDS, STYLES, type StyleId, type StyleInfo } from '../domain/styles';
 
 export const DEFAULT_MAX_SIZE = 2048;
 export const DEFAULT_THUMBNAIL_SIZE = 256;

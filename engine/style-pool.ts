@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { applyStyle } from './apply';
 import { warmUpStyles } from './warm-up';
 import type { Image8 } from './raster';
-import type { StyleId } from './styles';
+import type { StyleId } from '../domain/styles';
 
 export interface StyleJob {
   id: number;

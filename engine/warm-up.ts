@@ -1,5 +1,5 @@
 import { applyStyle } from './apply';
-import { STYLE_IDS } from './styles';
+import { STYLE_IDS } from '../domain/styles';
 
 /**
  * Render every style a few times on a small synthetic photo-like image so V8 optimises the per-pixel

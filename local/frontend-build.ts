@@ -5,7 +5,7 @@ import { REPO_ROOT } from '../lib/functions';
 import { FRONTEND_DIST } from '../lib/site';
 
 /** Inputs of the frontend bundle; a change in any of them makes frontend/dist stale. */
-const INPUTS = ['frontend/src', 'frontend/public', 'frontend/index.html', 'frontend/vite.config.ts', 'domain', 'engine/styles.ts', 'package-lock.json'];
+const INPUTS = ['frontend/src', 'frontend/public', 'frontend/index.html', 'frontend/vite.config.ts', 'domain', 'package-lock.json'];
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;

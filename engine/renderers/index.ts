@@ -1,4 +1,4 @@
-import type { StyleId } from '../styles';
+import type { StyleId } from '../../domain/styles';
 import { anime } from './anime';
 import { comic } from './comic';
 import type { StyleFn } from './common';

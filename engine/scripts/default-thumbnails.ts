@@ -3,7 +3,7 @@
  *   frontend/public/thumbnails/{styleId}.png  256 px, no watermark, palette PNG (< 120 KB each)
  *   frontend/public/thumbnails/input.jpg      the original at 384 px, JPEG q80
  *   frontend/public/thumbnails/pixar.png      the `3d` style at 384 px
- * Run: npx tsx engine/scripts/default-thumbnails.ts
+ * Run: npm run engine:thumbnails
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-import { STYLES } from '../../engine/styles';
+import { STYLES } from '../../domain/styles';
 import { renderOnEngine } from './engine';
 import { getImage, recordPreviews } from './images';
 import { mediaKey } from './media';

@@ -1,4 +1,4 @@
-import { STYLES } from '../../engine/styles';
+import { STYLES } from '../../domain/styles';
 import { httpHandler, json } from '../lib/http';
 
 /** GET /api/available-styles: the engine's style catalogue. */

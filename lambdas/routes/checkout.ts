@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { getStyle, isStyleId } from '../../engine/styles';
+import { getStyle, isStyleId } from '../../domain/styles';
 import { EMAIL_MESSAGES, isValidEmail } from '../../domain/email';
 import { CHECKOUT_SESSION_SECONDS } from '../../domain/orders';
 import { CURRENCY, orderSummary } from '../../domain/pricing';

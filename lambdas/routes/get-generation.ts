@@ -1,4 +1,4 @@
-import { getStyle, STYLES } from '../../engine/styles';
+import { getStyle, STYLES } from '../../domain/styles';
 import { progressPercent } from '../../domain/orders';
 import { httpHandler, json, notFound, pathParam } from '../lib/http';
 import { mediaKey, presignDownload } from '../lib/media';

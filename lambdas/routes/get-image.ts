@@ -1,4 +1,4 @@
-import { getStyle } from '../../engine/styles';
+import { getStyle } from '../../domain/styles';
 import { isImageHash } from '../../domain/image-format';
 import { httpHandler, json, notFound, pathParam } from '../lib/http';
 import { getImage } from '../lib/images';

@@ -1,4 +1,4 @@
-import { STYLES } from '../../engine/styles';
+import { STYLES } from '../../domain/styles';
 import { isImageHash } from '../../domain/image-format';
 import { httpHandler, json, notFound, pathParam } from '../lib/http';
 import { getImage } from '../lib/images';

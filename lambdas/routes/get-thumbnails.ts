@@ -1,4 +1,4 @@
-import { STYLES } from '../../engine/styles';
+import { STYLES } from '../../domain/styles';
 import { HttpError, httpHandler, json, pathParam } from '../lib/http';
 import { mediaKey, presignDownload } from '../lib/media';
 import { imageHash, knownImage } from '../lib/requests';

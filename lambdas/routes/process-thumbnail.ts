@@ -1,4 +1,4 @@
-import { STYLES } from '../../engine/styles';
+import { STYLES } from '../../domain/styles';
 import { HttpError, httpHandler, json, jsonBody } from '../lib/http';
 import { createJob, setJobStatus } from '../lib/jobs';
 import { imageHash, knownImage } from '../lib/requests';

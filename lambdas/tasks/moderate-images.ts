@@ -1,4 +1,4 @@
-import { STYLES } from '../../engine/styles';
+import { STYLES } from '../../domain/styles';
 import { getImage } from '../lib/images';
 import { runJob } from '../lib/jobs';
 import { mapLimit, moderateImage } from '../lib/moderation';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { STYLE_IDS } from '../../engine/styles';
+import { STYLE_IDS } from '../../domain/styles';
 import { checkout, emailsTo, moderate, orderExecutions, pay, startRuntimeProcess, waitForGeneration } from '../support/orders';
 import { bigPhoto } from '../fixtures/photos';
 import { api, startTestRuntime, uploadPhoto } from '../support/runtime';

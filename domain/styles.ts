@@ -1,5 +1,7 @@
 /**
- * ToonZap style catalogue. Pure data: importable from the frontend and the API without sharp.
+ * ToonZap style catalogue. Pure domain data: the engine, the handlers and the frontend import it (no sharp, no AWS).
+ * Adding a style: its entry here, its renderer in engine/renderers/ (registered in renderers/index.ts, with its
+ * cost in engine/style-pool.ts) and its default thumbnail (npm run engine:thumbnails).
  */
 
 export type StyleId =
@@ -21,11 +23,6 @@ export interface StyleInfo {
   readonly description: string;
   /** Short preview text (a few words) for cards and tooltips. */
   readonly preview: string;
-  /**
-   * True when an operator may configure a generative model endpoint for this style
-   * (see engine/README.md). The built-in engine renders it either way (fallback).
-   */
-  readonly generative?: boolean;
 }
 
 export const STYLES: readonly StyleInfo[] = Object.freeze([
@@ -35,14 +32,12 @@ export const STYLES: readonly StyleInfo[] = Object.freeze([
     description:
       'Smooth, softly lit, warm and saturated, like a still from an animated feature film, with a gentle depth-of-field background.',
     preview: 'Soft 3D movie look',
-    generative: true,
   },
   {
     id: 'anime',
     name: 'Anime',
     description: 'Clean cel shading with flat bright colours and fine ink outlines.',
     preview: 'Cel-shaded anime',
-    generative: true,
   },
   {
     id: 'comic',
