@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImageInfo } from '../../domain/image-format';
+import type { RefusalCategory } from '../../domain/moderation-policy';
 import { ddb } from './aws';
 import { settings } from './settings';
 
@@ -17,6 +18,8 @@ export interface ImageRecord {
   /** For the operator: labels or check failures behind a verdict other than 'allowed'. */
   moderation_reasons?: string[];
   moderated_at?: string;
+  /** For the visitor: what kind of content refused the photo ('rejected' only). */
+  moderation_category?: RefusalCategory;
   /** Style ids whose watermarked preview is stored (previews/<hash>/<style>.png). */
   previews?: string[];
 }
@@ -47,13 +50,16 @@ export async function markVerified(hash: string, info: ImageInfo): Promise<void>
   }));
 }
 
-export async function recordModeration(hash: string, verdict: ModerationVerdict, reasons: string[]): Promise<void> {
+export async function recordModeration(hash: string, verdict: ModerationVerdict, reasons: string[], category: RefusalCategory | null = null): Promise<void> {
   await ddb().send(new UpdateCommand({
     TableName: table(),
     Key: { image_hash: hash },
-    UpdateExpression: 'SET moderation = :m, moderation_reasons = :r, moderated_at = :now' + (verdict === 'invalid' ? ', verified = :f' : ''),
+    UpdateExpression: 'SET moderation = :m, moderation_reasons = :r, moderated_at = :now'
+      + (verdict === 'invalid' ? ', verified = :f' : '')
+      + (category ? ', moderation_category = :c' : ' REMOVE moderation_category'),
     ExpressionAttributeValues: {
-      ':m': verdict, ':r': reasons, ':now': new Date().toISOString(), ...(verdict === 'invalid' ? { ':f': false } : {}),
+      ':m': verdict, ':r': reasons, ':now': new Date().toISOString(),
+      ...(verdict === 'invalid' ? { ':f': false } : {}), ...(category ? { ':c': category } : {}),
     },
   }));
 }

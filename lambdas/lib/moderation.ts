@@ -1,5 +1,5 @@
 import { DetectModerationLabelsCommand } from '@aws-sdk/client-rekognition';
-import { judgeLabels } from '../../domain/moderation-policy';
+import { judgeLabels, type RefusalCategory } from '../../domain/moderation-policy';
 import { rekognition } from './aws';
 import { getImage, markVerified, recordModeration, type ModerationVerdict } from './images';
 import { mediaKey, verifyUpload } from './media';
@@ -26,15 +26,15 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
       MinConfidence: Math.min(50, settings.moderationMinConfidence),
     }));
     const verdict = judgeLabels(res.ModerationLabels ?? [], settings.moderationMinConfidence);
-    return done(hash, verdict.allowed ? 'allowed' : 'rejected', verdict.reasons);
+    return done(hash, verdict.allowed ? 'allowed' : 'rejected', verdict.reasons, verdict.category);
   } catch (err) {
     if (IMAGE_ERRORS.has((err as Error).name)) return done(hash, 'invalid', [`${(err as Error).name}: ${(err as Error).message}`]);
     throw err;
   }
 }
 
-async function done(hash: string, moderation: ModerationVerdict, reasons: string[]): Promise<ModerationOutcome> {
-  await recordModeration(hash, moderation, reasons);
+async function done(hash: string, moderation: ModerationVerdict, reasons: string[], category: RefusalCategory | null = null): Promise<ModerationOutcome> {
+  await recordModeration(hash, moderation, reasons, category);
   return { image_hash: hash, moderation, reasons };
 }
 

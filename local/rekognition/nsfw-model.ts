@@ -43,11 +43,6 @@ export const MODERATION_MODEL_VERSION = 'local-nsfwjs-mobilenetv2';
 export const MODEL_INPUT_SIZE = 224;
 /** Rekognition's default MinConfidence. */
 export const DEFAULT_MIN_CONFIDENCE = 50;
-/**
- * Sexy probability at/above which the image is reported as non-explicit nudity rather than
- * swimwear/underwear (nsfwjs's "Sexy" class covers both: lingerie/bikini through topless).
- */
-export const SEXY_NUDITY_THRESHOLD = 0.85;
 /** Decoded-pixel cap (sharp limitInputPixels); larger images → ImageTooLargeException. 100 MP. */
 export const MAX_INPUT_PIXELS = 100_000_000;
 
@@ -59,11 +54,15 @@ export const MAX_INPUT_PIXELS = 100_000_000;
 //   Porn + Hentai                   'Explicit' (1, "")                                     P(Porn)+P(Hentai)
 //   Porn   (photographic porn)      'Explicit Nudity' (2, 'Explicit')                      P(Porn)
 //   Hentai (drawn porn)             'Explicit Sexual Activity' (2, 'Explicit')             P(Hentai)
-//   Sexy, P < 0.85                  'Swimwear or Underwear' (1, "")                        P(Sexy)
-//   Sexy, P ≥ 0.85                  'Non-Explicit Nudity of Intimate parts and Kissing'     P(Sexy)
-//                                     (1, "") + 'Non-Explicit Nudity' (2, that L1)
+//   Sexy                            'Swimwear or Underwear' (1, "")                        P(Sexy)
 //   Drawing, Neutral                no moderation label
 //   Drawing + Hentai                ContentTypes 'Illustrated'                             P(Drawing)+P(Hentai)
+//
+// nsfwjs's Sexy class is "suggestive, not pornography": swimwear, underwear, sportswear, bare chests. Rekognition
+// files all of that under 'Swimwear or Underwear' or under allowed L3s of 'Non-Explicit Nudity' (bare back, male
+// nipple); the model cannot tell those apart from the real nudity L3s, so it must not claim nudity at any
+// confidence (it once refused a footballer in shorts at 89 %). Its L2 children (Female/Male ...) need a gender
+// the model does not give, so only the L1 is returned.
 //
 // The classes are mutually exclusive softmax outputs, so a parent's confidence (sum of its children's
 // classes) is always ≥ each child's, and a child passing MinConfidence implies its parent passes too.
@@ -74,7 +73,6 @@ export const MAX_INPUT_PIXELS = 100_000_000;
 // ---------------------------------------------------------------------------------------------
 
 const L1_EXPLICIT = 'Explicit';
-const L1_NON_EXPLICIT_NUDITY = 'Non-Explicit Nudity of Intimate parts and Kissing';
 const L1_SWIMWEAR = 'Swimwear or Underwear';
 
 function pct(p: number): number {
@@ -101,12 +99,7 @@ export function mapScoresToModerationLabels(
   add('Explicit Nudity', L1_EXPLICIT, 2, scores.Porn);
   add('Explicit Sexual Activity', L1_EXPLICIT, 2, scores.Hentai);
 
-  if (scores.Sexy >= SEXY_NUDITY_THRESHOLD) {
-    add(L1_NON_EXPLICIT_NUDITY, '', 1, scores.Sexy);
-    add('Non-Explicit Nudity', L1_NON_EXPLICIT_NUDITY, 2, scores.Sexy);
-  } else {
-    add(L1_SWIMWEAR, '', 1, scores.Sexy);
-  }
+  add(L1_SWIMWEAR, '', 1, scores.Sexy);
 
   return out.sort((a, b) => b.Confidence - a.Confidence || a.TaxonomyLevel - b.TaxonomyLevel);
 }

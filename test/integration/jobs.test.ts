@@ -54,7 +54,9 @@ describe('moderation and preview jobs', () => {
     await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: photo('chelsea.png') });
     const job = await client.post('/api/process-moderation', { image_hashes: [hash] });
     expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
-    expect((await client.get(`/api/get-moderation/${hash}`)).body.moderation).toBe('invalid');
+    expect((await client.get(`/api/get-moderation/${hash}`)).body).toEqual({
+      image_hash: hash, moderation: 'invalid', reason: 'could not be read as a JPG or PNG photo',
+    });
     expect((await client.post('/api/process-thumbnail', { image_hash: hash })).status).toBe(403);
     expect((await client.get(`/api/get-thumbnails/${hash}`)).status).toBe(403);
   });

@@ -69,19 +69,12 @@ describe('label mapping (pure)', () => {
     expect(labels).toEqual([{ Name: 'Explicit', ParentName: '', TaxonomyLevel: 1, Confidence: expect.closeTo(65, 5) }]);
   });
 
-  test('Sexy maps to Swimwear or Underwear, or to Non-Explicit Nudity when very confident', () => {
-    expect(mapScoresToModerationLabels(scores({ Sexy: 0.6, Neutral: 0.4 })).map((l) => l.Name)).toEqual([
-      'Swimwear or Underwear',
-    ]);
-    expect(mapScoresToModerationLabels(scores({ Sexy: 0.95, Neutral: 0.05 }))).toEqual([
-      { Name: 'Non-Explicit Nudity of Intimate parts and Kissing', ParentName: '', TaxonomyLevel: 1, Confidence: expect.closeTo(95, 5) },
-      {
-        Name: 'Non-Explicit Nudity',
-        ParentName: 'Non-Explicit Nudity of Intimate parts and Kissing',
-        TaxonomyLevel: 2,
-        Confidence: expect.closeTo(95, 5),
-      },
-    ]);
+  test('Sexy (suggestive) maps to Swimwear or Underwear at any confidence, never to nudity, and the policy allows it', () => {
+    for (const p of [0.6, 0.89, 0.99]) {
+      const labels = mapScoresToModerationLabels(scores({ Sexy: p, Neutral: 1 - p }));
+      expect(labels).toEqual([{ Name: 'Swimwear or Underwear', ParentName: '', TaxonomyLevel: 1, Confidence: expect.closeTo(p * 100, 5) }]);
+      expect(judgeLabels(labels, 60)).toEqual({ allowed: true, reasons: [], category: null });
+    }
   });
 
   test('Neutral / Drawing give no moderation labels; MinConfidence filters (default 50)', () => {
@@ -161,7 +154,7 @@ describe('local Rekognition DetectModerationLabels via @aws-sdk/client-rekogniti
   function expectNotFlagged(out: DetectModerationLabelsCommandOutput): void {
     const names = (out.ModerationLabels ?? []).flatMap((l) => [l.Name, l.ParentName]);
     for (const forbidden of FORBIDDEN_L1) expect(names).not.toContain(forbidden);
-    expect(judgeLabels(out.ModerationLabels ?? [], 50)).toEqual({ allowed: true, reasons: [] });
+    expect(judgeLabels(out.ModerationLabels ?? [], 50)).toEqual({ allowed: true, reasons: [], category: null });
   }
 
   test('S3Object: the clothed astronaut portrait is not flagged', async () => {

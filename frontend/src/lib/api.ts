@@ -24,6 +24,8 @@ export type JobStatus = 'PENDING' | 'STARTED' | 'SUCCESS' | 'FAILURE' | (string 
 export interface ModerationResult {
   image_hash: string;
   moderation: string;
+  /** Why a refused photo was refused, in words ("looks like it may contain nudity"). */
+  reason?: string;
 }
 
 export interface Thumbnail {
