@@ -4,9 +4,6 @@
  */
 import { formatPrice } from './pricing';
 
-/** Spec section 9: at most 50 photos per order (the upload limit). */
-export const MAX_ORDER_IMAGES = 50;
-
 /**
  * Lifetime of a Checkout Session. Stripe requires expires_at to be at least 30 minutes after the session is
  * created (by its clock, after our request arrives), so a minute of margin keeps "30 minutes" from being refused.

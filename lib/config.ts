@@ -2,7 +2,9 @@
  * Typed per-environment configuration, chosen with `-c env=dev|prod`.
  * Everything an operator may want to change per environment lives here, nothing else reads context.
  */
-export type PaymentMode = 'stripe' | 'simulated' | 'prelaunch';
+import { PAYMENT_MODES, type PaymentMode } from '../domain/contract';
+
+export type { PaymentMode };
 
 export interface EnvConfig {
   /** Environment name, part of every resource name. */
@@ -66,7 +68,7 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
     const value = getContext(key);
     if (typeof value === 'string' && value !== '') out[key] = value;
   }
-  if (!['stripe', 'simulated', 'prelaunch'].includes(cfg.paymentMode)) {
+  if (!PAYMENT_MODES.includes(cfg.paymentMode)) {
     throw new Error(`paymentMode must be stripe, simulated or prelaunch, not "${cfg.paymentMode}"`);
   }
   if (cfg.paymentMode === 'simulated') {

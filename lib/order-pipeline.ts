@@ -1,3 +1,4 @@
+import { ENGINE_RETRYABLE } from '../domain/wiring';
 import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -24,8 +25,6 @@ const ORDER_TASKS = {
 } as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }>;
 type OrderTaskName = keyof typeof ORDER_TASKS;
 
-/** Errors lambdas/lib/engine.ts throws for conditions that may pass: retried with backoff before an item fails. */
-export const ENGINE_RETRYABLE = ['EngineThrottled', 'EngineModelError', 'EngineUnavailable'];
 /** Concurrent engine renders per order; the serverless endpoint's concurrency is shared by all orders. */
 export const ORDER_MAX_CONCURRENCY = 3;
 
@@ -60,7 +59,7 @@ export class OrderPipeline extends Construct {
     const previews = invoke('orderPreviews', 'Make previews').addCatch(orderFailed, onFailure);
 
     const generate = invoke('generateItem', 'Generate image')
-      .addRetry({ errors: ENGINE_RETRYABLE, interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 2 }) // 3 attempts in all
+      .addRetry({ errors: [...ENGINE_RETRYABLE], interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 2 }) // 3 attempts in all
       .addCatch(invoke('itemFailed', 'Record item failure').addRetry(transient), { resultPath: '$.error' });
     const generateAll = new sfn.Map(this, 'Generate images', {
       itemsPath: '$.prepared.items',

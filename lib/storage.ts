@@ -2,21 +2,9 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { MEDIA_PREFIX, TABLES, type TableName } from '../domain/wiring';
 import type { EnvConfig } from './config';
 
-/** Table names as the handlers know them (env var suffixes) with their partition keys. */
-export const TABLES = {
-  images: 'image_hash',
-  jobs: 'job_id',
-  orders: 'order_id',
-  generations: 'generation_id',
-  signups: 'signup_id',
-  events: 'event_id',
-} as const;
-export type TableName = keyof typeof TABLES;
-
-/** Media bucket key prefixes; lifecycle rules and handlers agree on them through this one list. */
-export const MEDIA_PREFIX = { uploads: 'uploads/', previews: 'previews/', outputs: 'outputs/' } as const;
 
 export interface StorageProps {
   readonly config: EnvConfig;

@@ -10,14 +10,12 @@ import { OrderPipeline } from './order-pipeline';
 import { Pipelines } from './pipelines';
 import type { Access } from './routes';
 import { Site } from './site';
-import { Storage, TABLES, type TableName } from './storage';
+import { ENV, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
+import { Storage } from './storage';
 
 export interface ToonZapStackProps extends StackProps {
   readonly config: EnvConfig;
 }
-
-/** Environment variable names the handlers read (lambdas/lib/settings.ts is the other side). */
-export const tableEnvVar = (name: TableName) => `${name.toUpperCase()}_TABLE`;
 
 export class ToonZapStack extends Stack {
   readonly storage: Storage;
@@ -47,19 +45,19 @@ export class ToonZapStack extends Stack {
     // Every function sees the same settings; only route functions also learn the state machines' ARNs
     // (task functions must not, or the machines would depend on themselves).
     const environment: Record<string, string> = {
-      MEDIA_BUCKET: this.storage.media.bucketName,
-      BRAND_NAME: config.brandName,
-      PAYMENT_MODE: config.paymentMode,
-      STRIPE_PUBLISHABLE_KEY: config.stripePublishableKey ?? '',
-      UPLOAD_URL_TTL_SECONDS: String(config.uploadUrlTtlSeconds),
-      IMAGE_URL_TTL_SECONDS: String(config.imageUrlTtlSeconds),
-      MODERATION_MIN_CONFIDENCE: String(config.moderationMinConfidence),
-      ENGINE_ENDPOINT: this.engine.endpointName,
-      MAIL_FROM: config.mailFrom,
-      STRIPE_SECRET_NAME: config.stripeSecretName,
+      [ENV.mediaBucket]: this.storage.media.bucketName,
+      [ENV.brandName]: config.brandName,
+      [ENV.paymentMode]: config.paymentMode,
+      [ENV.stripePublishableKey]: config.stripePublishableKey ?? '',
+      [ENV.uploadUrlTtlSeconds]: String(config.uploadUrlTtlSeconds),
+      [ENV.imageUrlTtlSeconds]: String(config.imageUrlTtlSeconds),
+      [ENV.moderationMinConfidence]: String(config.moderationMinConfidence),
+      [ENV.engineEndpoint]: this.engine.endpointName,
+      [ENV.mailFrom]: config.mailFrom,
+      [ENV.stripeSecretName]: config.stripeSecretName,
       // Links in e-mails and Checkout redirects. The distribution is made last (it fronts the API), hence Lazy;
       // functions may depend on it, the distribution depends only on the HTTP API, so there is no cycle.
-      SITE_URL: config.siteUrl ?? Lazy.string({ produce: () => `https://${site?.distribution.distributionDomainName}` }),
+      [ENV.siteUrl]: config.siteUrl ?? Lazy.string({ produce: () => `https://${site?.distribution.distributionDomainName}` }),
     };
     for (const name of Object.keys(TABLES) as TableName[]) {
       environment[tableEnvVar(name)] = this.storage.tables[name].tableName;
@@ -71,8 +69,8 @@ export class ToonZapStack extends Stack {
     this.api = new Api(this, 'Api', {
       environment: {
         ...environment,
-        JOBS_MACHINE_ARN: this.pipelines.jobsMachine.stateMachineArn,
-        ORDER_MACHINE_ARN: this.orderPipeline.machine.stateMachineArn,
+        [ENV.jobsMachineArn]: this.pipelines.jobsMachine.stateMachineArn,
+        [ENV.orderMachineArn]: this.orderPipeline.machine.stateMachineArn,
       },
       grant,
     });

@@ -1,3 +1,4 @@
+import { ENGINE_ERRORS, type EngineErrorName } from '../../domain/wiring';
 import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
 import { sagemaker } from './aws';
 import { settings } from './settings';
@@ -19,7 +20,7 @@ export interface EngineResponse {
 
 /** Errors the pipeline retries with backoff (throttling, model errors, timeouts), named so Step Functions can match them. */
 export class EngineError extends Error {
-  constructor(message: string, override readonly name: 'EngineThrottled' | 'EngineModelError' | 'EngineUnavailable') {
+  constructor(message: string, override readonly name: EngineErrorName) {
     super(message);
   }
 }
@@ -36,8 +37,8 @@ export async function renderOnEngine(request: EngineRequest): Promise<EngineResp
   } catch (err) {
     const name = (err as Error).name;
     const message = (err as Error).message;
-    if (name === 'ThrottlingException' || name === 'ServiceUnavailable') throw new EngineError(message, 'EngineThrottled');
-    if (name === 'ModelError' || name === 'ModelNotReadyException') throw new EngineError(message, 'EngineModelError');
-    throw new EngineError(`${name}: ${message}`, 'EngineUnavailable');
+    if (name === 'ThrottlingException' || name === 'ServiceUnavailable') throw new EngineError(message, ENGINE_ERRORS.throttled);
+    if (name === 'ModelError' || name === 'ModelNotReadyException') throw new EngineError(message, ENGINE_ERRORS.modelError);
+    throw new EngineError(`${name}: ${message}`, ENGINE_ERRORS.unavailable);
   }
 }

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { ResponseOf, RouteName } from '../../domain/contract';
+
 /** Minimal API Gateway HTTP API (payload 2.0) shapes: the only parts the handlers use. */
 export interface HttpEvent {
   version?: string;
@@ -37,6 +40,11 @@ export function json(statusCode: number, value: unknown, headers: Record<string,
   };
 }
 
+/** A route's answer, type-checked against its response schema in domain/contract.ts. */
+export function respond<R extends RouteName>(_route: R, statusCode: number, value: ResponseOf<R>, headers: Record<string, string> = {}): HttpResult {
+  return json(statusCode, value, headers);
+}
+
 export function rawBody(event: HttpEvent): string {
   if (!event.body) return '';
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
@@ -61,7 +69,27 @@ export function jsonBody(event: HttpEvent): Record<string, unknown> {
 export function pathParam(event: HttpEvent, name: string): string {
   const value = event.pathParameters?.[name];
   if (!value) throw badRequest(`Missing path parameter ${name}.`);
-  return decodeURIComponent(value);
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw badRequest(`Malformed path parameter ${name}.`);
+  }
+}
+
+/** Checks a value against a contract schema (domain/contract.ts); the first failed check becomes the 400's detail. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue.path.join('.');
+  // Our schemas carry user-facing messages; zod's own (a wrong type deep inside) get the field's name in front.
+  const detail = issue.code === 'custom' || !field || issue.message.includes(String(issue.path[0])) ? issue.message : `${field}: ${issue.message}`;
+  throw badRequest(detail);
+}
+
+/** The JSON body, parsed by the route's request schema. */
+export function parseBody<S extends z.ZodType>(event: HttpEvent, schema: S): z.output<S> {
+  return parseWith(schema, jsonBody(event));
 }
 
 /** Wraps a handler: HttpErrors become `{"detail"}` answers; anything else is logged and becomes a 500 without internals. */

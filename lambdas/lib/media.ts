@@ -5,12 +5,9 @@ import { MAX_PIXELS, MAX_UPLOAD_BYTES, readImageInfo, type ImageInfo } from '../
 import { s3 } from './aws';
 import { settings } from './settings';
 
-/** Where things live in the media bucket (prefixes match the lifecycle rules in lib/storage.ts). */
-export const mediaKey = {
-  upload: (hash: string) => `uploads/${hash}`,
-  preview: (hash: string, style: string) => `previews/${hash}/${style}.png`,
-  output: (hash: string, style: string) => `outputs/${hash}/${style}.png`,
-};
+import { mediaKey } from '../../domain/wiring';
+
+export { mediaKey };
 
 export function presignUpload(key: string, contentType: string): Promise<string> {
   const command = new PutObjectCommand({ Bucket: settings.mediaBucket, Key: key, ContentType: contentType });

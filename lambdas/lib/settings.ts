@@ -1,3 +1,6 @@
+import type { PaymentMode } from '../../domain/contract';
+import { ENV, type TableName, tableEnvVar } from '../../domain/wiring';
+
 /**
  * Handler settings, from the environment the stack sets on every function (lib/toonzap-stack.ts).
  * Read lazily so a missing variable fails the one call that needs it, with its name.
@@ -14,18 +17,18 @@ const int = (name: string, fallback: number) => {
 };
 
 export const settings = {
-  table: (name: 'images' | 'jobs' | 'orders' | 'generations' | 'signups' | 'events') => required(`${name.toUpperCase()}_TABLE`),
-  get mediaBucket() { return required('MEDIA_BUCKET'); },
-  get brandName() { return process.env.BRAND_NAME || 'ToonZap'; },
-  get paymentMode() { return (process.env.PAYMENT_MODE || 'prelaunch') as 'stripe' | 'simulated' | 'prelaunch'; },
-  get stripePublishableKey() { return process.env.STRIPE_PUBLISHABLE_KEY || null; },
-  get uploadUrlTtlSeconds() { return int('UPLOAD_URL_TTL_SECONDS', 300); },
-  get imageUrlTtlSeconds() { return int('IMAGE_URL_TTL_SECONDS', 24 * 3600); },
-  get moderationMinConfidence() { return int('MODERATION_MIN_CONFIDENCE', 60); },
-  get engineEndpoint() { return required('ENGINE_ENDPOINT'); },
-  get jobsMachineArn() { return required('JOBS_MACHINE_ARN'); },
-  get orderMachineArn() { return required('ORDER_MACHINE_ARN'); },
+  table: (name: TableName) => required(tableEnvVar(name)),
+  get mediaBucket() { return required(ENV.mediaBucket); },
+  get brandName() { return process.env[ENV.brandName] || 'ToonZap'; },
+  get paymentMode() { return (process.env[ENV.paymentMode] || 'prelaunch') as PaymentMode; },
+  get stripePublishableKey() { return process.env[ENV.stripePublishableKey] || null; },
+  get uploadUrlTtlSeconds() { return int(ENV.uploadUrlTtlSeconds, 300); },
+  get imageUrlTtlSeconds() { return int(ENV.imageUrlTtlSeconds, 24 * 3600); },
+  get moderationMinConfidence() { return int(ENV.moderationMinConfidence, 60); },
+  get engineEndpoint() { return required(ENV.engineEndpoint); },
+  get jobsMachineArn() { return required(ENV.jobsMachineArn); },
+  get orderMachineArn() { return required(ENV.orderMachineArn); },
   /** Public site origin for links in e-mails and Checkout redirects, without a trailing slash. */
-  get siteUrl() { return required('SITE_URL').replace(/\/+$/, ''); },
-  get mailFrom() { return required('MAIL_FROM'); },
+  get siteUrl() { return required(ENV.siteUrl).replace(/\/+$/, ''); },
+  get mailFrom() { return required(ENV.mailFrom); },
 };

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { getStyle, isStyleId } from '../../domain/styles';
-import { EMAIL_MESSAGES, isValidEmail } from '../../domain/email';
+import { contract } from '../../domain/contract';
+import { getStyle } from '../../domain/styles';
 import { CHECKOUT_SESSION_SECONDS } from '../../domain/orders';
 import { CURRENCY, orderSummary } from '../../domain/pricing';
-import { badRequest, HttpError, httpHandler, json, jsonBody } from '../lib/http';
+import { badRequest, HttpError, httpHandler, respond, parseBody } from '../lib/http';
 import { getImage } from '../lib/images';
 import { type OrderRecord, putOrder, setOrderSession } from '../lib/orders';
 import { payments } from '../lib/payments';
-import { imageHashList } from '../lib/requests';
 import { settings } from '../lib/settings';
 
 /**
@@ -18,17 +17,7 @@ import { settings } from '../lib/settings';
  */
 export const handler = httpHandler(async (event) => {
   if (settings.paymentMode === 'prelaunch') throw new HttpError(409, 'Payments are not live yet.');
-  const body = jsonBody(event);
-
-  if (typeof body.email !== 'string' || !body.email.trim()) throw badRequest(EMAIL_MESSAGES.required);
-  const email = body.email.trim();
-  if (!isValidEmail(email) || email.length > 254) throw badRequest(EMAIL_MESSAGES.invalid);
-
-  const hashes = imageHashList(body.hashes, 'hashes'); // 1 to 50 (MAX_ORDER_IMAGES) SHA-256 hashes, deduplicated
-
-  if (!Array.isArray(body.styles) || body.styles.length === 0) throw badRequest('styles must be a non-empty list of style ids.');
-  for (const s of body.styles) if (!isStyleId(s)) throw badRequest(`Unknown style: ${JSON.stringify(s)}.`);
-  const styles = [...new Set(body.styles as string[])];
+  const { email, hashes, styles } = parseBody(event, contract.checkout.request);
 
   const images = await Promise.all(hashes.map(getImage));
   const refused = hashes.filter((_, i) => images[i]?.moderation !== 'allowed');
@@ -94,5 +83,5 @@ export const handler = httpHandler(async (event) => {
     throw new HttpError(502, 'The payment provider returned an unexpected amount. Please try again.');
   }
   await setOrderSession(order.order_id, session.id);
-  return json(200, { session_id: session.id, order_id: order.order_id, url: session.url });
+  return respond('checkout', 200, { session_id: session.id, order_id: order.order_id, url: session.url });
 });

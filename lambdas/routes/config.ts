@@ -1,9 +1,9 @@
-import { httpHandler, json } from '../lib/http';
+import { httpHandler, respond } from '../lib/http';
 import { settings } from '../lib/settings';
 
 /** GET /api/config: the frontend's settings, so nothing environment-specific is baked into the bundle. */
 export const handler = httpHandler(async () =>
-  json(200, {
+  respond('config', 200, {
     brand: settings.brandName,
     paymentMode: settings.paymentMode,
     publishableKey: settings.stripePublishableKey,

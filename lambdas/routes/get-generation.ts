@@ -1,6 +1,7 @@
+import { imageFileName } from '../../domain/download-names';
 import { getStyle, STYLES } from '../../domain/styles';
 import { progressPercent } from '../../domain/orders';
-import { httpHandler, json, notFound, pathParam } from '../lib/http';
+import { httpHandler, respond, notFound, pathParam } from '../lib/http';
 import { mediaKey, presignDownload } from '../lib/media';
 import { getGeneration } from '../lib/orders';
 
@@ -25,14 +26,14 @@ export const handler = httpHandler(async (event) => {
     const style = getStyle(i.style);
     const styleName = style?.name ?? i.style;
     return {
-      url: await presignDownload(mediaKey.output(i.image_hash, i.style), `${styleName.replace(/\s+/g, '_')}_${i.image_hash.slice(0, 8)}.png`),
+      url: await presignDownload(mediaKey.output(i.image_hash, i.style), imageFileName(styleName, i.image_hash, 'image/png')),
       styleName,
       styleId: i.style,
       imageHash: i.image_hash,
     };
   }));
   const failed = items.filter((i) => i.status === 'failed');
-  return json(200, {
+  return respond('get-generation', 200, {
     status: generation.status,
     progress: progressPercent(generation.done_count + generation.failed_count, generation.item_count),
     error: generation.error ?? null,

@@ -1,6 +1,7 @@
+import { imageFileName } from '../../domain/download-names';
 import { getStyle } from '../../domain/styles';
 import { isImageHash } from '../../domain/image-format';
-import { httpHandler, json, notFound, pathParam } from '../lib/http';
+import { httpHandler, respond, notFound, pathParam } from '../lib/http';
 import { getImage } from '../lib/images';
 import { mediaKey, presignDownload } from '../lib/media';
 import { deliveredStyles } from '../lib/outputs';
@@ -12,8 +13,8 @@ export const handler = httpHandler(async (event) => {
   const style = getStyle(styleId);
   // Only images generated for a paid order are served; anything else is simply not found.
   if (!isImageHash(hash) || !style || !deliveredStyles(await getImage(hash)).has(style.id)) throw notFound('Image or style not found.');
-  return json(200, {
-    url: await presignDownload(mediaKey.output(hash, style.id), `${style.name.replace(/\s+/g, '_')}_${hash.slice(0, 8)}.png`),
+  return respond('get-image', 200, {
+    url: await presignDownload(mediaKey.output(hash, style.id), imageFileName(style.name, hash, 'image/png')),
     styleName: style.name,
     styleId: style.id,
     imageHash: hash,

@@ -1,4 +1,4 @@
-import { httpHandler, json, notFound, pathParam } from '../lib/http';
+import { httpHandler, respond, notFound, pathParam } from '../lib/http';
 import { getJob, setJobStatus } from '../lib/jobs';
 import { executionStatus } from '../lib/workflows';
 
@@ -15,8 +15,8 @@ export const handler = httpHandler(async (event) => {
     const execution = await executionStatus(job.execution_arn);
     if (['FAILED', 'TIMED_OUT', 'ABORTED'].includes(execution.status)) {
       await setJobStatus(job.job_id, 'FAILURE', { error: execution.cause || execution.error || `Execution ${execution.status}` });
-      return json(200, 'FAILURE');
+      return respond('get-job', 200, 'FAILURE');
     }
   }
-  return json(200, job.status);
+  return respond('get-job', 200, job.status);
 });

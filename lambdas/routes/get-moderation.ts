@@ -1,6 +1,7 @@
+import { contract } from '../../domain/contract';
 import { refusalReason } from '../../domain/moderation-policy';
-import { httpHandler, json, pathParam } from '../lib/http';
-import { imageHash, knownImage } from '../lib/requests';
+import { httpHandler, respond, parseWith, pathParam } from '../lib/http';
+import { knownImage } from '../lib/requests';
 
 /**
  * GET /api/get-moderation/{image_hash} → {image_hash, moderation, reason?}: 'allowed' passes; 'rejected' (against the
@@ -8,11 +9,11 @@ import { imageHash, knownImage } from '../lib/requests';
  * in words for the visitor ("looks like it may contain nudity"); the labels behind it stay in the table for the operator.
  */
 export const handler = httpHandler(async (event) => {
-  const hash = imageHash(pathParam(event, 'image_hash'));
+  const { image_hash: hash } = parseWith(contract['get-moderation'].params, { image_hash: pathParam(event, 'image_hash') });
   const image = await knownImage(hash);
   const moderation = image.moderation ?? 'pending';
   const refused = moderation === 'rejected' || moderation === 'invalid';
-  return json(200, {
+  return respond('get-moderation', 200, {
     image_hash: hash,
     moderation,
     ...(refused ? { reason: refusalReason(moderation, image.moderation_category) } : {}),

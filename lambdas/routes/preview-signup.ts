@@ -1,7 +1,6 @@
-import { EMAIL_MESSAGES, isValidEmail } from '../../domain/email';
-import { badRequest, httpHandler, json, jsonBody } from '../lib/http';
+import { contract } from '../../domain/contract';
+import { httpHandler, respond, parseBody } from '../lib/http';
 import { putSignup } from '../lib/orders';
-import { imageHash } from '../lib/requests';
 
 /**
  * POST /api/preview-signup {email, image_hash} → 201 {status: 'signed_up'}, or 200 {status: 'already_signed_up'}
@@ -9,10 +8,7 @@ import { imageHash } from '../lib/requests';
  * The photo need not be registered: the page falls back to a placeholder hash when no photo passed moderation.
  */
 export const handler = httpHandler(async (event) => {
-  const body = jsonBody(event);
-  if (typeof body.email !== 'string' || !body.email.trim()) throw badRequest(EMAIL_MESSAGES.required);
-  if (!isValidEmail(body.email) || body.email.trim().length > 254) throw badRequest(EMAIL_MESSAGES.invalid);
-  const hash = imageHash(body.image_hash);
-  const created = await putSignup(body.email, hash);
-  return created ? json(201, { status: 'signed_up' }) : json(200, { status: 'already_signed_up' });
+  const { email, image_hash: hash } = parseBody(event, contract['preview-signup'].request);
+  const created = await putSignup(email, hash);
+  return created ? respond('preview-signup', 201, { status: 'signed_up' }) : respond('preview-signup', 200, { status: 'already_signed_up' });
 });

@@ -1,18 +1,19 @@
 import { STYLES } from '../../domain/styles';
-import { HttpError, httpHandler, json, jsonBody } from '../lib/http';
+import { contract } from '../../domain/contract';
+import { HttpError, httpHandler, respond, parseBody } from '../lib/http';
 import { createJob, setJobStatus } from '../lib/jobs';
-import { imageHash, knownImage } from '../lib/requests';
+import { knownImage } from '../lib/requests';
 import { settings } from '../lib/settings';
 import { startExecution } from '../lib/workflows';
 
 /** POST /api/process-thumbnail {image_hash} → {job_id}: previews of every style, for an allowed photo only. */
 export const handler = httpHandler(async (event) => {
-  const hash = imageHash(jsonBody(event).image_hash);
+  const { image_hash: hash } = parseBody(event, contract['process-thumbnail'].request);
   const image = await knownImage(hash);
   if (image.moderation !== 'allowed') throw new HttpError(403, 'Image has not passed moderation.');
   // Previews already made for every style: the job is done the moment it exists.
   if (STYLES.every((s) => image.previews?.includes(s.id))) {
-    return json(200, { job_id: (await createJob('thumbnail', [hash], 'SUCCESS')).job_id });
+    return respond('process-thumbnail', 200, { job_id: (await createJob('thumbnail', [hash], 'SUCCESS')).job_id });
   }
   const job = await createJob('thumbnail', [hash]);
   try {
@@ -22,5 +23,5 @@ export const handler = httpHandler(async (event) => {
     await setJobStatus(job.job_id, 'FAILURE', { error: `Could not start: ${(err as Error).message}` });
     throw new HttpError(503, 'Thumbnail generation could not be started. Please try again.');
   }
-  return json(200, { job_id: job.job_id });
+  return respond('process-thumbnail', 200, { job_id: job.job_id });
 });

@@ -1,4 +1,4 @@
-import { httpHandler, json } from '../lib/http';
+import { httpHandler, respond } from '../lib/http';
 
 /** GET /api/status: health ping; answers without touching any dependency so it measures the API itself. */
-export const handler = httpHandler(async () => json(200, { status: 'ok', time: new Date().toISOString() }));
+export const handler = httpHandler(async () => respond('status', 200, { status: 'ok', time: new Date().toISOString() }));

@@ -1,5 +1,5 @@
-import { isAcceptedType, isImageHash } from '../../domain/image-format';
-import { badRequest, httpHandler, json, jsonBody } from '../lib/http';
+import { contract } from '../../domain/contract';
+import { httpHandler, respond, parseBody } from '../lib/http';
 import { getImage, markVerified, registerImage } from '../lib/images';
 import { mediaKey, objectExists, presignUpload, verifyUpload } from '../lib/media';
 
@@ -8,22 +8,18 @@ import { mediaKey, objectExists, presignUpload, verifyUpload } from '../lib/medi
  * presigned PUT URL bound to the content type. A stored copy that fails its hash check is removed and re-requested.
  */
 export const handler = httpHandler(async (event) => {
-  const body = jsonBody(event);
-  const hash = body.image_hash;
-  const type = body.file_type;
-  if (!isImageHash(hash)) throw badRequest('image_hash must be the SHA-256 of the file as 64 lowercase hex characters.');
-  if (!isAcceptedType(type)) throw badRequest('Only JPG/PNG files are allowed');
+  const { image_hash: hash, file_type: type } = parseBody(event, contract['upload-image'].request);
 
   const key = mediaKey.upload(hash);
   if (await objectExists(key)) {
     const record = await getImage(hash);
-    if (record?.verified) return json(200, { status: 'exists' });
+    if (record?.verified) return respond('upload-image', 200, { status: 'exists' });
     const check = await verifyUpload(hash);
     if (check.ok) {
       await markVerified(hash, check.info);
-      return json(200, { status: 'exists' });
+      return respond('upload-image', 200, { status: 'exists' });
     }
   }
   await registerImage(hash, type);
-  return json(200, { status: 'upload', url: { url: await presignUpload(key, type) } });
+  return respond('upload-image', 200, { status: 'upload', url: { url: await presignUpload(key, type) } });
 });

@@ -9,7 +9,7 @@ import {
   progressPercent,
 } from '../../frontend/src/lib/generation-state';
 
-const gen = (g: Partial<Generation>): Generation => ({ status: 'pending', images: [], ...g });
+const gen = (g: Partial<Generation>): Generation => ({ status: 'pending', progress: 0, error: null, images: [], ...g });
 
 describe('generationReducer', () => {
   it('starts loading', () => {
@@ -30,7 +30,7 @@ describe('generationReducer', () => {
   });
 
   it('an unknown status keeps polling (it is only shown as unknown)', () => {
-    expect(generationReducer(initialGenerationState, { type: 'loaded', data: gen({ status: 'queued' }) }).done).toBe(false);
+    expect(generationReducer(initialGenerationState, { type: 'loaded', data: gen({ status: 'queued' as Generation['status'] }) }).done).toBe(false);
   });
 
   it('stops on any request failure, keeping loaded data', () => {

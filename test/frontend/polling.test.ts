@@ -1,4 +1,4 @@
-import { JobNotFoundError } from '../../frontend/src/lib/api';
+import { JobNotFoundError, type JobStatus } from '../../frontend/src/lib/api';
 import { GENERATION_POLL_MS, JOB_POLL_MS, pollJobUntilSuccess } from '../../frontend/src/lib/polling';
 
 describe('pollJobUntilSuccess', () => {
@@ -12,8 +12,8 @@ describe('pollJobUntilSuccess', () => {
 
   it('polls every 2000 ms until SUCCESS, ignoring other values and logging read errors', async () => {
     const answers: Array<string | Error> = ['PENDING', 'STARTED', new Error('Failed to get job status: boom'), 'FAILURE', 'SUCCESS'];
-    const read = jest.fn(async () => {
-      const a = answers.shift() as string | Error;
+    const read = jest.fn(async (): Promise<JobStatus> => {
+      const a = answers.shift() as JobStatus | Error;
       if (a instanceof Error) throw a;
       return a;
     });
@@ -47,7 +47,7 @@ describe('pollJobUntilSuccess', () => {
 
   it('stops when the signal is aborted (leaving the screen)', async () => {
     const controller = new AbortController();
-    const read = jest.fn(async () => 'PENDING');
+    const read = jest.fn(async (): Promise<JobStatus> => 'PENDING');
     const p = pollJobUntilSuccess(read, { signal: controller.signal });
     const assertion = expect(p).rejects.toMatchObject({ name: 'AbortError' });
     await jest.advanceTimersByTimeAsync(2000);

@@ -2,59 +2,22 @@
  * Typed client for the ToonZap API (same origin, /api/...). Every error message here is the exact text
  * of the spec's error catalogue (section 8); screens only prefix or display them.
  */
+import type {
+  AppConfig,
+  CheckoutResponse,
+  GeneratedImage,
+  Generation,
+  JobStatus,
+  ModerationResult,
+  RegisterResult,
+  RequestOf,
+  Style,
+  Thumbnail,
+} from '../../../domain/contract';
 import { detailFromBody, getJson, postJson, readDetail, statusTextOf } from './http';
 
-export type PaymentMode = 'stripe' | 'simulated' | 'prelaunch';
-
-export interface AppConfig {
-  brand: string;
-  paymentMode: PaymentMode;
-  publishableKey: string | null;
-}
-
-export interface Style {
-  id: string;
-  name: string;
-  description?: string;
-  preview?: string;
-}
-
-export type JobStatus = 'PENDING' | 'STARTED' | 'SUCCESS' | 'FAILURE' | (string & {});
-
-export interface ModerationResult {
-  image_hash: string;
-  moderation: string;
-  /** Why a refused photo was refused, in words ("looks like it may contain nudity"). */
-  reason?: string;
-}
-
-export interface Thumbnail {
-  style: { id: string };
-  image: string;
-}
-
-export interface GeneratedImage {
-  url: string;
-  styleName: string;
-  styleId: string;
-  imageHash: string;
-  description?: string;
-}
-
-export type GenerationStatus = 'pending' | 'processing' | 'completed' | 'failed' | (string & {});
-
-export interface Generation {
-  status: GenerationStatus;
-  progress?: number;
-  error?: string;
-  images: GeneratedImage[];
-}
-
-export interface CheckoutResponse {
-  session_id: string;
-  order_id: string;
-  url?: string;
-}
+// The API's shapes come from the one contract (type-only: nothing of zod reaches the bundle).
+export type { AppConfig, CheckoutResponse, GeneratedImage, Generation, GenerationStatus, JobStatus, ModerationResult, PaymentMode, RegisterResult, Style, Thumbnail } from '../../../domain/contract';
 
 /** The job id is no longer known to the server: polling must stop. */
 export class JobNotFoundError extends Error {
@@ -85,10 +48,8 @@ export async function pingStatus(): Promise<boolean> {
 // ---------------------------------------------------------------------------------------------
 // Upload
 
-export type RegisterResult = { status: 'exists' } | { status: 'upload'; url: { url: string } };
-
 export async function registerUpload(imageHash: string, fileType: string): Promise<RegisterResult> {
-  const res = await postJson('/api/upload-image', { image_hash: imageHash, file_type: fileType });
+  const res = await postJson('/api/upload-image', { image_hash: imageHash, file_type: fileType } as RequestOf<'upload-image'>);
   if (!res.ok) {
     const detail = await readDetail(res);
     throw new Error(`Failed to upload image: ${detail ?? statusTextOf(res)}`);
@@ -161,9 +122,10 @@ export async function getJobStatus(jobId: string, kind: JobKind, signal?: AbortS
     throw new Error(`Failed to get job status: ${detail ?? statusTextOf(res)}`);
   }
   const body: unknown = await res.json();
-  if (typeof body === 'string') return body;
-  if (body && typeof body === 'object' && 'status' in body) return String((body as { status: unknown }).status);
-  return String(body);
+  // A value this bundle does not know (a newer server) is passed on as it is: the caller keeps polling.
+  if (typeof body === 'string') return body as JobStatus;
+  if (body && typeof body === 'object' && 'status' in body) return String((body as { status: unknown }).status) as JobStatus;
+  return String(body) as JobStatus;
 }
 
 export async function getModeration(imageHash: string, signal?: AbortSignal): Promise<ModerationResult> {

@@ -1,5 +1,5 @@
 /** Browser downloads: single images and zips (jszip is loaded only when a zip is requested). */
-import { dedupeNames, imageFileName } from './download-names';
+import { dedupeNames, imageFileName } from '../../../domain/download-names';
 
 export function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);

@@ -6,7 +6,7 @@ import { Card } from '../components/ui/Card';
 import { Skeleton } from '../components/ui/Skeleton';
 import { getGallery } from '../lib/api';
 import { useBrand } from '../lib/config';
-import { imageFileName } from '../lib/download-names';
+import { imageFileName } from '../../../domain/download-names';
 import { downloadImage } from '../lib/downloads';
 import { useDocumentTitle } from '../lib/head';
 import { COPIED_MESSAGES, styleLink, styleShareText } from '../lib/share';

@@ -9,7 +9,7 @@ import { Progress } from '../components/ui/Progress';
 import { Skeleton } from '../components/ui/Skeleton';
 import { type GeneratedImage, getGeneration } from '../lib/api';
 import { useBrand } from '../lib/config';
-import { generationZipName, groupZipName, shortHash, statusImageFileName } from '../lib/download-names';
+import { generationZipName, groupZipName, shortHash, statusImageFileName } from '../../../domain/download-names';
 import { downloadImage, downloadZip } from '../lib/downloads';
 import {
   failedAlertText,

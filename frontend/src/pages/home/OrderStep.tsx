@@ -38,7 +38,7 @@ export default function OrderStep({
     let url: string | undefined;
     try {
       const session = await createCheckout(email.trim(), hashes, styles);
-      url = session.url;
+      url = session.url ?? undefined;
     } catch (err) {
       console.error('Checkout failed', err);
       const message = err instanceof Error ? err.message : 'An unknown error occurred';

@@ -6,7 +6,7 @@ import {
   imageFileName,
   shortHash,
   statusImageFileName,
-} from '../../frontend/src/lib/download-names';
+} from '../../domain/download-names';
 
 const HASH = 'abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789';
 

@@ -1,0 +1,167 @@
+/**
+ * The API contract: every route's request and response, defined once with zod. Handlers parse requests with these
+ * schemas (the first failed check's message becomes the 400's `detail`, so messages here are user-facing, and the
+ * spec's texts where it names one); the frontend takes its types from them (type-only imports: no bytes shipped).
+ * Keyed by handler name, the same key lib/routes.ts uses; a test keeps the two lists equal.
+ */
+import { z } from 'zod';
+import { EMAIL_MESSAGES, isValidEmail } from './email';
+import { ACCEPTED_TYPES } from './image-format';
+import { STYLE_IDS, type StyleId } from './styles';
+import { MAX_FILES, MESSAGES as UPLOAD_MESSAGES } from './upload-rules';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Building blocks
+
+const HASH_RE = /^[0-9a-f]{64}$/;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A photo's identity: the SHA-256 of its bytes. */
+export const imageHash = (field = 'image_hash') =>
+  z.string({ error: `${field} must be a SHA-256 hash (64 lowercase hex characters).` })
+    .regex(HASH_RE, `${field} must be a SHA-256 hash (64 lowercase hex characters).`);
+
+/** Ids the server makes (jobs, orders, generations): a malformed one is simply not found. */
+export const serverId = z.string().regex(UUID_RE);
+
+export const styleId = z.enum(STYLE_IDS as [StyleId, ...StyleId[]], { error: (iss) => `Unknown style: ${JSON.stringify(iss.input).slice(0, 40)}.` });
+
+/** 1 to MAX_FILES photo hashes, duplicates removed. */
+const hashList = (field: string) =>
+  z.array(imageHash(field), { error: `${field} must be a non-empty list of image hashes.` })
+    .min(1, `${field} must be a non-empty list of image hashes.`)
+    .max(MAX_FILES, `At most ${MAX_FILES} images per request.`)
+    .transform((hashes) => [...new Set(hashes)]);
+
+export const email = z.string({ error: EMAIL_MESSAGES.required })
+  .trim()
+  .min(1, EMAIL_MESSAGES.required)
+  .refine(isValidEmail, EMAIL_MESSAGES.invalid);
+
+export const PAYMENT_MODES = ['stripe', 'simulated', 'prelaunch'] as const;
+export const paymentMode = z.enum(PAYMENT_MODES);
+export type PaymentMode = z.infer<typeof paymentMode>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shapes shared by several responses
+
+export const deliveredImage = z.object({
+  url: z.string(),
+  styleName: z.string(),
+  styleId: z.string(),
+  imageHash: z.string(),
+  description: z.string().optional(),
+});
+export type GeneratedImage = z.infer<typeof deliveredImage>;
+
+export const jobStatus = z.enum(['PENDING', 'STARTED', 'SUCCESS', 'FAILURE']);
+export type JobStatus = z.infer<typeof jobStatus>;
+
+export const moderationState = z.enum(['allowed', 'rejected', 'invalid', 'pending']);
+export type ModerationState = z.infer<typeof moderationState>;
+
+export const generationStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Routes
+
+export const contract = {
+  status: {
+    response: z.object({ status: z.literal('ok'), time: z.string() }),
+  },
+  config: {
+    response: z.object({ brand: z.string(), paymentMode, publishableKey: z.string().nullable() }),
+  },
+  'available-styles': {
+    response: z.object({
+      styles: z.array(z.object({ id: styleId, name: z.string(), description: z.string(), preview: z.string() })),
+    }),
+  },
+  'upload-image': {
+    request: z.object({
+      image_hash: imageHash('image_hash'),
+      file_type: z.enum(ACCEPTED_TYPES, { error: UPLOAD_MESSAGES.type }),
+    }),
+    response: z.discriminatedUnion('status', [
+      z.object({ status: z.literal('exists') }),
+      z.object({ status: z.literal('upload'), url: z.object({ url: z.string() }) }),
+    ]),
+  },
+  'process-moderation': {
+    request: z.object({ image_hashes: hashList('image_hashes') }),
+    response: z.object({ job_id: z.string() }),
+  },
+  'process-thumbnail': {
+    request: z.object({ image_hash: imageHash('image_hash') }),
+    response: z.object({ job_id: z.string() }),
+  },
+  'get-job': {
+    params: z.object({ job_id: z.string() }),
+    /** The status value itself, as a JSON string. */
+    response: jobStatus,
+  },
+  'get-moderation': {
+    params: z.object({ image_hash: imageHash('image_hash') }),
+    /** `reason`: why a refused photo was refused, in words for the visitor. */
+    response: z.object({ image_hash: z.string(), moderation: moderationState, reason: z.string().optional() }),
+  },
+  'get-thumbnails': {
+    params: z.object({ image_hash: imageHash('image_hash') }),
+    response: z.array(z.object({ style: z.object({ id: styleId }), image: z.string() })),
+  },
+  checkout: {
+    request: z.object({
+      email,
+      hashes: hashList('hashes'),
+      styles: z.array(styleId, { error: 'styles must be a non-empty list of style ids.' })
+        .min(1, 'styles must be a non-empty list of style ids.')
+        .transform((styles) => [...new Set(styles)]),
+    }),
+    response: z.object({ session_id: z.string(), order_id: z.string(), url: z.string().nullable() }),
+  },
+  'preview-signup': {
+    request: z.object({ email, image_hash: imageHash('image_hash') }),
+    response: z.object({ status: z.enum(['signed_up', 'already_signed_up']) }),
+  },
+  'stripe-webhook': {
+    /** The body is Stripe's signed event, checked by the Stripe SDK, not by a schema. */
+    response: z.object({ received: z.literal(true), ignored: z.string().optional(), duplicate: z.boolean().optional(), outcome: z.string().optional() }),
+  },
+  'get-generation': {
+    params: z.object({ id: z.string() }),
+    response: z.object({
+      status: generationStatus,
+      progress: z.number(),
+      error: z.string().nullable(),
+      images: z.array(deliveredImage),
+      refund: z.object({ amount: z.number(), currency: z.string(), items: z.number(), refunded_at: z.string() }).optional(),
+      failed: z.array(z.object({ imageHash: z.string(), styleId: z.string(), styleName: z.string(), error: z.string().nullable() })).optional(),
+    }),
+  },
+  'get-image': {
+    params: z.object({ hash: z.string(), style: z.string() }),
+    response: deliveredImage,
+  },
+  'get-images': {
+    params: z.object({ hash: z.string() }),
+    response: z.array(deliveredImage),
+  },
+} as const;
+
+export type Contract = typeof contract;
+export type RouteName = keyof Contract;
+/** What a handler may answer with for a route (before any transform). */
+export type ResponseOf<R extends RouteName> = z.input<Contract[R]['response']>;
+/** A request body as the browser sends it. */
+export type RequestOf<R extends { [K in RouteName]: Contract[K] extends { request: z.ZodType } ? K : never }[RouteName]> =
+  z.input<Contract[R] extends { request: infer S extends z.ZodType } ? S : never>;
+
+// Frontend-facing names for the shapes it reads.
+export type AppConfig = ResponseOf<'config'>;
+export type Style = ResponseOf<'available-styles'>['styles'][number];
+export type Thumbnail = ResponseOf<'get-thumbnails'>[number];
+export type ModerationResult = ResponseOf<'get-moderation'>;
+export type RegisterResult = ResponseOf<'upload-image'>;
+export type CheckoutResponse = ResponseOf<'checkout'>;
+export type Generation = ResponseOf<'get-generation'>;
+export type GenerationStatus = Generation['status'];

@@ -1,0 +1,59 @@
+/**
+ * Names the stack (lib/) and the handlers (lambdas/) must agree on, defined once: the environment variables the
+ * stack sets on every function, the tables, the media bucket's key layout and the engine's error names.
+ * Pure data, no AWS: lib/ imports it to build resources and grants, lambdas/ to read settings and keys.
+ */
+
+/** Tables as the handlers know them, with their partition keys. */
+export const TABLES = {
+  images: 'image_hash',
+  jobs: 'job_id',
+  orders: 'order_id',
+  generations: 'generation_id',
+  signups: 'signup_id',
+  events: 'event_id',
+} as const;
+export type TableName = keyof typeof TABLES;
+
+/** Environment variable that holds a table's physical name. */
+export const tableEnvVar = (name: TableName) => `${name.toUpperCase()}_TABLE`;
+
+/** Environment variables the stack sets on functions (besides the tables'). */
+export const ENV = {
+  mediaBucket: 'MEDIA_BUCKET',
+  brandName: 'BRAND_NAME',
+  paymentMode: 'PAYMENT_MODE',
+  stripePublishableKey: 'STRIPE_PUBLISHABLE_KEY',
+  stripeSecretName: 'STRIPE_SECRET_NAME',
+  uploadUrlTtlSeconds: 'UPLOAD_URL_TTL_SECONDS',
+  imageUrlTtlSeconds: 'IMAGE_URL_TTL_SECONDS',
+  moderationMinConfidence: 'MODERATION_MIN_CONFIDENCE',
+  engineEndpoint: 'ENGINE_ENDPOINT',
+  mailFrom: 'MAIL_FROM',
+  siteUrl: 'SITE_URL',
+  /** Route functions only: task functions must not know the machines that run them (a dependency cycle). */
+  jobsMachineArn: 'JOBS_MACHINE_ARN',
+  orderMachineArn: 'ORDER_MACHINE_ARN',
+} as const;
+
+/** Media bucket key prefixes; lifecycle rules, IAM grants and handlers agree on them through this one list. */
+export const MEDIA_PREFIX = { uploads: 'uploads/', previews: 'previews/', outputs: 'outputs/' } as const;
+
+/** Where things live in the media bucket. */
+export const mediaKey = {
+  upload: (hash: string) => `${MEDIA_PREFIX.uploads}${hash}`,
+  preview: (hash: string, style: string) => `${MEDIA_PREFIX.previews}${hash}/${style}.png`,
+  output: (hash: string, style: string) => `${MEDIA_PREFIX.outputs}${hash}/${style}.png`,
+};
+
+/**
+ * Errors the engine client throws for conditions that may pass, by name, so the order pipeline's Retry can match
+ * them: throttled, the model failed on this call, the endpoint could not be reached.
+ */
+export const ENGINE_ERRORS = {
+  throttled: 'EngineThrottled',
+  modelError: 'EngineModelError',
+  unavailable: 'EngineUnavailable',
+} as const;
+export type EngineErrorName = (typeof ENGINE_ERRORS)[keyof typeof ENGINE_ERRORS];
+export const ENGINE_RETRYABLE: readonly EngineErrorName[] = Object.values(ENGINE_ERRORS);
