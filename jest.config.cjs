@@ -1,13 +1,28 @@
-/** Jest runs TypeScript through SWC (ts-jest does not work with TypeScript 7). */
-module.exports = {
+/**
+ * Jest runs TypeScript through SWC (ts-jest does not work with TypeScript 7). One project per kind of test, so the
+ * fast ones run alone (`npm run test:unit`, seconds) while `npm test` runs them all.
+ */
+const base = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   transform: {
     '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } } }, module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(some-esm-only)/)'],
+};
+const project = (displayName, roots, extra = {}) => ({ ...base, displayName, roots: roots.map((r) => `<rootDir>/test/${r}`), ...extra });
+// The runtime and browser tests serve the built frontend: build it once, only when its sources changed.
+const withSite = { globalSetup: '<rootDir>/test/support/global-setup.ts' };
+
+module.exports = {
   testTimeout: 120000,
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
   maxWorkers: 2,
+  projects: [
+    project('unit', ['domain', 'frontend', 'lambdas']),
+    project('engine', ['engine']),
+    project('infra', ['infra']),
+    project('local', ['local']),
+    project('integration', ['integration'], withSite),
+    project('browser', ['browser'], withSite),
+  ],
 };

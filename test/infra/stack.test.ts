@@ -1,3 +1,4 @@
+import { TABLES } from '../../domain/wiring';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ENVIRONMENTS, resolveConfig } from '../../lib/config';
@@ -34,12 +35,12 @@ describe('ToonZap stack', () => {
 
   test('tables are on-demand with point-in-time recovery', () => {
     const tables = template.findResources('AWS::DynamoDB::Table');
-    expect(Object.keys(tables).length).toBeGreaterThanOrEqual(4);
+    expect(Object.keys(tables).length).toBe(Object.keys(TABLES).length);
     for (const t of Object.values(tables)) {
       expect(t.Properties.BillingMode).toBe('PAY_PER_REQUEST');
       expect(t.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     }
-    for (const key of ['image_hash', 'job_id', 'order_id', 'generation_id']) {
+    for (const key of Object.values(TABLES)) {
       template.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: key, KeyType: 'HASH' }] });
     }
   });
