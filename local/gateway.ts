@@ -49,9 +49,11 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
       send(res, known ? 405 : 404, { 'content-type': 'application/json' }, JSON.stringify({ detail: known ? 'Method Not Allowed' : 'Not Found' }));
       return;
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
+    const body = await readBody(req);
+    if (!body) {
+      send(res, 413, { 'content-type': 'application/json', connection: 'close' }, JSON.stringify({ detail: 'Request body is larger than 10 MB.' }));
+      return;
+    }
     const values = match.regex.exec(url.pathname)!.slice(1);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
@@ -87,7 +89,13 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
   }
 
   function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
-    let rel = decodeURIComponent(url.pathname);
+    let rel: string;
+    try {
+      rel = decodeURIComponent(url.pathname);
+    } catch {
+      send(res, 400, { 'content-type': 'text/plain' }, 'Bad Request');
+      return;
+    }
     const isFile = path.extname(rel) !== '';
     let status = 200;
     if (!isFile) {
@@ -124,13 +132,52 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
   }
 
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const work = url.pathname.startsWith('/api/') || url.pathname === '/api' ? api(req, res, url) : Promise.resolve(serveStatic(req, res, url));
+    // Every path of a request ends in an answer: a throw anywhere (sync or async) is logged and answered, never
+    // left to reach the process as an unhandled rejection.
+    const work = (async () => {
+      const url = requestUrl(req.url);
+      if (!url) return send(res, 400, { 'content-type': 'application/json' }, JSON.stringify({ detail: 'Malformed request target.' }));
+      return url.pathname.startsWith('/api/') || url.pathname === '/api' ? api(req, res, url) : serveStatic(req, res, url);
+    })();
     work.catch((err) => {
       console.error('[gateway]', err);
       if (!res.headersSent) send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ detail: 'Internal server error.' }));
+      else res.destroy();
     });
   };
+}
+
+/** API Gateway's payload limit: larger bodies are refused with 413 before any handler runs. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** The request body, or null when it exceeds MAX_BODY_BYTES (the rest is drained, up to a bound, so the 413 is read). */
+async function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
+  const declared = Number(req.headers['content-length']);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = declared > MAX_BODY_BYTES;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) tooLarge = true;
+    if (tooLarge) {
+      chunks.length = 0;
+      if (size > 4 * MAX_BODY_BYTES) break; // stop reading a flood; the connection is closed after the answer
+      continue;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return tooLarge ? null : Buffer.concat(chunks);
+}
+
+/** The request target as a URL on this origin, or null when it cannot be one (absolute-form junk and the like). */
+function requestUrl(target: string | undefined): URL | null {
+  if (!target?.startsWith('/')) return target ? null : new URL('/', 'http://localhost');
+  try {
+    // Prefixed with the origin so `//host/x` stays a path on this origin instead of naming another host.
+    return new URL(`http://localhost${target}`);
+  } catch {
+    return null;
+  }
 }
 
 function send(res: http.ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string): void {

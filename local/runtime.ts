@@ -62,7 +62,10 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
   // Requests that arrive while the runtime is still starting (a webhook the local Stripe resumes) wait for the gateway.
   let openGateway!: (listener: http.RequestListener) => void;
   const gateway = new Promise<http.RequestListener>((resolve) => (openGateway = resolve));
-  server.on('request', (req, res) => void gateway.then((listener) => listener(req, res)));
+  server.on('request', (req, res) => void gateway.then((listener) => listener(req, res)).catch((err) => {
+    console.error('[gateway]', err);
+    res.destroy();
+  }));
 
   try {
     const model = readModel(synthesizeLocal(paymentMode), (_id, attr) => (attr === 'DomainName' ? `localhost:${port}` : undefined));

@@ -1,7 +1,10 @@
 /** `npm start`: the whole product on http://localhost:3000 with local stand-ins for AWS, nothing to configure. */
 import type { PaymentMode } from '../lib/config';
 import { buildFrontendIfStale } from './frontend-build';
+import { logUnhandledRejections } from './process-guard';
 import { startLocalRuntime } from './runtime';
+
+logUnhandledRejections();
 
 async function main(): Promise<void> {
   const t0 = Date.now();

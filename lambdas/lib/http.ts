@@ -66,14 +66,30 @@ export function jsonBody(event: HttpEvent): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** Longest path parameter any route accepts (ids are 36, hashes 64 characters); longer ones are refused unread. */
+export const MAX_PATH_PARAM = 200;
+
+/**
+ * A path parameter, percent-decoded. Malformed escapes (`%E0%A4%A`), over-long values and control characters are the
+ * caller's mistake: a short 400, never a 500, and the value is not echoed back.
+ */
 export function pathParam(event: HttpEvent, name: string): string {
-  const value = event.pathParameters?.[name];
-  if (!value) throw badRequest(`Missing path parameter ${name}.`);
+  const raw = event.pathParameters?.[name];
+  if (!raw) throw badRequest(`Missing path parameter ${name}.`);
+  if (raw.length > MAX_PATH_PARAM) throw badRequest(`Path parameter ${name} is too long.`);
+  let value: string;
   try {
-    return decodeURIComponent(value);
+    value = decodeURIComponent(raw);
   } catch {
-    throw badRequest(`Malformed path parameter ${name}.`);
+    throw badRequest(`Path parameter ${name} is not validly percent-encoded.`);
   }
+  if (/[\p{Cc}\p{Cf}]/u.test(value)) throw badRequest(`Path parameter ${name} contains control characters.`);
+  return value;
+}
+
+/** At most `max` characters of caller input, for messages that name what was not found or refused. */
+export function clip(input: string, max = 40): string {
+  return input.length > max ? `${input.slice(0, max)}…` : input;
 }
 
 /** Checks a value against a contract schema (domain/contract.ts); the first failed check becomes the 400's detail. */

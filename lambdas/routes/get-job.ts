@@ -1,4 +1,4 @@
-import { httpHandler, respond, notFound, pathParam } from '../lib/http';
+import { clip, httpHandler, respond, notFound, pathParam } from '../lib/http';
 import { getJob, setJobStatus } from '../lib/jobs';
 import { executionStatus } from '../lib/workflows';
 
@@ -10,7 +10,7 @@ const RECONCILE_AFTER_MS = 30_000;
 export const handler = httpHandler(async (event) => {
   const jobId = pathParam(event, 'job_id');
   const job = JOB_ID.test(jobId) ? await getJob(jobId) : null;
-  if (!job) throw notFound(`Job ${jobId} not found.`);
+  if (!job) throw notFound(`Job ${clip(jobId)} not found.`);
   if ((job.status === 'PENDING' || job.status === 'STARTED') && job.execution_arn && Date.now() - Date.parse(job.updated_at) > RECONCILE_AFTER_MS) {
     const execution = await executionStatus(job.execution_arn);
     if (['FAILED', 'TIMED_OUT', 'ABORTED'].includes(execution.status)) {

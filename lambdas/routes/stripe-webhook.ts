@@ -5,6 +5,19 @@ import { payments } from '../lib/payments';
 import { settings } from '../lib/settings';
 import { startExecution } from '../lib/workflows';
 
+/** How far ahead of our clock a signed webhook timestamp may be (Stripe's own tolerance for age is 300 s too). */
+const MAX_CLOCK_SKEW_SECONDS = 300;
+
+/** The timestamp a verified Stripe-Signature header signs, read as the SDK reads it (the last `t=`); unreadable → +∞. */
+function signedAt(header: string): number {
+  let t = Number.NaN;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') t = Number.parseInt(value, 10);
+  }
+  return Number.isFinite(t) ? t : Number.POSITIVE_INFINITY;
+}
+
 const HANDLED = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'checkout.session.expired']);
 
 /**
@@ -24,8 +37,11 @@ export const handler = httpHandler(async (event) => {
   try {
     evt = stripe.webhooks.constructEvent(payload, signature, webhookSecret);
   } catch (err) {
-    throw badRequest(`Webhook signature verification failed: ${(err as Error).message}`);
+    // Stripe's messages run to several lines of advice; the first line says what failed.
+    throw badRequest(`Webhook signature verification failed: ${(err as Error).message.split('\n')[0].trim().slice(0, 120)}`);
   }
+  // The SDK checks only the age of the signed timestamp; a future one would stay replayable until then.
+  if (signedAt(signature) > Date.now() / 1000 + MAX_CLOCK_SKEW_SECONDS) throw badRequest('Webhook timestamp is in the future.');
   if (!HANDLED.has(evt.type)) return json(200, { received: true, ignored: evt.type });
   if (!(await claimEvent(evt.id, evt.type))) return json(200, { received: true, duplicate: true });
   try {

@@ -140,6 +140,11 @@ describe('orders', () => {
     const stale = await deliverWebhook(runtime, payload, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
     expect(stale.status).toBe(400);
     expect(String(stale.body.detail)).toMatch(/tolerance|timestamp/i);
+    // Genuinely signed, but dated in the future (1 h, 10 years): the SDK checks only age, we check the other side.
+    for (const ahead of [3600, 10 * 365 * 24 * 3600]) {
+      const future = await deliverWebhook(runtime, payload, { timestamp: Math.floor(Date.now() / 1000) + ahead });
+      expect(future).toEqual({ status: 400, body: { detail: 'Webhook timestamp is in the future.' } });
+    }
     // A genuine signature over different bytes.
     const genuine = Stripe.webhooks.generateTestHeaderString({ payload, secret: runtime.env.STRIPE_WEBHOOK_SECRET });
     const tampered = await deliverWebhook(runtime, payload.replace('"paid"', '"paid" '), { signature: genuine });

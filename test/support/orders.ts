@@ -171,6 +171,8 @@ export async function startRuntimeProcess(dataDir: string) {
   });
   return {
     ...info,
+    /** What the process wrote to stderr so far (its logs). */
+    stderr: () => stderr,
     exited: new Promise<void>((resolve) => child.once('exit', () => resolve())),
     kill: () => {
       child.kill('SIGKILL');

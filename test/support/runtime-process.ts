@@ -4,9 +4,12 @@
  * Prints one JSON line {url, stripeUrl, mailUrl, env} when ready; SIGTERM closes it, SIGKILL is a crash.
  */
 import type { PaymentMode } from '../../lib/config';
+import { logUnhandledRejections } from '../../local/process-guard';
 import { startLocalRuntime } from '../../local/runtime';
 
 const [dataDir, paymentMode = 'simulated'] = process.argv.slice(2);
+// As `npm start` does (local/start.ts).
+logUnhandledRejections();
 startLocalRuntime({ port: 0, dataDir, paymentMode: paymentMode as PaymentMode }).then(
   (runtime) => {
     process.stdout.write(`${JSON.stringify({ url: runtime.url, stripeUrl: runtime.stripeUrl, mailUrl: runtime.mailUrl, env: runtime.env })}\n`);
