@@ -1,6 +1,7 @@
 import { ImageInputError } from './errors';
 import type { Image8 } from './raster';
 import { RENDERERS } from './renderers';
+import { type Analysis, hasPeople } from './analysis/types';
 import { isStyleId, STYLE_IDS, type StyleId } from '../domain/styles';
 
 /** Styled interleaved RGB8 pixels (same size as the input). */
@@ -19,9 +20,11 @@ export function requireStyle(styleId: string): StyleId {
 
 /**
  * Apply a style to already decoded RGB pixels (same size out). Synchronous, pure, deterministic.
- * Free of sharp so worker threads can load it cheaply.
+ * Free of sharp and tfjs so worker threads can load it cheaply. `analysis` (from analyzePhoto) lets the style
+ * treat people and faces as such; one that found nobody renders the same bytes as none.
  */
-export function applyStyle(img: Image8, styleId: string): StyledPixels {
+export function applyStyle(img: Image8, styleId: string, analysis?: Analysis | null): StyledPixels {
   const id = requireStyle(styleId);
-  return { data: RENDERERS[id](img), width: img.width, height: img.height };
+  const scene = hasPeople(analysis) ? analysis : undefined;
+  return { data: RENDERERS[id](img, scene), width: img.width, height: img.height };
 }

@@ -11,8 +11,10 @@ import { applyStyle, requireStyle, type StyledPixels } from './apply';
 import { applyStyles } from './style-pool';
 import { STYLE_IDS, type StyleId } from '../domain/styles';
 import { watermarkSvg } from './watermark';
+import { ANALYSIS_LONG, type Analysis, analyzeImage } from './analysis';
 
 export { applyStyle, type StyledPixels } from './apply';
+export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, hasPeople } from './analysis';
 export { ImageInputError } from './errors';
 export { closeStylePool, stylesRenderedByWorkers, warmStylePool } from './style-pool';
 export { DEFAULT_MAX_PIXELS, type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';
@@ -26,6 +28,8 @@ export interface RenderOptions {
   maxSize?: number;
   /** Decompression-bomb guard (default 40 MP). */
   maxPixels?: number;
+  /** The photo's analysis (analyzePhoto; e.g. cached). Omitted: computed here. null: render without one. */
+  analysis?: Analysis | null;
 }
 
 export interface ThumbnailOptions {
@@ -34,6 +38,8 @@ export interface ThumbnailOptions {
   /** Draw the 'ToonZap' mark (free previews). Default false. */
   watermark?: boolean;
   maxPixels?: number;
+  /** As RenderOptions.analysis. */
+  analysis?: Analysis | null;
 }
 
 function checkSize(v: number | undefined, def: number, what: string): number {
@@ -51,12 +57,23 @@ async function finish(px: StyledPixels, watermark: boolean, palette: boolean): P
     .toBuffer();
 }
 
+/**
+ * The analysis a render uses: the one given (null: none), else analyzePhoto's. A decode at the analysis size
+ * (the default preview size) is shared, so a preview batch decodes once; the pixels are the same either way.
+ */
+async function analysisFor(bytes: Buffer, img: DecodedImage, size: number, opts: { analysis?: Analysis | null; maxPixels?: number }): Promise<Analysis | null> {
+  if (opts.analysis !== undefined) return opts.analysis;
+  if (size === ANALYSIS_LONG || Math.max(img.width, img.height) < ANALYSIS_LONG) return analyzeImage(img);
+  return analyzePhoto(bytes, { maxPixels: opts.maxPixels });
+}
+
 /** Render one style at up to `maxSize` px (long side). Returns PNG bytes without metadata. */
 export async function renderStyle(bytes: Buffer, styleId: string, opts: RenderOptions = {}): Promise<Buffer> {
   requireStyle(styleId);
   const maxSize = checkSize(opts.maxSize, DEFAULT_MAX_SIZE, 'maxSize');
   const img = await decodeInput(bytes, { maxSize, maxPixels: opts.maxPixels });
-  return finish(applyStyle(img, styleId), false, false);
+  const analysis = await analysisFor(bytes, img, maxSize, opts);
+  return finish(applyStyle(img, styleId, analysis), false, false);
 }
 
 /** Render a small preview (default 256 px long side), optionally watermarked. */
@@ -64,7 +81,8 @@ export async function renderThumbnail(bytes: Buffer, styleId: string, opts: Thum
   requireStyle(styleId);
   const size = checkSize(opts.size, DEFAULT_THUMBNAIL_SIZE, 'size');
   const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
-  return finish(applyStyle(img, styleId), opts.watermark ?? false, false);
+  const analysis = await analysisFor(bytes, img, size, opts);
+  return finish(applyStyle(img, styleId, analysis), opts.watermark ?? false, false);
 }
 
 /**
@@ -78,7 +96,7 @@ export async function renderAllThumbnails(
 ): Promise<{ styleId: StyleId; png: Buffer }[]> {
   const size = checkSize(opts.size, DEFAULT_THUMBNAIL_SIZE, 'size');
   const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
-  return renderAllFromDecoded(img, opts.watermark ?? false);
+  return renderAllFromDecoded(img, opts.watermark ?? false, await analysisFor(bytes, img, size, opts));
 }
 
 /**
@@ -89,14 +107,20 @@ export async function renderAllThumbnails(
 export async function renderAllFromDecoded(
   img: DecodedImage | StyledPixels,
   watermark = false,
+  analysis?: Analysis | null,
 ): Promise<{ styleId: StyleId; png: Buffer }[]> {
   const encoded = new Map<StyleId, Promise<Buffer>>();
   await applyStyles(img, STYLE_IDS, (styleId, data) => {
     const p = finish({ data, width: img.width, height: img.height }, watermark, false);
     p.catch(() => undefined); // observed below; avoids an unhandled rejection while others render
     encoded.set(styleId, p);
-  });
+  }, analysis);
   return Promise.all(STYLE_IDS.map(async (styleId) => ({ styleId, png: await (encoded.get(styleId) as Promise<Buffer>) })));
+}
+
+/** The photo's analysis (people, faces): decoded at the analysis size once, then the neural models. */
+export async function analyzePhoto(bytes: Buffer, opts: { maxPixels?: number } = {}): Promise<Analysis> {
+  return analyzeImage(await decodeInput(bytes, { maxSize: ANALYSIS_LONG, maxPixels: opts.maxPixels }));
 }
 
 export type { DecodeOptions as DecodeInputOptions };

@@ -2,7 +2,7 @@ import { rgbToHsv } from './filters/color';
 import { inkCoverage } from './filters/lines';
 import { hash2 } from './filters/noise';
 import { byte, smoothstep } from './raster';
-import { inkMix } from './renderers/common';
+import { halftoneDistance, inkMix } from './renderers/common';
 
 /**
  * The small functions called once or more per output pixel, gathered in one plain object so renderers
@@ -10,4 +10,4 @@ import { inkMix } from './renderers/common';
  * modules (the tsx dev loader, jest) otherwise read every imported binding through an export getter on
  * each call (measured: anime at 1024 px 154 ms through getters, 109 ms bound); bundles are unaffected.
  */
-export const pixelMath = { byte, smoothstep, inkCoverage, inkMix, hash2, rgbToHsv } as const;
+export const pixelMath = { byte, smoothstep, inkCoverage, inkMix, hash2, rgbToHsv, halftoneDistance } as const;

@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { applyStyle } from './apply';
 import { warmUpStyles } from './warm-up';
 import type { Image8 } from './raster';
+import type { Analysis } from './analysis/types';
 import type { StyleId } from '../domain/styles';
 
 export interface StyleJob {
@@ -23,6 +24,8 @@ export interface StyleJob {
   data: Uint8Array;
   width: number;
   height: number;
+  /** The photo's analysis (structured-cloned to the worker), if any. */
+  analysis?: Analysis | null;
 }
 
 export type StyleJobResult = { id: number; ok: true; results: Uint8Array[] } | { id: number; ok: false; error: string };
@@ -203,6 +206,7 @@ export async function applyStyles(
   img: Image8,
   styles: readonly StyleId[],
   onResult: (styleId: StyleId, data: Buffer) => void,
+  analysis?: Analysis | null,
 ): Promise<void> {
   // only workers that have finished loading get work: a batch never waits for a thread to boot
   const ws = pool().filter((w) => w.isReady);
@@ -212,18 +216,18 @@ export async function applyStyles(
     // a compact copy for the worker (transferring it instead of cloning measured ~10 % slower batches)
     const data = Uint8Array.from(img.data);
     return ws[k]
-      .run({ id: nextJob++, styles: g, data, width: img.width, height: img.height })
+      .run({ id: nextJob++, styles: g, data, width: img.width, height: img.height, analysis })
       .then(
         (results) => {
           renderedByWorkers += results.length;
           g.forEach((s, i) => onResult(s, Buffer.from(results[i].buffer, results[i].byteOffset, results[i].byteLength)));
         },
         // a failed worker: render its share here (same code, same bytes)
-        () => g.forEach((s) => onResult(s, applyStyle(img, s).data)),
+        () => g.forEach((s) => onResult(s, applyStyle(img, s, analysis).data)),
       );
   });
   for (const s of groups[0]) {
-    onResult(s, applyStyle(img, s).data);
+    onResult(s, applyStyle(img, s, analysis).data);
     // let the thread pool pick up the encode while the next style renders
     await new Promise<void>((r) => setImmediate(r));
   }

@@ -16,7 +16,7 @@ port.on('message', (job: StyleJob) => {
   let reply: StyleJobResult;
   try {
     const img = { data: job.data, width: job.width, height: job.height };
-    reply = { id: job.id, ok: true, results: job.styles.map((s) => applyStyle(img, s).data) };
+    reply = { id: job.id, ok: true, results: job.styles.map((s) => applyStyle(img, s, job.analysis).data) };
   } catch (err) {
     reply = { id: job.id, ok: false, error: err instanceof Error ? err.message : String(err) };
   }

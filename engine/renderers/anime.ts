@@ -3,7 +3,8 @@ import { LabelUpsampler } from '../filters/label-upsample';
 import { saturate, tone, vibrance } from '../filters/color';
 import { dogField } from '../filters/lines';
 import { type Image8, luma, type Raster, scaleOf, Upsampler, rowBuffers } from '../raster';
-import { abstractRegions, toWork } from './common';
+import { abstractRegions, featureInk, focusLines, simplifyBackground, toWork } from './common';
+import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
 
 // bound once at load (see pixel-math.ts)
@@ -13,13 +14,14 @@ const { byte, inkCoverage, inkMix } = pixelMath;
  * Anime: bright cel shading (chroma regions x luminance bands on an edge-preserving abstraction,
  * islands merged) with fine dark outlines tinted by the local colour.
  */
-export function anime(img: Image8): Buffer {
+export function anime(img: Image8, scene?: Scene): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
   const ww = work.width;
   const wh = work.height;
   // a tighter range keeps low-contrast structure (lattice towers at dusk, fur) that line art then draws
   abstractRegions(work, s, 1.6, 0.6);
+  const person = scene && simplifyBackground(work, s, scene);
   const Lw = luma(work);
   tone(work, 0.8, 1.05, 0.5, 0.02);
   const cel = celQuantize(work, { chromaK: 6, bands: [0.3, 0.6, 0.86], minRegion: Math.round(140 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, smoothFlatRange: 0.05, thinStrips: Math.max(1, Math.round(3 * s)) });
@@ -31,14 +33,17 @@ export function anime(img: Image8): Buffer {
   const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);
   // outline width is set in output pixels, the DoG runs at work resolution
   const D = dogField(Lw, ww, wh, (Math.max(0.85, 1.0 * scaleOf(w, h)) * ww) / w);
+  if (scene && person) focusLines(D, ww, wh, person, scene, s);
+  const features = featureInk(scene, w, 1);
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const [rr, gg, bb, dd] = rowBuffers(w, 4);
+  const [rr, gg, bb, dd, ff] = rowBuffers(w, 5);
   for (let y = 0; y < h; y++) {
     colours.row(y, rr, gg, bb);
     up.row(D, y, dd);
+    if (features) features.row(y, ff);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
-      const a = inkCoverage(dd[x], 0.008, 1.1) * 0.95;
+      const a = Math.max(inkCoverage(dd[x], 0.008, 1.1), ff[x]) * 0.95;
       out[j] = byte(inkMix(rr[x], a, 0.04, 0.2));
       out[j + 1] = byte(inkMix(gg[x], a, 0.04, 0.2));
       out[j + 2] = byte(inkMix(bb[x], a, 0.04, 0.2));

@@ -3,21 +3,23 @@ import { LabelUpsampler } from '../filters/label-upsample';
 import { saturate, tone } from '../filters/color';
 import { dogField } from '../filters/lines';
 import { type Image8, luma, type Raster, scaleOf, Upsampler, rowBuffers } from '../raster';
-import { abstractRegions, toWork } from './common';
+import { abstractRegions, featureInk, focusLines, simplifyBackground, toWork } from './common';
+import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
 
 // bound once at load (see pixel-math.ts)
-const { byte, inkCoverage, inkMix, smoothstep } = pixelMath;
+const { byte, halftoneDistance, inkCoverage, inkMix, smoothstep } = pixelMath;
 
 /**
  * Comic book: punchy flat colours (small palette), halftone dots in the shadows and bold black inking.
  */
-export function comic(img: Image8): Buffer {
+export function comic(img: Image8, scene?: Scene): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
   const ww = work.width;
   const wh = work.height;
   abstractRegions(work, s, 1.2);
+  const person = scene && simplifyBackground(work, s, scene);
   const Lw = luma(work);
   tone(work, 0.95, 1.2, 0.5, 0);
   saturate(work, 1.55);
@@ -27,35 +29,33 @@ export function comic(img: Image8): Buffer {
   const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);
   const sc = scaleOf(w, h);
   const D = dogField(Lw, ww, wh, (Math.max(0.8, 1.25 * sc) * ww) / w);
+  if (scene && person) focusLines(D, ww, wh, person, scene, s);
+  const features = featureInk(scene, w, 1.1);
   // Halftone shadows: dots on a 45-degree grid whose radius grows with darkness.
   const period = Math.max(3, 5.5 * sc);
   const inv = 1 / period;
-  const c45 = Math.SQRT1_2;
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const [rr, gg, bb, ll, dd] = rowBuffers(w, 5);
+  const [rr, gg, bb, ll, dd, ff] = rowBuffers(w, 6);
   for (let y = 0; y < h; y++) {
     colours.row(y, rr, gg, bb);
     up.row(Lw, y, ll);
     up.row(D, y, dd);
+    if (features) features.row(y, ff);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
       let r = rr[x];
       let g = gg[x];
       let b = bb[x];
       const dark = 1 - smoothstep(0.18, 0.5, ll[x]);
       if (dark > 0.02) {
-        const u = (x * c45 + y * c45) * inv;
-        const v = (x * c45 - y * c45) * inv;
-        const du = u - Math.round(u);
-        const dv = v - Math.round(v);
-        const d = Math.sqrt(du * du + dv * dv); // 0 at dot centre, ~0.707 at cell corner
+        const d = halftoneDistance(x, y, inv);
         const radius = 0.42 * Math.sqrt(dark);
         const a = (1 - smoothstep(radius - 0.08, radius + 0.08, d)) * 0.55;
         r -= r * a;
         g -= g * a;
         b -= b * a * 0.8;
       }
-      const a = inkCoverage(dd[x], 0.01, 1.0);
+      const a = Math.max(inkCoverage(dd[x], 0.01, 1.0), ff[x]);
       out[j] = byte(inkMix(r, a, 0.04, 0));
       out[j + 1] = byte(inkMix(g, a, 0.04, 0));
       out[j + 2] = byte(inkMix(b, a, 0.04, 0));

@@ -1,11 +1,15 @@
+import { faceRegionsAt, featureStrokes, personAt, type Scene, StrokeRows } from '../analysis/scene';
+import { gaussBlur } from '../filters/blur';
 import { domainTransform } from '../filters/edge-aware';
-import { type Image8, type Raster, rasterFromRGB8, workSize } from '../raster';
+import { cloneRaster, type Image8, type Raster, rasterFromRGB8, smoothstep, workSize } from '../raster';
 
 /**
  * A style renders interleaved RGB8 into interleaved RGB8 of the same size (pure, deterministic).
  * Styles abstract at a work resolution and finish at full size in one fused pass (no full-size float planes).
+ * `scene` is the photo's analysis when it found people (see ../analysis/types.ts `hasPeople`); without one a
+ * style renders exactly as it always has.
  */
-export type StyleFn = (img: Image8) => Buffer;
+export type StyleFn = (img: Image8, scene?: Scene) => Buffer;
 
 /** Long side of the internal work resolution used for region abstraction (flat colour, lighting). */
 export const WORK_LONG = 480;
@@ -41,4 +45,51 @@ export function abstractRegions(work: Raster, s: number, strength = 1, range = 1
  */
 export function inkMix(c: number, a: number, inkLevel: number, tintKeep: number): number {
   return c + (inkLevel + c * tintKeep - c) * a;
+}
+
+/**
+ * Behind people, a second and much stronger abstraction (large calm areas, no camouflage blotches), blended
+ * in by the inverse of the (softened) person mask. In place; returns that person weight at work size, for
+ * styles that also thin out their background lines.
+ */
+export function simplifyBackground(work: Raster, s: number, scene: Scene, strength = 1): Float32Array {
+  const ww = work.width;
+  const wh = work.height;
+  const person = gaussBlur(personAt(scene, ww, wh), ww, wh, Math.max(0.7, 2 * s));
+  const bg = domainTransform(cloneRaster(work), 50 * s * strength, 0.25, 3);
+  for (let i = 0; i < ww * wh; i++) {
+    const k = 1 - person[i];
+    work.r[i] += (bg.r[i] - work.r[i]) * k;
+    work.g[i] += (bg.g[i] - work.g[i]) * k;
+    work.b[i] += (bg.b[i] - work.b[i]) * k;
+  }
+  return person;
+}
+
+/**
+ * With people: DoG lines kept on the subject, thinned behind it (`bgKeep` of their strength), and off the
+ * faces' skin, where the landmark strokes draw the features instead of wrinkles and shading. In place on D.
+ */
+export function focusLines(D: Float32Array, ww: number, wh: number, person: Float32Array, scene: Scene, s: number, bgKeep = 0.5): void {
+  const { skin } = faceRegionsAt(scene, ww, wh, Math.max(0.5, 0.8 * s));
+  // the inner skin only: the jaw and hair line stay drawn
+  for (let i = 0; i < ww * wh; i++) D[i] *= (bgKeep + (1 - bgKeep) * person[i]) * (1 - 0.8 * smoothstep(0.5, 1, skin[i]));
+}
+
+/** The strokes of the faces' features at output size (width w), or undefined without people. */
+export function featureInk(scene: Scene | undefined, w: number, weight: number): StrokeRows | undefined {
+  return scene ? new StrokeRows(featureStrokes(scene, w, weight), w) : undefined;
+}
+
+/**
+ * Distance (in periods) from (x, y) to the nearest dot centre of a halftone screen at 45 degrees with
+ * `inv` = 1 / period: 0 at a dot's centre, about 0.707 at a cell's corner. Comic and pop art share it.
+ */
+export function halftoneDistance(x: number, y: number, inv: number): number {
+  const c45 = Math.SQRT1_2;
+  const u = (x * c45 + y * c45) * inv;
+  const v = (x * c45 - y * c45) * inv;
+  const du = u - Math.round(u);
+  const dv = v - Math.round(v);
+  return Math.sqrt(du * du + dv * dv);
 }

@@ -6,6 +6,8 @@ import { whiteNoise } from '../filters/noise';
 import { type Image8, luma, type Raster, scaleOf, Upsampler, rowBuffers } from '../raster';
 import { toWork } from './common';
 import { pixelMath } from '../pixel-math';
+import { faceRegionsAt, type Scene } from '../analysis/scene';
+import { simplifyBackground } from './common';
 
 // bound once at load (see pixel-math.ts)
 const { byte } = pixelMath;
@@ -16,13 +18,16 @@ const { byte } = pixelMath;
  * smeared along the local edge direction (line-integral convolution of the structure-tensor
  * tangent field), lit from the top left, plus a faint canvas weave.
  */
-export function oilPaint(img: Image8): Buffer {
+export function oilPaint(img: Image8, scene?: Scene): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img, { smooth: true });
   domainTransform(work, 8 * s, 0.18, 2);
+  // with people: a calmer background, and the fine brush over the whole face so it stays a likeness
+  if (scene) simplifyBackground(work, s, scene, 0.5);
   const BROAD = 3.8;
   const painted = kuwahara(work, BROAD * s);
-  keepFeatures(painted, work, s, BROAD);
+  const face = scene ? faceRegionsAt(scene, work.width, work.height, Math.max(0.7, 2 * s)) : undefined;
+  keepFeatures(painted, work, s, BROAD, face && maxPlane(face.skin, face.features));
   saturate(painted, 1.3);
   tint(painted, 1.03, 1.0, 0.95);
   tone(painted, 0.95, 1.08, 0.5, 0);
@@ -152,10 +157,20 @@ export function oilPaint(img: Image8): Buffer {
  * the abstracted photo has strong local contrast, blend in a fine-brush Kuwahara instead, as a painter switches
  * to a small brush for the eyes. Low-contrast texture (mottled backdrops, fur) keeps the broad strokes. In place.
  */
-function keepFeatures(painted: Raster, work: Raster, s: number, broad: number): void {
+function keepFeatures(painted: Raster, work: Raster, s: number, broad: number, faces?: Float32Array): void {
   const FINE = 1.2;
   // small previews: both brushes round to the same pixel radius
-  if (Math.max(1, Math.round(FINE * s)) >= Math.max(1, Math.round(broad * s))) return;
+  if (Math.max(1, Math.round(FINE * s)) >= Math.max(1, Math.round(broad * s))) {
+    if (!faces) return;
+    // ... but a face still gets the finest brush there is: the photo's own abstraction
+    for (let i = 0; i < faces.length; i++) {
+      const k = faces[i] * 0.7;
+      painted.r[i] += (work.r[i] - painted.r[i]) * k;
+      painted.g[i] += (work.g[i] - painted.g[i]) * k;
+      painted.b[i] += (work.b[i] - painted.b[i]) * k;
+    }
+    return;
+  }
   const { width: w, height: h } = work;
   const n = w * h;
   const fine = kuwahara(work, FINE * s);
@@ -173,6 +188,7 @@ function keepFeatures(painted: Raster, work: Raster, s: number, broad: number): 
     weight[i] = sd <= SD0 ? 0 : sd >= SD1 ? 1 : (sd - SD0) / (SD1 - SD0);
   }
   const t = gaussBlur(weight, w, h, 1.5 * s);
+  if (faces) for (let i = 0; i < n; i++) t[i] = Math.max(t[i], faces[i]);
   for (let i = 0; i < n; i++) {
     const k = t[i];
     painted.r[i] += (fine.r[i] - painted.r[i]) * k;
@@ -215,4 +231,11 @@ function trace(
     }
   }
   return acc;
+}
+
+/** Per-pixel maximum of two planes (a new plane). */
+function maxPlane(a: Float32Array, b: Float32Array): Float32Array {
+  const out = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i] > b[i] ? a[i] : b[i];
+  return out;
 }

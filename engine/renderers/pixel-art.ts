@@ -5,23 +5,32 @@ import { assignPalette, kmeansPalette, majorityFilter, paintLabels } from '../fi
 import { type Image8, luma, resizeRaster } from '../raster';
 import { abstractRegions, toWork } from './common';
 import { pixelMath } from '../pixel-math';
+import { featureStrokes, frameScale, type Scene, StrokeRows } from '../analysis/scene';
 
 // bound once at load (see pixel-math.ts)
 const { byte } = pixelMath;
 
 /** Pixel block size (output px per art pixel) for an image: about 72 art pixels on the long side. */
-export function pixelBlock(w: number, h: number): number {
-  return Math.max(2, Math.round(Math.max(w, h) / 72));
+export function pixelBlock(w: number, h: number, scene?: Scene): number {
+  const block = Math.max(2, Math.round(Math.max(w, h) / 72));
+  if (!scene) return block;
+  // a face gets at least FACE_CELLS art pixels across (up to 160 on the long side): eyes, brows and mouth
+  // then have cells of their own instead of dissolving into one skin-coloured patch
+  const faceW = Math.max(...scene.faces.map((f) => f.box[2])) * frameScale(scene, w);
+  const finest = Math.max(2, Math.ceil(Math.max(w, h) / 160));
+  return Math.max(finest, Math.min(block, Math.floor(faceW / FACE_CELLS)));
 }
+
+const FACE_CELLS = 18;
 
 /**
  * Pixel art: texture flattened first (edge-preserving abstraction), area-averaged to a coarse grid,
  * a limited 16-colour palette with isolated specks removed, and dark sprite outlines where the
  * work-resolution DoG finds an edge inside a cell; then nearest-neighbour blocks (one flat colour each).
  */
-export function pixelArt(img: Image8): Buffer {
+export function pixelArt(img: Image8, scene?: Scene): Buffer {
   const { width: w, height: h } = img;
-  const block = pixelBlock(w, h);
+  const block = pixelBlock(w, h, scene);
   const gw = Math.ceil(w / block);
   const gh = Math.ceil(h / block);
   const { work, s } = toWork(img, { smooth: true });
@@ -56,6 +65,24 @@ export function pixelArt(img: Image8): Buffer {
         }
       }
       if (linked) outline[i] = 1;
+    }
+  }
+  if (scene) {
+    // facial features drawn on the grid: lids, brows, mouth line as outline cells, and a pupil per open eye
+    const strokes = new StrokeRows(featureStrokes(scene, gw, 1), gw);
+    const row = new Float32Array(gw);
+    for (let y = 0; y < gh; y++) {
+      strokes.row(y, row);
+      for (let x = 0; x < gw; x++) if (row[x] >= 0.45) outline[y * gw + x] = 1;
+    }
+    const k = frameScale(scene, gw);
+    for (const f of scene.faces) {
+      for (const e of [f.eyes.left, f.eyes.right]) {
+        if (e.open < 0.16) continue;
+        const x = Math.min(gw - 1, Math.max(0, Math.floor(e.center[0] * k)));
+        const y = Math.min(gh - 1, Math.max(0, Math.floor(e.center[1] * k)));
+        outline[y * gw + x] = 1;
+      }
     }
   }
   for (let i = 0; i < gw * gh; i++) {

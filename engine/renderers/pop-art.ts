@@ -4,11 +4,12 @@ import { dogField } from '../filters/lines';
 import { domainTransform } from '../filters/edge-aware';
 import { paintLabels } from '../filters/quantize';
 import { cloneRaster, createRaster, type Image8, luma, scaleOf, Upsampler, rowBuffers } from '../raster';
-import { abstractRegions, toWork } from './common';
+import { abstractRegions, featureInk, focusLines, simplifyBackground, toWork } from './common';
+import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
 
 // bound once at load (see pixel-math.ts)
-const { byte, inkCoverage, inkMix, rgbToHsv, smoothstep } = pixelMath;
+const { byte, halftoneDistance, inkCoverage, inkMix, rgbToHsv, smoothstep } = pixelMath;
 
 /** Pop palette: hue (0..6 HSV sextants) -> printing-ink colour. */
 const POP: ReadonlyArray<readonly [number, readonly [number, number, number]]> = [
@@ -65,10 +66,11 @@ function quantile(L: Float32Array, q: number): number {
  * Pop art (Lichtenstein-style screen print): hues snapped to a handful of printing inks,
  * three tone levels (black ink / solid colour / Ben-Day dots on paper) and heavy outlines.
  */
-export function popArt(img: Image8): Buffer {
+export function popArt(img: Image8, scene?: Scene): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
   abstractRegions(work, s, 1.3);
+  const person = scene && simplifyBackground(work, s, scene);
   saturate(work, 1.4);
   const ww = work.width;
   const wh = work.height;
@@ -111,34 +113,32 @@ export function popArt(img: Image8): Buffer {
   const spare = new Float32Array(w);
   const sc = scaleOf(w, h);
   const D = dogField(Lw, ww, wh, (Math.max(0.9, 1.6 * sc) * ww) / w);
+  if (scene && person) focusLines(D, ww, wh, person, scene, s);
+  const features = featureInk(scene, w, 1.3);
   const period = Math.max(3.2, 6 * sc);
   const inv = 1 / period;
-  const c45 = Math.SQRT1_2;
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const [rr, gg, bb, mm, dd] = rowBuffers(w, 5);
+  const [rr, gg, bb, mm, dd, ff] = rowBuffers(w, 6);
   for (let y = 0; y < h; y++) {
     colours.row(y, rr, gg, bb);
     dotAreas.row(y, mm, spare, spare);
     up.row(D, y, dd);
+    if (features) features.row(y, ff);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
       let r = rr[x];
       let g = gg[x];
       let b = bb[x];
       const dm = mm[x];
       if (dm > 0) {
-        const u = (x * c45 + y * c45) * inv;
-        const v = (x * c45 - y * c45) * inv;
-        const du = u - Math.round(u);
-        const dv = v - Math.round(v);
-        const d = Math.sqrt(du * du + dv * dv);
+        const d = halftoneDistance(x, y, inv);
         const cov = dm < 0.01 ? 0 : 1 - smoothstep(0.27, 0.33, d);
         const m = smoothstep(0, 1, dm);
         r = r * (1 - m) + m * (PAPER[0] + (r - PAPER[0]) * cov);
         g = g * (1 - m) + m * (PAPER[1] + (g - PAPER[1]) * cov);
         b = b * (1 - m) + m * (PAPER[2] + (b - PAPER[2]) * cov);
       }
-      const a = inkCoverage(dd[x], 0.012, 0.8);
+      const a = Math.max(inkCoverage(dd[x], 0.012, 0.8), ff[x]);
       out[j] = byte(inkMix(r, a, INK[0], 0));
       out[j + 1] = byte(inkMix(g, a, INK[0], 0));
       out[j + 2] = byte(inkMix(b, a, INK[0], 0));

@@ -3,6 +3,8 @@ import { domainTransformPlane } from '../filters/edge-aware';
 import { ValueNoiseRows } from '../filters/noise';
 import { type Image8, lumaFromRGB8, scaleOf } from '../raster';
 import { pixelMath } from '../pixel-math';
+import { personAt, type Scene } from '../analysis/scene';
+import { featureInk } from './common';
 
 // bound once at load (see pixel-math.ts)
 const { byte, hash2, smoothstep } = pixelMath;
@@ -12,9 +14,13 @@ const { byte, hash2, smoothstep } = pixelMath;
  * for the shading and a paper grain. Output is neutral grey (R = G = B). Runs at full resolution:
  * graphite strokes are the detail this style is about.
  */
-export function sketch(img: Image8): Buffer {
+export function sketch(img: Image8, scene?: Scene): Buffer {
   const { width: w, height: h } = img;
   const sc = scaleOf(w, h);
+  // with people: the background drawn lighter and looser, the faces' features as clean pencil lines
+  const person = scene && gaussBlur(personAt(scene, w, h), w, h, Math.max(1, 3 * sc));
+  const features = featureInk(scene, w, 0.8);
+  const ff = new Float32Array(w);
   const L = domainTransformPlane(lumaFromRGB8(img), w, h, 6 * sc, 0.1, 2);
   // Colour dodge of L with its blurred inverse == L / blur(L): thin graphite strokes on edges.
   const blurred = gaussBlur(L, w, h, Math.max(1.2, 3.2 * sc));
@@ -36,6 +42,7 @@ export function sketch(img: Image8): Buffer {
   for (let y = 0, i = 0; y < h; y++) {
     const pp = paper.row(y);
     const wb = wob.row(y);
+    if (features) features.row(y, ff);
     for (let x = 0, j = y * w * 3; x < w; x++, i++, j += 3) {
       const l = L[i];
       const dodge = Math.min(1, (l + 0.015) / (blurred[i] + 0.015));
@@ -59,6 +66,11 @@ export function sketch(img: Image8): Buffer {
       const base = 0.985 - 0.05 * (1 - pp[x]) - 0.02 * hash2(x, y, 5);
       let v = base * hatch * Math.max(0, line);
       v = v * (0.86 + 0.14 * smoothstep(0.0, 0.35, t)); // a little graphite smudge in the darkest areas
+      if (person) {
+        const bg = 1 - person[i];
+        v += (base - v) * bg * 0.6; // background: a light suggestion of the scene
+        v *= 1 - 0.8 * ff[x];
+      }
       const g = byte(v);
       out[j] = g;
       out[j + 1] = g;

@@ -2,9 +2,12 @@ import { gaussBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { GuidedUpsampler } from '../filters/guided-upsample';
-import { cloneRaster, createRaster, type Image8, luma, rowsToRGB8, upsampleToRGB8 } from '../raster';
+import { cloneRaster, createRaster, type Image8, luma, type Raster, rowsToRGB8, upsampleToRGB8 } from '../raster';
 import { toWork } from './common';
 import { pixelMath } from '../pixel-math';
+import { faceRegionsAt, personAt, type Scene } from '../analysis/scene';
+import { enlargeEyes, eyeWarps, warpPoint, type EyeWarp } from '../filters/eye-warp';
+import type { Point } from '../analysis/types';
 
 // bound once at load (see pixel-math.ts)
 const { smoothstep } = pixelMath;
@@ -17,17 +20,25 @@ const { smoothstep } = pixelMath;
  *  3. warm, saturated grade,
  *  4. depth of field: background blurred by a saliency x centre-weighted subject mask,
  *  5. enlarged outputs: guided upsampling brings the photo's edges back at full sharpness in focus.
+ * With people (`scene`), it becomes a still from an animated film: eyes enlarged by a fold-free warp from the
+ * face landmarks with catchlights in the irises, skin as smooth clay inside the face and skin mask while eyes,
+ * brows and lips stay crisp, soft toon shading from a warm key light, and the person mask (not a saliency
+ * guess) for the depth of field and a rim light along the silhouette.
  */
-export function threeD(img: Image8): Buffer {
+export function threeD(photo: Image8, scene?: Scene): Buffer {
+  const warps = scene ? eyeWarps(scene, photo.width, EYE_ENLARGE) : [];
+  const img = scene ? enlargeEyes(photo, warps) : photo;
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
   const ww = work.width;
   const wh = work.height;
   const n = ww * wh;
   const guide = luma(work); // the photo's own luma at work size, for the guided upsampling at the end
+  const photoWork = scene ? cloneRaster(work) : undefined;
   // 1. smoothing: wide then narrow domain transform -> smooth gradients, crisp silhouettes.
   domainTransform(work, 40 * s, 0.3, 3);
   domainTransform(work, 14 * s, 0.14, 3);
+  const people = scene && photoWork ? sculpt(scene, work, photoWork, s) : undefined;
   // 3. grade (before lighting so highlights stay clean)
   tone(work, 0.88, 1.05, 0.5, 0.03);
   saturate(work, 1.3);
@@ -69,7 +80,18 @@ export function threeD(img: Image8): Buffer {
       ny /= nl;
       nz /= nl;
       const diff = nx * lx + ny * ly + nz * lz;
-      const shade = 0.74 + 0.38 * (diff / lz); // ~1.1 on flat areas, brighter facing light
+      let shade = 0.74 + 0.38 * (diff / lz); // ~1.1 on flat areas, brighter facing light
+      let kr = 1;
+      let kb = 1;
+      if (people) {
+        // toon shading on the subject: two soft bands (warm key / cool fill) instead of a photo's gradients
+        const m = people.person[i];
+        const band = smoothstep(0.82, 1.06, diff / lz);
+        const toon = 0.88 + 0.2 * band;
+        shade += (toon - shade) * m * 0.6;
+        kr = 1 + m * (0.03 * band - 0.01 * (1 - band));
+        kb = 1 + m * (-0.03 * band + 0.03 * (1 - band));
+      }
       const ndh = Math.max(0, nx * hx + ny * hy + nz * hz);
       const bright = smoothstep(0.25, 0.8, L[i]);
       const n2 = ndh * ndh;
@@ -82,12 +104,45 @@ export function threeD(img: Image8): Buffer {
       // soft ambient occlusion: darker than the large-scale surroundings -> cavity
       const ao = 1 - Math.min(0.25, Math.max(0, big[i] - L[i]) * 0.9);
       const k = shade * ao;
-      lit.r[i] = work.r[i] * k + spec + rim * 0.55;
+      lit.r[i] = work.r[i] * k * kr + spec + rim * 0.55;
       lit.g[i] = work.g[i] * k + spec + rim * 0.42;
-      lit.b[i] = work.b[i] * k + spec * 0.95 + rim * 0.3;
+      lit.b[i] = work.b[i] * k * kb + spec * 0.95 + rim * 0.3;
     }
   }
-  // 4. depth of field: saliency (distance of smoothed colour from the image mean) x centre prior.
+  // 4. depth of field: the person mask, else saliency (distance of smoothed colour from the image mean) x centre prior.
+  const maskB = people ? subjectFocus(people.person, lit, ww, wh, s) : saliencyFocus(work, ww, wh, s);
+  const bg = cloneRaster(lit);
+  const bs = 6 * s; // a film-like shallow focus: busy backgrounds (garages, towers) melt away
+  bg.r = gaussBlur(bg.r, ww, wh, bs);
+  bg.g = gaussBlur(bg.g, ww, wh, bs);
+  bg.b = gaussBlur(bg.b, ww, wh, bs);
+  for (let i = 0; i < n; i++) {
+    const m = maskB[i];
+    // background also slightly hazier/brighter, as in a shallow-focus film frame
+    lit.r[i] = lit.r[i] * m + (bg.r[i] * 0.94 + 0.06 * 0.95) * (1 - m);
+    lit.g[i] = lit.g[i] * m + (bg.g[i] * 0.94 + 0.06 * 0.9) * (1 - m);
+    lit.b[i] = lit.b[i] * m + (bg.b[i] * 0.94 + 0.06 * 0.85) * (1 - m);
+  }
+  let out: Buffer;
+  if (w <= ww * 1.2) out = upsampleToRGB8(lit, w, h);
+  else {
+    // Enlarged outputs get the photo's own edges back where the subject is in focus (eyes, teeth, silhouettes
+    // crisp instead of stair-stepped); the half-focus fringe (hair against a blurred backdrop) counts as in focus.
+    const focus = maskB;
+    for (let i = 0; i < n; i++) focus[i] = Math.min(1, 2 * focus[i]);
+    const gu = new GuidedUpsampler(guide, lit, img, 1, 2e-4, focus);
+    out = rowsToRGB8(w, h, (y, r, g, b) => gu.row(y, r, g, b));
+  }
+  if (scene) paintEyes(out, w, h, scene, warps);
+  return out;
+}
+
+/** Enlargement of the eyes at their centre (the corners move out by about half of it). */
+const EYE_ENLARGE = 0.6;
+
+/** Saliency x centre prior -> subject weight (photos without people). */
+function saliencyFocus(work: Raster, ww: number, wh: number, s: number): Float32Array {
+  const n = ww * wh;
   let mr = 0;
   let mg = 0;
   let mb = 0;
@@ -120,24 +175,146 @@ export function threeD(img: Image8): Buffer {
       mask[i] = smoothstep(0.35, 0.75, 0.75 * centre + 0.45 * (salB[i] / smax));
     }
   }
-  const maskB = gaussBlur(mask, ww, wh, 12 * s);
-  const bg = cloneRaster(lit);
-  const bs = 6 * s; // a film-like shallow focus: busy backgrounds (garages, towers) melt away
-  bg.r = gaussBlur(bg.r, ww, wh, bs);
-  bg.g = gaussBlur(bg.g, ww, wh, bs);
-  bg.b = gaussBlur(bg.b, ww, wh, bs);
-  for (let i = 0; i < n; i++) {
-    const m = maskB[i];
-    // background also slightly hazier/brighter, as in a shallow-focus film frame
-    lit.r[i] = lit.r[i] * m + (bg.r[i] * 0.94 + 0.06 * 0.95) * (1 - m);
-    lit.g[i] = lit.g[i] * m + (bg.g[i] * 0.94 + 0.06 * 0.9) * (1 - m);
-    lit.b[i] = lit.b[i] * m + (bg.b[i] * 0.94 + 0.06 * 0.85) * (1 - m);
+  return gaussBlur(mask, ww, wh, 12 * s);
+}
+
+/**
+ * Focus weight from the person mask, and a rim light along the silhouette (in `lit`, in place): a thin warm
+ * band just inside the subject's edge, strongest on the side away from the key light (top left).
+ */
+function subjectFocus(person: Float32Array, lit: Raster, ww: number, wh: number, s: number): Float32Array {
+  const soft = gaussBlur(person, ww, wh, Math.max(0.8, 2.5 * s));
+  for (let y = 0; y < wh; y++) {
+    for (let x = 0; x < ww; x++) {
+      const i = y * ww + x;
+      const band = Math.max(0, person[i] - soft[i]) * 3.2 * person[i];
+      if (band <= 0) continue;
+      // the mask's outward normal, from its smoothed gradient
+      const gx = soft[y * ww + Math.min(ww - 1, x + 1)] - soft[y * ww + Math.max(0, x - 1)];
+      const gy = soft[Math.min(wh - 1, y + 1) * ww + x] - soft[Math.max(0, y - 1) * ww + x];
+      const gl = Math.hypot(gx, gy) || 1;
+      const away = 0.55 + 0.45 * ((-gx * 0.6 + gy * 0.4) / gl) * -1; // outward normal pointing right/down -> away from key
+      const a = Math.min(0.55, band) * Math.max(0.2, away);
+      lit.r[i] += (1.0 - lit.r[i]) * a;
+      lit.g[i] += (0.92 - lit.g[i]) * a;
+      lit.b[i] += (0.8 - lit.b[i]) * a;
+    }
   }
-  if (w <= ww * 1.2) return upsampleToRGB8(lit, w, h);
-  // Enlarged outputs get the photo's own edges back where the subject is in focus (eyes, teeth, silhouettes
-  // crisp instead of stair-stepped); the half-focus fringe (hair against a blurred backdrop) counts as in focus.
-  const focus = maskB;
-  for (let i = 0; i < n; i++) focus[i] = Math.min(1, 2 * focus[i]);
-  const gu = new GuidedUpsampler(guide, lit, img, 1, 2e-4, focus);
-  return rowsToRGB8(w, h, (y, r, g, b) => gu.row(y, r, g, b));
+  return gaussBlur(person, ww, wh, Math.max(0.8, 1.5 * s));
+}
+
+interface PeopleFields {
+  person: Float32Array;
+}
+
+/**
+ * Clay skin: inside the face oval (minus the features) and on skin-coloured parts of the person (neck, hands)
+ * a much stronger smoothing; eyes, brows and lips keep the photo's detail. In place on `work`.
+ */
+function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): PeopleFields {
+  const ww = work.width;
+  const wh = work.height;
+  const n = ww * wh;
+  const person = personAt(scene, ww, wh);
+  const { skin, features } = faceRegionsAt(scene, ww, wh, Math.max(0.7, 1.6 * s));
+  // the face's own skin colour, to find skin elsewhere on the person
+  let sr = 0;
+  let sg = 0;
+  let sb = 0;
+  let sw = 0;
+  for (let i = 0; i < n; i++) {
+    const k = skin[i] > 0.8 ? 1 : 0;
+    sr += work.r[i] * k;
+    sg += work.g[i] * k;
+    sb += work.b[i] * k;
+    sw += k;
+  }
+  const clayW = new Float32Array(n);
+  if (sw > 0) {
+    sr /= sw;
+    sg /= sw;
+    sb /= sw;
+    for (let i = 0; i < n; i++) {
+      const dr = work.r[i] - sr;
+      const dg = work.g[i] - sg;
+      const db = work.b[i] - sb;
+      const like = Math.exp(-(dr * dr + dg * dg + db * db) / 0.012) * person[i];
+      clayW[i] = Math.max(skin[i], like * (1 - features[i]));
+    }
+  }
+  const clay = domainTransform(cloneRaster(work), 36 * s, 0.9, 3);
+  for (let i = 0; i < n; i++) {
+    const c = clayW[i];
+    const f = features[i] * 0.65;
+    work.r[i] += (clay.r[i] - work.r[i]) * c + (photoWork.r[i] - work.r[i]) * f;
+    work.g[i] += (clay.g[i] - work.g[i]) * c + (photoWork.g[i] - work.g[i]) * f;
+    work.b[i] += (clay.b[i] - work.b[i]) * c + (photoWork.b[i] - work.b[i]) * f;
+  }
+  return { person };
+}
+
+/** Even-odd point-in-polygon. */
+function inside(poly: Point[], x: number, y: number): boolean {
+  let c = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i];
+    const [xj, yj] = poly[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
+  }
+  return c;
+}
+
+const EYE_OPENING = [
+  [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],
+  [263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249],
+];
+
+/**
+ * Film eyes on the final RGB8 (in place): a darker limbal ring and pupil, a crisp catchlight up and left (toward
+ * the key light) and a small second one down and right, all clipped to the eye's (warped) opening.
+ */
+function paintEyes(out: Buffer, w: number, h: number, scene: Scene, warps: readonly EyeWarp[]): void {
+  const k = w / scene.width;
+  for (const f of scene.faces) {
+    const eyes = [f.eyes.left, f.eyes.right];
+    for (let e = 0; e < 2; e++) {
+      const eye = eyes[e];
+      if (eye.open < 0.16) continue; // closed or squinting: nothing to light
+      const poly = EYE_OPENING[e].map((i) => warpPoint(warps, [f.landmarks[i][0] * k, f.landmarks[i][1] * k]));
+      const cx = eye.center[0] * k;
+      const cy = eye.center[1] * k;
+      const R = eye.irisRadius * k * (1 + EYE_ENLARGE);
+      if (R < 1.2) continue;
+      const c1x = cx - 0.38 * R;
+      const c1y = cy - 0.42 * R;
+      const r1 = Math.max(0.7, 0.28 * R);
+      const c2x = cx + 0.4 * R;
+      const c2y = cy + 0.32 * R;
+      const r2 = Math.max(0.5, 0.12 * R);
+      const x0 = Math.max(0, Math.floor(cx - R - 2));
+      const x1 = Math.min(w - 1, Math.ceil(cx + R + 2));
+      const y0 = Math.max(0, Math.floor(cy - R - 2));
+      const y1 = Math.min(h - 1, Math.ceil(cy + R + 2));
+      for (let y = y0; y <= y1; y++) {
+        for (let x = x0; x <= x1; x++) {
+          const px = x + 0.5;
+          const py = y + 0.5;
+          if (!inside(poly, px, py)) continue;
+          const d = Math.hypot(px - cx, py - cy) / R;
+          // limbal ring and pupil: darker, never a hard edge
+          const ring = smoothstep(0.7, 0.95, d) * (1 - smoothstep(1.0, 1.2, d));
+          const pupil = 1 - smoothstep(0.3, 0.45, d);
+          const dark = 1 - 0.35 * ring - 0.45 * pupil;
+          const l1 = 1 - smoothstep(r1 - 0.7, r1 + 0.7, Math.hypot(px - c1x, py - c1y));
+          const l2 = (1 - smoothstep(r2 - 0.6, r2 + 0.6, Math.hypot(px - c2x, py - c2y))) * 0.7;
+          const light = Math.max(l1 * 0.95, l2);
+          const j = (y * w + x) * 3;
+          for (let c = 0; c < 3; c++) {
+            const v = out[j + c] * dark;
+            out[j + c] = Math.round(v + (255 - v) * light);
+          }
+        }
+      }
+    }
+  }
 }

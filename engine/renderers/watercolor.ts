@@ -3,7 +3,8 @@ import { saturate, toneLut } from '../filters/color';
 import { dogField } from '../filters/lines';
 import { fbm, valueNoise } from '../filters/noise';
 import { createRaster, type Image8, luma, scaleOf, Upsampler, rowBuffers } from '../raster';
-import { abstractRegions, toWork } from './common';
+import { abstractRegions, simplifyBackground, toWork } from './common';
+import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
 
 // bound once at load (see pixel-math.ts)
@@ -13,10 +14,12 @@ const { byte, hash2, inkCoverage, smoothstep } = pixelMath;
  * Watercolor: simplified washes with wobbly, bled edges, pigment darkening at wash borders,
  * paper granulation, a faint pencil under-drawing and an irregular unpainted paper margin.
  */
-export function watercolor(img: Image8): Buffer {
+export function watercolor(img: Image8, scene?: Scene): Buffer {
   const { width: w, height: h } = img;
   const { work, s } = toWork(img, { smooth: true });
   abstractRegions(work, s, 1.1);
+  // behind people: loose washes
+  if (scene) simplifyBackground(work, s, scene);
   saturate(work, 1.15);
   const ww = work.width;
   const wh = work.height;

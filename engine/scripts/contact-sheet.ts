@@ -1,13 +1,14 @@
 /**
  * Contact sheet: rows = test photos, columns = original + every style.
- *   npx tsx engine/scripts/contact-sheet.ts [out.png] [--cell 300] [--render 512] [--styles a,b] [--photos x.png,y.jpg]
+ *   npx tsx engine/scripts/contact-sheet.ts [out.png] [--cell 300] [--render 512] [--styles a,b] [--photos x.png,y.jpg] [--no-analysis]
  * Default output engine/out/contact-sheet.png. --render is the long side each style is rendered at
- * before being fitted into its cell (use --render 256 to judge thumbnails).
+ * before being fitted into its cell (use --render 256 to judge thumbnails). --no-analysis renders every style
+ * blind (as before the engine saw people), for side-by-side comparison.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
-import { renderStyle, STYLES } from '../index';
+import { analyzePhoto, closeStylePool, renderStyle, STYLES } from '../index';
 
 const PHOTOS_DIR = path.resolve(__dirname, '../../test/fixtures/photos');
 const DEFAULT_PHOTOS = ['astronaut.png', 'chelsea.png', 'coffee.png', 'rocket.jpg', 'motorcycle_left.png'];
@@ -27,7 +28,8 @@ async function label(text: string, width: number, height: number): Promise<Buffe
 }
 
 async function main(): Promise<void> {
-  const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(i > 0 && all[i - 1].startsWith('--')));
+  const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(i > 0 && all[i - 1].startsWith('--') && all[i - 1] !== '--no-analysis'));
+  const blind = process.argv.includes('--no-analysis');
   const out = path.resolve(positional[0] ?? path.join(__dirname, '../out/contact-sheet.png'));
   const cell = Number(arg('cell') ?? 300);
   const render = Number(arg('render') ?? 512);
@@ -43,14 +45,15 @@ async function main(): Promise<void> {
     composites.push({ input: await label(cols[c].name, cell, labelH), left: c * cell, top: 0 });
   }
   for (let r = 0; r < photos.length; r++) {
-    const bytes = fs.readFileSync(path.join(PHOTOS_DIR, photos[r]));
+    const bytes = fs.readFileSync(path.isAbsolute(photos[r]) ? photos[r] : path.join(PHOTOS_DIR, photos[r]));
+    const analysis = blind ? null : await analyzePhoto(bytes);
     for (let c = 0; c < cols.length; c++) {
       const id = cols[c].id;
       const t = performance.now();
       const png =
         id === 'original'
           ? await sharp(bytes).resize(render, render, { fit: 'inside', withoutEnlargement: true }).png().toBuffer()
-          : await renderStyle(bytes, id, { maxSize: render });
+          : await renderStyle(bytes, id, { maxSize: render, analysis });
       const ms = performance.now() - t;
       const tile = await sharp(png)
         .resize(cell - 4, cell - 4, { fit: 'contain', background: '#ffffff' })

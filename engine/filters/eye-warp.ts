@@ -1,0 +1,119 @@
+import type { Image8 } from '../raster';
+import type { Point } from '../analysis/types';
+import { frameScale, type Scene } from '../analysis/scene';
+
+/**
+ * Animated-film eyes: each eye enlarged by a smooth radial warp centred on its iris, in an ellipse along the
+ * eye's axis. Sampling maps an output point q to q' = c + (q - c) / s(rho), s(rho) = 1 + A (1 - rho^2)^2 inside
+ * the ellipse (rho < 1) and 1 outside; rho / s(rho) strictly increases for any A > 0, so the warp is a
+ * diffeomorphism (no folds, no tearing), smooth at the ellipse's edge, and the iris centre stays where it was.
+ * Several eyes compose (each step is one-to-one, so the composition is too).
+ */
+export interface EyeWarp {
+  cx: number;
+  cy: number;
+  /** Unit vector along the eye (corner to corner). */
+  ux: number;
+  uy: number;
+  /** Semi-axes of the ellipse along and across the eye, px. */
+  ra: number;
+  rb: number;
+  /** Enlargement at the centre minus 1. */
+  amount: number;
+}
+
+/** The warps for every eye in `scene` at an image of width `w`. */
+export function eyeWarps(scene: Scene, w: number, amount: number): EyeWarp[] {
+  const k = frameScale(scene, w);
+  const out: EyeWarp[] = [];
+  for (const f of scene.faces) {
+    for (const e of [f.eyes.left, f.eyes.right]) {
+      const [a, b] = e.corners;
+      const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+      const ra = 1.15 * e.width * k;
+      out.push({ cx: e.center[0] * k, cy: e.center[1] * k, ux: (b[0] - a[0]) / len, uy: (b[1] - a[1]) / len, ra, rb: 0.8 * ra, amount });
+    }
+  }
+  return out;
+}
+
+function scaleAt(wp: EyeWarp, dx: number, dy: number): number {
+  const u = (dx * wp.ux + dy * wp.uy) / wp.ra;
+  const v = (-dx * wp.uy + dy * wp.ux) / wp.rb;
+  const r2 = u * u + v * v;
+  if (r2 >= 1) return 1;
+  const t = 1 - r2;
+  return 1 + wp.amount * t * t;
+}
+
+/** Where the warped image at (x, y) samples the original. */
+export function warpSource(warps: readonly EyeWarp[], x: number, y: number, out: Point = [0, 0]): Point {
+  let px = x;
+  let py = y;
+  for (const wp of warps) {
+    const dx = px - wp.cx;
+    const dy = py - wp.cy;
+    const s = scaleAt(wp, dx, dy);
+    px = wp.cx + dx / s;
+    py = wp.cy + dy / s;
+  }
+  out[0] = px;
+  out[1] = py;
+  return out;
+}
+
+/** Where an original point lands in the warped image (the inverse of warpSource, by bisection per step). */
+export function warpPoint(warps: readonly EyeWarp[], p: Point): Point {
+  let [px, py] = p;
+  for (let k = warps.length - 1; k >= 0; k--) {
+    const wp = warps[k];
+    const dx = px - wp.cx;
+    const dy = py - wp.cy;
+    // find t >= 1 with t / s(t * d) = 1, i.e. the output point c + t d samples c + d
+    let lo = 1;
+    let hi = 1 + wp.amount;
+    for (let i = 0; i < 40; i++) {
+      const t = (lo + hi) / 2;
+      if (t / scaleAt(wp, dx * t, dy * t) < 1) lo = t;
+      else hi = t;
+    }
+    const t = (lo + hi) / 2;
+    px = wp.cx + dx * t;
+    py = wp.cy + dy * t;
+  }
+  return [px, py];
+}
+
+/** A copy of `img` with the eyes enlarged (bilinear resampling inside the warps' boxes only). */
+export function enlargeEyes(img: Image8, warps: readonly EyeWarp[]): Image8 {
+  const { width: w, height: h, data } = img;
+  const out = Buffer.from(data);
+  const src: Point = [0, 0];
+  for (const wp of warps) {
+    const r = Math.max(wp.ra, wp.rb) + 1;
+    const x0 = Math.max(0, Math.floor(wp.cx - r));
+    const x1 = Math.min(w - 1, Math.ceil(wp.cx + r));
+    const y0 = Math.max(0, Math.floor(wp.cy - r));
+    const y1 = Math.min(h - 1, Math.ceil(wp.cy + r));
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        warpSource(warps, x + 0.5, y + 0.5, src);
+        const fx = Math.min(w - 1, Math.max(0, src[0] - 0.5));
+        const fy = Math.min(h - 1, Math.max(0, src[1] - 0.5));
+        const xa = fx | 0;
+        const ya = fy | 0;
+        const xb = Math.min(w - 1, xa + 1);
+        const yb = Math.min(h - 1, ya + 1);
+        const ax = fx - xa;
+        const ay = fy - ya;
+        const o = (y * w + x) * 3;
+        for (let c = 0; c < 3; c++) {
+          const t = data[(ya * w + xa) * 3 + c] + (data[(ya * w + xb) * 3 + c] - data[(ya * w + xa) * 3 + c]) * ax;
+          const b = data[(yb * w + xa) * 3 + c] + (data[(yb * w + xb) * 3 + c] - data[(yb * w + xa) * 3 + c]) * ax;
+          out[o + c] = Math.round(t + (b - t) * ay);
+        }
+      }
+    }
+  }
+  return { data: out, width: w, height: h };
+}
