@@ -8,6 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { REPO_ROOT } from './functions';
+import { FALLBACK_NOT_FOUND_HTML, MAX_FUNCTION_BYTES, NOT_FOUND_FILE, prerenderedPaths, siteFunctionCode } from './site-function';
 
 export const FRONTEND_DIST = path.join(REPO_ROOT, 'frontend', 'dist');
 
@@ -15,10 +16,17 @@ export interface SiteProps {
   readonly httpApi: apigw.HttpApi;
 }
 
+/** The built not-found page (the body of every 404), or a plain one when the frontend is not built. */
+function notFoundHtml(): string {
+  const built = path.join(FRONTEND_DIST, NOT_FOUND_FILE);
+  return fs.existsSync(built) ? fs.readFileSync(built, 'utf8') : FALLBACK_NOT_FOUND_HTML;
+}
+
 /**
  * Private site bucket behind CloudFront (origin access control). `/api/*` goes to the HTTP API uncached;
- * everything else is the single-page app, with extensionless paths rewritten to /index.html at the edge
- * (a CloudFront Function, so API errors are never swapped for the app shell as error pages would).
+ * everything else is the site: a CloudFront Function generated from the route list (lib/site-function.ts)
+ * maps prerendered pages to their index.html, app routes to the app shell and answers 404 for the rest
+ * (at the edge, so API errors are never swapped for the app shell as error pages would).
  */
 export class Site extends Construct {
   readonly distribution: cloudfront.Distribution;
@@ -35,12 +43,15 @@ export class Site extends Construct {
       autoDeleteObjects: true,
     });
 
-    const spaRewrite = new cloudfront.Function(this, 'SpaRewrite', {
+    const prerendered = prerenderedPaths(REPO_ROOT);
+    const code = siteFunctionCode({ prerendered, notFoundHtml: notFoundHtml() });
+    if (Buffer.byteLength(code) > MAX_FUNCTION_BYTES) {
+      Annotations.of(this).addError(`The site's CloudFront Function is ${Buffer.byteLength(code)} bytes, over the ${MAX_FUNCTION_BYTES} allowed`);
+    }
+    const siteRouter = new cloudfront.Function(this, 'SiteRouter', {
       runtime: cloudfront.FunctionRuntime.JS_2_0,
-      comment: 'Serve index.html for client-side routes',
-      code: cloudfront.FunctionCode.fromInline(
-        "function handler(event){var r=event.request;if(r.uri.indexOf('.')===-1){r.uri='/index.html';}return r;}",
-      ),
+      comment: 'Prerendered pages, app routes and 404s (generated from domain/site-routes.ts)',
+      code: cloudfront.FunctionCode.fromInline(code),
     });
 
     const apiDomain = Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint));
@@ -54,7 +65,7 @@ export class Site extends Construct {
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
-        functionAssociations: [{ function: spaRewrite, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+        functionAssociations: [{ function: siteRouter, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
         compress: true,
       },
       additionalBehaviors: {
@@ -69,8 +80,13 @@ export class Site extends Construct {
     });
 
     if (fs.existsSync(path.join(FRONTEND_DIST, 'index.html'))) {
+      // A Markdown file added after the build would be routed to a page the bucket does not have.
+      const missing = prerendered.filter((p) => !fs.existsSync(path.join(FRONTEND_DIST, p, 'index.html')));
+      if (missing.length) {
+        Annotations.of(this).addError(`frontend/dist is older than the content (${missing.slice(0, 3).join(', ')} not built): run \`npm run build:frontend\``);
+      }
       new s3deploy.BucketDeployment(this, 'DeploySite', {
-        sources: [s3deploy.Source.asset(FRONTEND_DIST)],
+        sources: [s3deploy.Source.asset(FRONTEND_DIST, { exclude: ['.build-site-url'] })],
         destinationBucket: this.bucket,
         distribution: this.distribution,
         distributionPaths: ['/*'],

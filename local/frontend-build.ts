@@ -2,10 +2,16 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../lib/functions';
+import { siteUrl } from '../frontend/build/site-url';
 import { FRONTEND_DIST } from '../lib/site';
 
-/** Inputs of the frontend bundle; a change in any of them makes frontend/dist stale. */
-const INPUTS = ['frontend/src', 'frontend/public', 'frontend/index.html', 'frontend/vite.config.ts', 'domain', 'package-lock.json'];
+/** Inputs of the frontend build; a change in any of them makes frontend/dist stale. */
+const INPUTS = [
+  'frontend/src', 'frontend/public', 'frontend/index.html', 'frontend/vite.config.ts', 'frontend/build', 'domain',
+  'lib/site-function.ts', 'package-lock.json',
+];
+/** Written last by the build: the SITE_URL it was made for (a build for another origin is stale too). */
+const STAMP = path.join(FRONTEND_DIST, '.build-site-url');
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;
@@ -17,20 +23,19 @@ function newestMtime(p: string): number {
 }
 
 export function frontendIsStale(): boolean {
-  const built = path.join(FRONTEND_DIST, 'index.html');
-  if (!fs.existsSync(built)) return true;
-  const builtAt = fs.statSync(built).mtimeMs;
+  if (!fs.existsSync(STAMP) || fs.readFileSync(STAMP, 'utf8') !== siteUrl()) return true;
+  const builtAt = fs.statSync(STAMP).mtimeMs;
   return INPUTS.some((p) => newestMtime(path.join(REPO_ROOT, p)) > builtAt);
 }
 
 /** Builds the frontend with Vite when its inputs changed since the last build. */
 export function buildFrontendIfStale(log: (msg: string) => void = console.log): void {
   if (!frontendIsStale()) return;
-  log('Building the frontend (vite build)...');
+  log('Building the frontend (vite build and prerender)...');
   const started = Date.now();
-  // vite's package exports hide bin/, so locate it from package.json.
-  const viteBin = path.join(path.dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
-  execFileSync(process.execPath, [viteBin, 'build', '--config', 'frontend/vite.config.ts', '--logLevel', 'warn'], {
+  // The same build as `npm run build:frontend` (frontend/build/build.ts), run by tsx.
+  const tsxCli = path.join(path.dirname(require.resolve('tsx/package.json')), 'dist', 'cli.mjs');
+  execFileSync(process.execPath, [tsxCli, 'frontend/build/build.ts', '--quiet'], {
     cwd: REPO_ROOT,
     stdio: 'inherit',
     // Vite keeps an inherited NODE_ENV: under jest (NODE_ENV=test) it would ship React's development build.

@@ -3,11 +3,9 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import type { HttpEvent, HttpResult } from '../lambdas/lib/http';
+import { isResponse, loadViewerRequestFunction } from './cloudfront-function';
 import type { LambdaHost } from './lambda-host';
 import type { LocalRoute } from './template';
-
-/** Paths the single-page app answers; anything else gets the app shell with HTTP 404 (the app shows not-found). */
-const SPA_ROUTES = [/^\/$/, /^\/(terms|privacy|refund|pricing|blog|404)\/?$/, /^\/status\/[^/]+\/?$/, /^\/image\/[^/]+(\/[^/]+)?\/?$/, /^\/blog\/[^/]+\/?$/];
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
@@ -31,22 +29,25 @@ export interface GatewayOptions {
   routes: LocalRoute[];
   lambdas: LambdaHost;
   staticDir: string;
+  /** The template's CloudFront Function: it decides which file answers a site path, or answers itself (404). */
+  siteFunctionCode: string;
 }
 
 /**
- * Plays API Gateway (HTTP API, payload 2.0) for /api/* and CloudFront for the site: static files from the
- * built frontend, compressed, with the app shell for client routes.
+ * Plays API Gateway (HTTP API, payload 2.0) for /api/* and CloudFront for the site: the synthesized CloudFront
+ * Function maps each path to a file of the built frontend (or answers 404), served compressed.
  */
 export function createGateway(opts: GatewayOptions): http.RequestListener {
   const compiled = opts.routes.map(compile);
+  const siteFunction = loadViewerRequestFunction(opts.siteFunctionCode);
   const gzCache = new Map<string, { mtime: number; body: Buffer; gz: Buffer | null }>();
 
   async function api(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
     const match = compiled.find((c) => c.route.method === method && c.regex.test(url.pathname));
     if (!match) {
-      const known = compiled.some((c) => c.regex.test(url.pathname));
-      send(res, known ? 405 : 404, { 'content-type': 'application/json' }, JSON.stringify({ detail: known ? 'Method Not Allowed' : 'Not Found' }));
+      // An HTTP API answers any request without a matching route (a wrong method included) this way.
+      send(res, 404, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Not Found' }));
       return;
     }
     const body = await readBody(req);
@@ -89,25 +90,28 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
   }
 
   function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
+    if (!fs.existsSync(path.join(opts.staticDir, 'index.html'))) {
+      send(res, 503, { 'content-type': 'text/plain' }, 'The frontend is not built: run `npm run build:frontend`.');
+      return;
+    }
+    const out = siteFunction({ method: req.method ?? 'GET', uri: url.pathname });
+    if (isResponse(out)) {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(out.headers ?? {})) headers[k] = v.value;
+      const body = typeof out.body === 'string' ? out.body : out.body?.encoding === 'base64' ? Buffer.from(out.body.data, 'base64') : (out.body?.data ?? '');
+      send(res, out.statusCode, headers, req.method === 'HEAD' ? '' : body);
+      return;
+    }
     let rel: string;
     try {
-      rel = decodeURIComponent(url.pathname);
+      rel = decodeURIComponent(out.uri);
     } catch {
       send(res, 400, { 'content-type': 'text/plain' }, 'Bad Request');
       return;
     }
-    const isFile = path.extname(rel) !== '';
-    let status = 200;
-    if (!isFile) {
-      status = SPA_ROUTES.some((r) => r.test(rel)) ? 200 : 404;
-      rel = '/index.html';
-    }
     const file = path.join(opts.staticDir, path.normalize(rel));
+    // What S3 answers for a key it does not hold (CloudFront passes it on).
     if (!file.startsWith(opts.staticDir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      if (!fs.existsSync(path.join(opts.staticDir, 'index.html'))) {
-        send(res, 503, { 'content-type': 'text/plain' }, 'The frontend is not built: run `npm run build:frontend`.');
-        return;
-      }
       send(res, 404, { 'content-type': 'text/plain' }, 'Not Found');
       return;
     }
@@ -128,7 +132,7 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     };
     const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     if (cached.gz && acceptsGzip) headers['content-encoding'] = 'gzip';
-    send(res, status, headers, req.method === 'HEAD' ? Buffer.alloc(0) : cached.gz && acceptsGzip ? cached.gz : cached.body);
+    send(res, 200, headers, req.method === 'HEAD' ? Buffer.alloc(0) : cached.gz && acceptsGzip ? cached.gz : cached.body);
   }
 
   return (req, res) => {

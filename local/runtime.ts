@@ -143,7 +143,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     started.push(stepFunctions);
     process.env.AWS_ENDPOINT_URL_SFN = env.AWS_ENDPOINT_URL_SFN = stepFunctions.url;
     if (stepFunctions.resumed.length) log(`Resumed ${stepFunctions.resumed.length} unfinished execution(s): ${stepFunctions.resumed.join(', ')}`);
-    openGateway(createGateway({ routes: model.routes, lambdas, staticDir: FRONTEND_DIST }));
+    openGateway(createGateway({ routes: model.routes, lambdas, staticDir: FRONTEND_DIST, siteFunctionCode: model.siteFunctionCode }));
     log(`ToonZap is running on ${url}`);
     log(`Mail viewer (e-mails the app sends): ${ses.url}`);
 

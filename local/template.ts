@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { ENVIRONMENTS, type EnvConfig, type PaymentMode } from '../lib/config';
 import { ENTRY_METADATA_KEY } from '../lib/functions';
 import { ToonZapStack } from '../lib/toonzap-stack';
+import { viewerRequestCode } from './cloudfront-function';
 
 /**
  * Synthesizes the real stack (without bundling) and reads back what the local runtime needs: tables, buckets,
@@ -28,6 +29,8 @@ export interface LocalModel {
   functions: Map<string, LocalFunction>;
   routes: LocalRoute[];
   stateMachines: LocalStateMachine[];
+  /** The site's CloudFront Function (viewer request), run by the local gateway for every non-API path. */
+  siteFunctionCode: string;
 }
 
 export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
@@ -122,5 +125,5 @@ export function readModel(template: CfnTemplate, attrs?: (logicalId: string, att
     const raw = resolve(template, r.Properties.DefinitionString, attrs);
     return { logicalId: id, arn: physicalName(id, r.Type), name: id, definition: JSON.parse(raw) };
   });
-  return { template, tables, buckets, functions, routes, stateMachines };
+  return { template, tables, buckets, functions, routes, stateMachines, siteFunctionCode: viewerRequestCode(template) };
 }

@@ -17,12 +17,15 @@ const loadApp = () => (appModule ??= import('./app'));
 function startApp(to?: string) {
   if (to && to !== window.location.pathname) window.history.pushState(null, '', to);
   loadApp().then(
-    ({ App }) =>
+    async ({ App, routerReady }) => {
+      // A prerendered page stays on screen until the router has the same page ready to render over it.
+      await routerReady();
       root.render(
         <StrictMode>
           <App />
         </StrictMode>,
-      ),
+      );
+    },
     (err: unknown) => {
       // A stale deployment can miss the chunk: a full load of the target fetches the new build.
       console.error('Failed to load the app', err);

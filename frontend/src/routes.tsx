@@ -1,22 +1,32 @@
-import { lazy } from 'react';
-import { createBrowserRouter } from 'react-router';
+import type { RouteObject } from 'react-router';
+import { SITE_ROUTES, type SiteRouteId } from '../../domain/site-routes';
 import { Layout } from './components/Layout';
 import { ErrorPage } from './pages/ErrorPage';
 import HomePage from './pages/home/HomePage';
 
-// Route-level code splitting: only the layout and the home wizard's landing ship with the entry chunk.
-const PricingPage = lazy(() => import('./pages/PricingPage'));
-const TermsPage = lazy(() => import('./pages/legal/TermsPage'));
-const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage'));
-const RefundPage = lazy(() => import('./pages/legal/RefundPage'));
-const StatusPage = lazy(() => import('./pages/StatusPage'));
-const ImagePage = lazy(() => import('./pages/ImagePage'));
-const GalleryPage = lazy(() => import('./pages/GalleryPage'));
-const BlogIndexPage = lazy(() => import('./pages/BlogIndexPage'));
-const BlogArticlePage = lazy(() => import('./pages/BlogArticlePage'));
-const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+type Page = Pick<RouteObject, 'element' | 'lazy'>;
 
-export const router = createBrowserRouter([
+// Route-level code splitting: only the layout and the home wizard's landing ship with the app chunk. `lazy`
+// (not React.lazy) lets the router load a page, and its data, before showing it: the prerender renders
+// complete pages and the browser replaces the prerendered HTML only once the page is ready.
+const PAGES: Record<SiteRouteId, Page> = {
+  home: { element: <HomePage /> },
+  pricing: { lazy: () => import('./pages/PricingPage').then((m) => ({ Component: m.default })) },
+  terms: { lazy: () => import('./pages/legal/TermsPage').then((m) => ({ Component: m.default })) },
+  privacy: { lazy: () => import('./pages/legal/PrivacyPage').then((m) => ({ Component: m.default })) },
+  refund: { lazy: () => import('./pages/legal/RefundPage').then((m) => ({ Component: m.default })) },
+  status: { lazy: () => import('./pages/StatusPage').then((m) => ({ Component: m.default })) },
+  image: { lazy: () => import('./pages/ImagePage').then((m) => ({ Component: m.default })) },
+  gallery: { lazy: () => import('./pages/GalleryPage').then((m) => ({ Component: m.default })) },
+  blog: { lazy: () => import('./pages/ContentIndexPage').then((m) => ({ Component: m.BlogIndexPage })) },
+  article: { lazy: () => import('./pages/ArticlePage').then((m) => ({ Component: m.BlogArticlePage, loader: m.blogLoader })) },
+  guides: { lazy: () => import('./pages/ContentIndexPage').then((m) => ({ Component: m.GuidesIndexPage })) },
+  guide: { lazy: () => import('./pages/ArticlePage').then((m) => ({ Component: m.GuidePage, loader: m.guideLoader })) },
+  notFound: { lazy: () => import('./pages/NotFoundPage').then((m) => ({ Component: m.default })) },
+};
+
+/** The app's routes: the site route list (domain/site-routes.ts) with a page each, and not-found for the rest. */
+export const routes: RouteObject[] = [
   {
     path: '/',
     element: <Layout />,
@@ -25,19 +35,10 @@ export const router = createBrowserRouter([
       {
         errorElement: <ErrorPage inline />,
         children: [
-          { index: true, element: <HomePage /> },
-          { path: 'pricing', element: <PricingPage /> },
-          { path: 'terms', element: <TermsPage /> },
-          { path: 'privacy', element: <PrivacyPage /> },
-          { path: 'refund', element: <RefundPage /> },
-          { path: 'status/:id?', element: <StatusPage /> },
-          { path: 'image/:hash/:style', element: <ImagePage /> },
-          { path: 'image/:hash', element: <GalleryPage /> },
-          { path: 'blog', element: <BlogIndexPage /> },
-          { path: 'blog/:slug', element: <BlogArticlePage /> },
-          { path: '*', element: <NotFoundPage /> },
+          ...SITE_ROUTES.map((r): RouteObject => (r.path === '/' ? { index: true, ...PAGES[r.id] } : { path: r.path.slice(1), ...PAGES[r.id] })),
+          { path: '*', ...PAGES.notFound },
         ],
       },
     ],
   },
-]);
+];

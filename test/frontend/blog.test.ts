@@ -1,75 +1,63 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { formatArticleDate, parseArticle, slugFromPath, sortArticles, titleFromSlug, withBrand } from '../../frontend/src/blog/parse';
-import { parseInline, parseMarkdown } from '../../frontend/src/lib/markdown';
+import matter from 'gray-matter';
+import { CONTENT_COLLECTIONS, routePattern, SITE_ROUTES, slugFromFile } from '../../domain/site-routes';
+import { formatArticleDate, htmlWithBrand, sortEntries, titleFromSlug, withBrand } from '../../frontend/src/blog/content';
 
-describe('blog articles', () => {
-  it('derives slugs and fallback titles', () => {
-    expect(slugFromPath('./posts/make-your-pet-a-pixar-character.md')).toBe('make-your-pet-a-pixar-character');
-    expect(slugFromPath('posts/x.mdx')).toBe('x');
+describe('blog and guide entries', () => {
+  it('derives slugs from file names and fallback titles from slugs', () => {
+    expect(slugFromFile('./posts/make-your-pet-a-pixar-character.md')).toBe('make-your-pet-a-pixar-character');
+    expect(slugFromFile('x.mdx')).toBe('x');
+    expect(slugFromFile('notes.txt')).toBeNull();
+    expect(slugFromFile('.hidden.md')).toBeNull();
     expect(titleFromSlug('ai-avatar-maker-free')).toBe('Ai avatar maker free');
   });
 
-  it('parses front matter and falls back to the slug title', () => {
-    const a = parseArticle('./posts/hello-world.md', '---\ntitle: "Hi: there"\ndate: 2025-01-02\n---\n\nBody text\n');
-    expect(a).toEqual({ slug: 'hello-world', title: 'Hi: there', date: '2025-01-02', description: undefined, image: undefined, body: 'Body text' });
-    const b = parseArticle('./posts/no-front-matter.md', '# Heading\n\nText');
-    expect(b.title).toBe('No front matter');
-    expect(b.body).toBe('# Heading\n\nText');
-  });
-
   it('sorts newest first, undated last', () => {
-    const mk = (slug: string, date?: string) => ({ slug, title: slug, date, body: '' });
-    expect(sortArticles([mk('a', '2025-01-01'), mk('b'), mk('c', '2025-06-01'), mk('d', '2024-12-31')]).map((a) => a.slug)).toEqual([
-      'c',
-      'a',
-      'd',
-      'b',
-    ]);
+    const mk = (slug: string, date?: string) => ({ slug, title: slug, date });
+    expect(sortEntries([mk('a', '2025-01-01'), mk('b'), mk('c', '2025-06-01'), mk('d', '2024-12-31')]).map((a) => a.slug)).toEqual(['c', 'a', 'd', 'b']);
   });
 
-  it('fills the brand and formats dates', () => {
+  it('fills the brand (escaped in HTML) and formats dates', () => {
     expect(withBrand('Try {brand}! {brand}.', 'ToonZap')).toBe('Try ToonZap! ToonZap.');
+    expect(htmlWithBrand('<p>{brand}</p>', 'A&B <x>')).toBe('<p>A&amp;B &lt;x&gt;</p>');
     expect(formatArticleDate('2025-05-09', 'en-US')).toBe('May 9, 2025');
     expect(formatArticleDate('someday', 'en-US')).toBe('someday');
   });
 
-  it('ships real articles with title, description and date, and no hard-coded brand', () => {
-    const dir = path.resolve(__dirname, '../../frontend/src/blog/posts');
-    const files = fs.readdirSync(dir).filter((f) => /\.mdx?$/.test(f));
-    expect(files.length).toBeGreaterThanOrEqual(6);
+  it.each(Object.entries(CONTENT_COLLECTIONS))('%s: every file has title, description and date front matter, a real body and no hard-coded brand', (_name, c) => {
+    const dir = path.resolve(__dirname, '../..', c.dir);
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /\.mdx?$/.test(f)) : [];
     for (const f of files) {
+      expect(slugFromFile(f)).not.toBeNull();
       const raw = fs.readFileSync(path.join(dir, f), 'utf8');
-      const a = parseArticle(f, raw);
-      expect(a.title).not.toBe(titleFromSlug(a.slug));
-      expect(a.description).toBeTruthy();
-      expect(a.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      expect(a.body.split(/\s+/).length).toBeGreaterThan(150);
-      expect(raw).not.toMatch(/ToonZap/);
+      const { data, content } = matter(raw);
+      expect([f, typeof data.title]).toEqual([f, 'string']);
+      expect([f, typeof data.description]).toEqual([f, 'string']);
+      const date = data.date instanceof Date ? data.date.toISOString().slice(0, 10) : String(data.date);
+      expect([f, date]).toEqual([f, expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)]);
+      expect(content.split(/\s+/).length).toBeGreaterThan(150);
+      expect([f, /ToonZap/.test(raw)]).toEqual([f, false]);
     }
   });
 });
 
-describe('markdown subset', () => {
-  it('parses blocks', () => {
-    const blocks = parseMarkdown('# Title\n\nPara one\ncontinues.\n\n- a\n- b\n\n1. x\n2. y\n\n> quote\n\n---');
-    expect(blocks.map((b) => b.type)).toEqual(['heading', 'paragraph', 'list', 'list', 'quote', 'rule']);
-    expect(blocks[0]).toMatchObject({ level: 2 });
-    expect(blocks[1]).toEqual({ type: 'paragraph', children: [{ type: 'text', text: 'Para one continues.' }] });
-    expect(blocks[2]).toMatchObject({ ordered: false });
-    expect(blocks[3]).toMatchObject({ ordered: true });
+describe('site route list', () => {
+  it('turns React Router paths into patterns', () => {
+    const re = (p: string) => new RegExp(routePattern(p));
+    expect(re('/').test('/')).toBe(true);
+    expect(re('/').test('/x')).toBe(false);
+    expect(re('/status/:id?').test('/status')).toBe(true);
+    expect(re('/status/:id?').test('/status/abc')).toBe(true);
+    expect(re('/status/:id?').test('/status/abc/def')).toBe(false);
+    expect(re('/image/:hash/:style').test('/image/a/b')).toBe(true);
+    expect(re('/image/:hash/:style').test('/image/a')).toBe(false);
+    expect(re('/blog').test('/blogs')).toBe(false);
   });
 
-  it('parses inline formatting and links', () => {
-    expect(parseInline('a **b** *c* `d` [e](/pricing)')).toEqual([
-      { type: 'text', text: 'a ' },
-      { type: 'strong', children: [{ type: 'text', text: 'b' }] },
-      { type: 'text', text: ' ' },
-      { type: 'em', children: [{ type: 'text', text: 'c' }] },
-      { type: 'text', text: ' ' },
-      { type: 'code', text: 'd' },
-      { type: 'text', text: ' ' },
-      { type: 'link', href: '/pricing', children: [{ type: 'text', text: 'e' }] },
-    ]);
+  it('defines each path once, with a collection route under its collection base', () => {
+    const paths = SITE_ROUTES.map((r) => r.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const r of SITE_ROUTES) if ('collection' in r) expect(r.path).toBe(`${CONTENT_COLLECTIONS[r.collection].base}/:slug`);
   });
 });

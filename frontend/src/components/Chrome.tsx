@@ -10,6 +10,7 @@ const FOOTER_LINKS = [
   { to: '/refund', label: 'Refund' },
   { to: '/pricing', label: 'Pricing' },
   { to: '/blog', label: 'Blog' },
+  { to: '/guides', label: 'Guides' },
 ];
 
 export function SkipLink() {

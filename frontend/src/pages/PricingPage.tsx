@@ -4,7 +4,7 @@ import { DISCOUNT_PERCENT, formatPrice, orderSummary, PRICE_TIERS } from '../../
 import { ButtonLink } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
 import { useBrand } from '../lib/config';
-import { useDocumentTitle } from '../lib/head';
+import { usePageHead } from '../lib/page-head';
 import { PageShell } from './PageShell';
 
 const OUTPUTS = [
@@ -15,9 +15,16 @@ const OUTPUTS = [
 
 export default function PricingPage() {
   const brand = useBrand();
-  useDocumentTitle(`Pricing | ${brand}`);
   const example = orderSummary(1, 3);
   const best = PRICE_TIERS[PRICE_TIERS.length - 1];
+  usePageHead(
+    {
+      title: `Pricing | ${brand}`,
+      description: `${brand} prices per cartoon image: ${formatPrice(PRICE_TIERS[0].cents)} with one style, down to ${formatPrice(best.cents)} each with ${best.label} per photo.`,
+      path: '/pricing',
+    },
+    brand,
+  );
 
   return (
     <PageShell

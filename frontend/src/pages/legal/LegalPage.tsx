@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
-import { useDocumentTitle } from '../../lib/head';
 import { useBrand } from '../../lib/config';
+import { usePageHead } from '../../lib/page-head';
 
 export const LAST_UPDATED = 'June 1, 2025';
 
 /** Readable layout for the legal pages. */
-export function LegalPage({ title, children }: { title: string; children: ReactNode }) {
+export function LegalPage({ title, description, path, children }: { title: string; description: string; path: string; children: ReactNode }) {
   const brand = useBrand();
-  useDocumentTitle(`${title} | ${brand}`);
+  usePageHead({ title: `${title} | ${brand}`, description, path }, brand);
   return (
     <article className="mx-auto w-full max-w-3xl px-4 py-10 sm:px-6 sm:py-14">
       <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">{title}</h1>

@@ -4,7 +4,7 @@ import { LegalPage, Section } from './LegalPage';
 export default function PrivacyPage() {
   const brand = useBrand();
   return (
-    <LegalPage title="Privacy Policy">
+    <LegalPage title="Privacy Policy" path="/privacy" description={`What ${brand} collects (your photos, your e-mail address, usage data), why, and your rights over it.`}>
       <p>
         {brand} turns your photos into cartoon-style artwork. This policy explains what we collect to do that, why, and the rights you
         have over your data.

@@ -4,7 +4,7 @@ import { LegalPage, Section } from './LegalPage';
 export default function RefundPage() {
   const brand = useBrand();
   return (
-    <LegalPage title="Refund Policy">
+    <LegalPage title="Refund Policy" path="/refund" description={`When ${brand} refunds an order (technical failures), how to ask within 7 days and how long it takes.`}>
       <p>
         Because every {brand} image is generated just for you, and generation costs us compute the moment it runs, refunds are limited
         to cases where something went wrong on our side.

@@ -1,0 +1,43 @@
+/**
+ * Server entry for the prerender (frontend/build/prerender.ts, built with `vite build --ssr`): renders one
+ * route of the app to HTML with React Router's static handler (which loads the route's lazy page and runs
+ * its loader, e.g. the article body) and collects the page's head.
+ */
+import { StrictMode } from 'react';
+import { renderToStaticMarkup, renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { entries } from './blog/entries';
+import { defaultHead, HeadCollector, HeadElements, type PageHead } from './lib/page-head';
+import { routes } from './routes';
+
+export { entries };
+export { defaultHead, SITE_ORIGIN } from './lib/page-head';
+
+export interface RenderedPage {
+  /** The app's markup for #root. */
+  html: string;
+  /** <title>, meta and link tags for <head>. */
+  head: string;
+}
+
+export function renderHead(head: PageHead): RenderedPage['head'] {
+  return renderToStaticMarkup(<HeadElements head={head} />);
+}
+
+export async function render(path: string): Promise<RenderedPage> {
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(new URL(path, 'http://prerender.local')));
+  if (context instanceof Response) throw new Error(`${path} answers ${context.status} ${context.headers.get('location') ?? ''}, not a page`);
+  if (context.errors) throw new Error(`${path} failed to render: ${JSON.stringify(context.errors)}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const collector: { head?: PageHead } = {};
+  const html = renderToString(
+    <StrictMode>
+      <HeadCollector.Provider value={collector}>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </HeadCollector.Provider>
+    </StrictMode>,
+  );
+  if (!collector.head) throw new Error(`${path} sets no page head (usePageHead)`);
+  return { html, head: renderHead(collector.head ?? defaultHead()) };
+}

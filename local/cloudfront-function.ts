@@ -1,0 +1,55 @@
+/**
+ * Runs a CloudFront Function (viewer request) from the synthesized template the way cloudfront-js-2.0 does:
+ * the code alone in a fresh context (no require, no process, no timers), `handler(event)` called per request
+ * with the CloudFront event shape, and a short time limit.
+ */
+import * as vm from 'node:vm';
+import type { CfnTemplate } from './template';
+
+export interface CfRequest {
+  method: string;
+  uri: string;
+  querystring: Record<string, { value: string }>;
+  headers: Record<string, { value: string }>;
+  cookies: Record<string, { value: string }>;
+}
+
+export interface CfResponse {
+  statusCode: number;
+  statusDescription?: string;
+  headers?: Record<string, { value: string }>;
+  body?: string | { encoding: 'text' | 'base64'; data: string };
+}
+
+export type ViewerRequestHandler = (request: Omit<CfRequest, 'querystring' | 'headers' | 'cookies'> & Partial<CfRequest>) => CfRequest | CfResponse;
+
+export function isResponse(out: CfRequest | CfResponse): out is CfResponse {
+  return typeof (out as CfResponse).statusCode === 'number';
+}
+
+/** Compiles the function's code once; each call runs `handler` with a fresh copy of the event. */
+export function loadViewerRequestFunction(code: string): ViewerRequestHandler {
+  const context = vm.createContext({ console: { log: (...args: unknown[]) => console.log('[cloudfront-function]', ...args) } });
+  vm.runInContext(code, context, { filename: 'cloudfront-function.js', timeout: 1000 });
+  const call = new vm.Script('JSON.stringify(handler(JSON.parse(__event)))', { filename: 'cloudfront-function-call.js' });
+  return (request) => {
+    const event = {
+      version: '1.0',
+      context: { eventType: 'viewer-request' },
+      viewer: { ip: '127.0.0.1' },
+      request: { querystring: {}, headers: {}, cookies: {}, ...request },
+    };
+    context.__event = JSON.stringify(event);
+    // JSON in and out: the result holds no objects of the sandbox's realm.
+    return JSON.parse(call.runInContext(context, { timeout: 50 }) as string) as CfRequest | CfResponse;
+  };
+}
+
+/** The code of the template's one viewer-request CloudFront Function. */
+export function viewerRequestCode(template: CfnTemplate): string {
+  const fns = Object.values(template.Resources).filter((r) => r.Type === 'AWS::CloudFront::Function');
+  if (fns.length !== 1) throw new Error(`Expected one CloudFront Function in the template, found ${fns.length}`);
+  const code = fns[0].Properties?.FunctionCode;
+  if (typeof code !== 'string') throw new Error('The CloudFront Function code is not inline text');
+  return code;
+}
