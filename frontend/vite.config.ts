@@ -9,7 +9,7 @@ const frontendDir = __dirname;
 const repoRoot = path.resolve(frontendDir, '..');
 
 // Everything environment-specific (brand, payment mode, keys) comes from GET /api/config at run time,
-// so one build serves every environment; only the public origin (SITE_URL) is fixed in the build.
+// so one build serves every environment; only the public origin (PUBLIC_SITE_URL) is fixed in the build.
 export default defineConfig(({ isSsrBuild }) => ({
   root: frontendDir,
   publicDir: path.join(frontendDir, 'public'),

@@ -7,6 +7,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { LOCAL_SITE_URL } from '../frontend/build/site-url';
 import { REPO_ROOT } from './functions';
 import { FALLBACK_NOT_FOUND_HTML, MAX_FUNCTION_BYTES, NOT_FOUND_FILE, prerenderedPaths, siteFunctionCode } from './site-function';
 
@@ -82,6 +83,10 @@ export class Site extends Construct {
     if (fs.existsSync(path.join(FRONTEND_DIST, 'index.html'))) {
       // A Markdown file added after the build would be routed to a page the bucket does not have.
       const missing = prerendered.filter((p) => !fs.existsSync(path.join(FRONTEND_DIST, p, 'index.html')));
+      const origin = fs.existsSync(path.join(FRONTEND_DIST, '.build-site-url')) ? fs.readFileSync(path.join(FRONTEND_DIST, '.build-site-url'), 'utf8') : '';
+      if (origin === LOCAL_SITE_URL) {
+        Annotations.of(this).addWarningV2('toonzap:site-url', `The prerendered pages name ${origin} in canonical and social URLs: build with PUBLIC_SITE_URL=https://<your domain> before deploying.`);
+      }
       if (missing.length) {
         Annotations.of(this).addError(`frontend/dist is older than the content (${missing.slice(0, 3).join(', ')} not built): run \`npm run build:frontend\``);
       }

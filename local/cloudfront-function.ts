@@ -1,7 +1,7 @@
 /**
  * Runs a CloudFront Function (viewer request) from the synthesized template the way cloudfront-js-2.0 does:
  * the code alone in a fresh context (no require, no process, no timers), `handler(event)` called per request
- * with the CloudFront event shape, and a short time limit.
+ * with the CloudFront event shape, and a time limit (generous: CloudFront's limit is on compute, not wall time).
  */
 import * as vm from 'node:vm';
 import type { CfnTemplate } from './template';
@@ -41,7 +41,7 @@ export function loadViewerRequestFunction(code: string): ViewerRequestHandler {
     };
     context.__event = JSON.stringify(event);
     // JSON in and out: the result holds no objects of the sandbox's realm.
-    return JSON.parse(call.runInContext(context, { timeout: 50 }) as string) as CfRequest | CfResponse;
+    return JSON.parse(call.runInContext(context, { timeout: 1000 }) as string) as CfRequest | CfResponse;
   };
 }
 

@@ -10,7 +10,7 @@ const INPUTS = [
   'frontend/src', 'frontend/public', 'frontend/index.html', 'frontend/vite.config.ts', 'frontend/build', 'domain',
   'lib/site-function.ts', 'package-lock.json',
 ];
-/** Written last by the build: the SITE_URL it was made for (a build for another origin is stale too). */
+/** Written last by the build: the PUBLIC_SITE_URL it was made for (a build for another origin is stale too). */
 const STAMP = path.join(FRONTEND_DIST, '.build-site-url');
 
 function newestMtime(p: string): number {

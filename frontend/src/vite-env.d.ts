@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 
-/** The site's public origin for canonical and social URLs, fixed at build time (SITE_URL; vite.config.ts). */
+/** The site's public origin for canonical and social URLs, fixed at build time (PUBLIC_SITE_URL; frontend/build/site-url.ts). */
 declare const __SITE_URL__: string;
 
 /** Front matter of every Markdown page and a lazy loader of each body (frontend/build/content.ts). */

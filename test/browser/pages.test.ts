@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { siteUrl } from '../../frontend/build/site-url';
 import { launchChromium } from '../support/browser';
 import { PHOTOS, startTestRuntime } from '../support/runtime';
 import { captureFileChoosers, mainText, newContext, SPEC_TAGLINE } from './site-helpers';
@@ -58,6 +59,7 @@ describe('site pages in the browser', () => {
       ['Refund', '/refund'],
       ['Pricing', '/pricing'],
       ['Blog', '/blog'],
+      ['Guides', '/guides'],
     ]);
     expect(await page.getByRole('region', { name: 'Notifications' }).count()).toBe(1);
 
@@ -151,7 +153,9 @@ describe('site pages in the browser', () => {
     await page.getByRole('heading', { level: 1, name: first.title }).waitFor();
     expect(await page.title()).toBe(`${first.title} | ${brand} Blog`);
     expect(await page.locator('meta[property="og:type"]').getAttribute('content')).toBe('article');
-    expect(await page.locator('meta[property="og:url"]').getAttribute('content')).toBe(runtime.url + first.href);
+    // Canonical and social URLs name the origin the build was made for (PUBLIC_SITE_URL), not this test's port.
+    expect(await page.locator('meta[property="og:url"]').getAttribute('content')).toBe(siteUrl() + first.href);
+    expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(siteUrl() + first.href);
     expect(await page.locator('meta[name="twitter:card"]').getAttribute('content')).toBe('summary_large_image');
     await page.getByRole('heading', { name: 'Ready to Cartoonize Your Photos?' }).waitFor();
     expect(await page.getByRole('link', { name: `Try ${brand} Now!` }).getAttribute('href')).toBe('/');
@@ -178,10 +182,10 @@ describe('site pages in the browser', () => {
   });
 
   test('not-found: HTTP 404 from the server for unknown paths, 200 for the routes, the page and Return to Home', async () => {
-    for (const p of ['/no-such-page', '/image', '/blog/a/b', '/pricing/extra']) {
+    for (const p of ['/no-such-page', '/image', '/blog/a/b', '/pricing/extra', '/blog/x', '/guides/x']) {
       expect([p, (await fetch(runtime.url + p)).status]).toEqual([p, 404]);
     }
-    for (const p of ['/', '/terms', '/privacy', '/refund', '/pricing', '/blog', '/blog/x', '/status/abc', '/image/abc', '/image/abc/anime']) {
+    for (const p of ['/', '/terms', '/privacy', '/refund', '/pricing', '/blog', '/guides', '/blog/pixar-filter-ai-generator', '/status/abc', '/image/abc', '/image/abc/anime']) {
       expect([p, (await fetch(runtime.url + p)).status]).toEqual([p, 200]);
     }
     const page = await open('/no-such-page');

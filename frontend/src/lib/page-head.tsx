@@ -23,7 +23,7 @@ export interface PageHead {
 
 export const DEFAULT_IMAGE = '/thumbnails/pixar.png';
 
-/** The public origin the build was made for (SITE_URL at build time). */
+/** The public origin the build was made for (PUBLIC_SITE_URL at build time). */
 export const SITE_ORIGIN = __SITE_URL__.replace(/\/+$/, '');
 
 export function absoluteUrl(pathOrUrl: string): string {

@@ -79,7 +79,7 @@ function ArticleView({ collection }: { collection: ContentCollection }) {
         <h2 className="text-2xl font-bold tracking-tight sm:text-3xl">Ready to Cartoonize Your Photos?</h2>
         <p className="mx-auto mt-3 max-w-md text-muted-foreground">Upload a photo and preview every style on your own picture.</p>
         <ButtonLink to="/" variant="gradient" size="lg" className="mt-6">
-          Try {brand} Now!
+          {`Try ${brand} Now!`}
         </ButtonLink>
       </section>
     </article>
