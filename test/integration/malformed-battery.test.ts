@@ -47,7 +47,9 @@ function probes(): Probe[] {
     for (const param of params) {
       for (const bad of BAD_PARAMS) {
         const p = route.path.replace(/\{([^}]+)\}/g, (_m, name: string) => (name === param ? bad : HASH));
-        out.push({ name: `${route.method} ${route.path} ${param}=${bad.slice(0, 20)}`, method: route.method, path: p, body: route.method === 'POST' ? '{}' : undefined });
+        // A dot segment ('..', '%2e%2e') is resolved away before routing: the path that is left has no route.
+        const dotSegment = /^(\.|%2e){1,2}$/i.test(bad);
+        out.push({ name: `${route.method} ${route.path} ${param}=${bad.slice(0, 20)}`, method: route.method, path: p, body: route.method === 'POST' ? '{}' : undefined, unknownRoute: dotSegment || undefined });
       }
     }
     const sample = fill(route, HASH);
