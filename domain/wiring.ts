@@ -34,6 +34,8 @@ export const ENV = {
   /** Route functions only: task functions must not know the machines that run them (a dependency cycle). */
   jobsMachineArn: 'JOBS_MACHINE_ARN',
   orderMachineArn: 'ORDER_MACHINE_ARN',
+  /** Route functions only: the value CloudFront sends in its origin header (lib/security-headers.ts); unset = no check. */
+  originVerifySecret: 'ORIGIN_VERIFY_SECRET',
 } as const;
 
 /** Media bucket key prefixes; lifecycle rules, IAM grants and handlers agree on them through this one list. */

@@ -1,7 +1,9 @@
 import { CfnOutput } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { handlerFunction } from './functions';
 import { type Access, ROUTES, routeId } from './routes';
@@ -19,9 +21,22 @@ export class Api extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
-    this.httpApi = new apigw.HttpApi(this, 'HttpApi', { description: 'ToonZap /api routes' });
-    const stage = this.httpApi.defaultStage?.node.defaultChild as apigw.CfnStage | undefined;
-    stage?.addPropertyOverride('DefaultRouteSettings', { ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 });
+    this.httpApi = new apigw.HttpApi(this, 'HttpApi', { description: 'ToonZap /api routes', createDefaultStage: false });
+    // The stage-wide throttle caps the whole API; per-client limits are the WAF's (lib/edge.ts). Every request is
+    // access-logged (request id, route, status, latency, source IP; no bodies, no headers).
+    new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { burstLimit: 200, rateLimit: 100 },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH })),
+        format: apigateway.AccessLogFormat.custom(JSON.stringify({
+          requestId: '$context.requestId', routeKey: '$context.routeKey', status: '$context.status', latencyMs: '$context.responseLatency',
+          integrationError: '$context.integrationErrorMessage', sourceIp: '$context.identity.sourceIp', time: '$context.requestTime',
+        })),
+      },
+    });
 
     for (const route of ROUTES) {
       const id = routeId(route);

@@ -31,6 +31,18 @@ export interface EnvConfig {
   readonly engineImageUri: string | null;
   /** Keep data (tables, media bucket) when the stack is deleted. */
   readonly retainData: boolean;
+  /** Who hears about alarms: an e-mail subscription to the environment's alarm topic (confirm the first mail). null = topic only. */
+  readonly alarmEmail: string | null;
+  /** CloudWatch namespace of the app's own metrics (orders paid, refunds failed, ...); alarms and dashboard read it. */
+  readonly metricsNamespace: string;
+  /** WAF: requests per client IP in any 5 minutes, all routes (a tab polling every 2 s makes 150). */
+  readonly rateLimitPer5Min: number;
+  /** WAF: requests per client IP in any 5 minutes to the routes that start work (moderation, previews, checkout, sign-up). */
+  readonly workRateLimitPer5Min: number;
+  /** Custom domain for the site, e.g. toonzap.example; needs siteCertificateArn. null = the CloudFront domain. */
+  readonly siteDomain: string | null;
+  /** ACM certificate for siteDomain, in us-east-1 (CloudFront's region). With it, viewers need TLS 1.2 or later. */
+  readonly siteCertificateArn: string | null;
 }
 
 const base: Omit<EnvConfig, 'envName'> = {
@@ -46,11 +58,17 @@ const base: Omit<EnvConfig, 'envName'> = {
   siteUrl: null,
   engineImageUri: null,
   retainData: false,
+  alarmEmail: null,
+  metricsNamespace: 'ToonZap',
+  rateLimitPer5Min: 2000,
+  workRateLimitPer5Min: 100,
+  siteDomain: null,
+  siteCertificateArn: null,
 };
 
 export const ENVIRONMENTS: Record<EnvConfig['envName'], EnvConfig> = {
-  dev: { ...base, envName: 'dev', paymentMode: 'prelaunch' },
-  prod: { ...base, envName: 'prod', retainData: true },
+  dev: { ...base, envName: 'dev', paymentMode: 'prelaunch', metricsNamespace: 'ToonZap/dev' },
+  prod: { ...base, envName: 'prod', retainData: true, metricsNamespace: 'ToonZap/prod' },
 };
 
 /** Reads `env` plus optional overrides (e.g. `-c paymentMode=stripe -c stripePublishableKey=pk_live_...`). */
@@ -62,6 +80,7 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
   const cfg: EnvConfig = { ...ENVIRONMENTS[envName] };
   const overridable: (keyof EnvConfig)[] = [
     'brandName', 'paymentMode', 'stripePublishableKey', 'stripeSecretName', 'mailFrom', 'siteUrl', 'engineImageUri',
+    'alarmEmail', 'metricsNamespace', 'siteDomain', 'siteCertificateArn',
   ];
   const out = cfg as unknown as Record<string, unknown>;
   for (const key of overridable) {
@@ -71,6 +90,16 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
   if (!PAYMENT_MODES.includes(cfg.paymentMode)) {
     throw new Error(`paymentMode must be stripe, simulated or prelaunch, not "${cfg.paymentMode}"`);
   }
+  for (const key of ['rateLimitPer5Min', 'workRateLimitPer5Min'] as const) {
+    const value = getContext(key);
+    if (value === undefined || value === null || value === '') continue;
+    const n = Number(value);
+    // WAF accepts 10 to 2,000,000,000 requests per window.
+    if (!Number.isInteger(n) || n < 10 || n > 2e9) throw new Error(`${key} must be a whole number from 10 to 2000000000, not "${String(value)}"`);
+    out[key] = n;
+  }
+  if (!cfg.siteDomain !== !cfg.siteCertificateArn) throw new Error('siteDomain and siteCertificateArn go together: set both or neither');
+  if (cfg.siteDomain && !cfg.siteUrl) out.siteUrl = `https://${cfg.siteDomain}`;
   if (cfg.paymentMode === 'simulated') {
     throw new Error('paymentMode "simulated" exists only in the local runtime (npm start)');
   }

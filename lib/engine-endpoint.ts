@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -6,10 +7,20 @@ import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
 import type { EnvConfig } from './config';
 import { REPO_ROOT } from './functions';
+import { MEDIA_PREFIX } from '../domain/wiring';
+import { grantMedia } from './storage';
 
 export interface EngineEndpointProps {
   readonly config: EnvConfig;
   readonly media: s3.IBucket;
+}
+
+/** `<account>.dkr.ecr.<region>.amazonaws.com/<repo>[:tag|@digest]` → the repository's ARN. */
+export function repositoryArnOf(imageUri: string): string {
+  const m = /^(\d{12})\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?\/([^:@]+)/.exec(imageUri);
+  if (!m) throw new Error(`engineImageUri "${imageUri}" is not an ECR image URI (<account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag>)`);
+  const partition = m[2].startsWith('cn-') ? 'aws-cn' : m[2].startsWith('us-gov-') ? 'aws-us-gov' : 'aws';
+  return `arn:${partition}:ecr:${m[2]}:${m[1]}:repository/${m[3]}`;
 }
 
 /**
@@ -19,19 +30,24 @@ export interface EngineEndpointProps {
 export class EngineEndpoint extends Construct {
   readonly endpointName: string;
   readonly endpointArn: string;
+  readonly role: iam.Role;
 
   constructor(scope: Construct, id: string, props: EngineEndpointProps) {
     super(scope, id);
-    const role = new iam.Role(this, 'ExecutionRole', {
+    const role = (this.role = new iam.Role(this, 'ExecutionRole', {
       assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
       description: 'ToonZap engine: read uploads, write previews and outputs',
-    });
-    props.media.grantReadWrite(role);
+    }));
+    // The model server reads uploaded photos and writes previews and paid outputs: nothing else in the bucket.
+    grantMedia(props.media, role, MEDIA_PREFIX.uploads, 'read');
+    grantMedia(props.media, role, MEDIA_PREFIX.previews, 'write');
+    grantMedia(props.media, role, MEDIA_PREFIX.outputs, 'write');
 
     let image: string;
     if (props.config.engineImageUri) {
       image = props.config.engineImageUri;
-      role.addToPolicy(new iam.PolicyStatement({ actions: ['ecr:GetAuthorizationToken', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'], resources: ['*'] }));
+      // Pull from that one repository only (GetAuthorizationToken has no resource scope in IAM).
+      ecr.Repository.fromRepositoryArn(this, 'Repository', repositoryArnOf(image)).grantPull(role);
     } else {
       // Built from engine/Dockerfile at deploy time (cdk deploy needs Docker); synth only stages the context.
       const asset = new ecrAssets.DockerImageAsset(this, 'Image', {

@@ -15,9 +15,9 @@ export interface OrderPipelineProps {
 
 /** Task functions of the order pipeline: lambdas/tasks/<entry>.ts, each with what it may touch. */
 const ORDER_TASKS = {
-  orderPrepare: { entry: 'order-prepare', access: ['generations:write', 'images:write', 'media:write', 'rekognition'], memoryMb: 1024, timeoutSeconds: 120 },
-  orderPreviews: { entry: 'order-previews', access: ['generations:read', 'images:write', 'media:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
-  generateItem: { entry: 'generate-item', access: ['generations:write', 'images:write', 'media:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
+  orderPrepare: { entry: 'order-prepare', access: ['generations:write', 'images:write', 'media:uploads:read', 'media:uploads:delete', 'rekognition'], memoryMb: 1024, timeoutSeconds: 120 },
+  orderPreviews: { entry: 'order-previews', access: ['generations:read', 'images:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
+  generateItem: { entry: 'generate-item', access: ['generations:write', 'images:write', 'media:outputs:read', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
   itemFailed: { entry: 'item-failed', access: ['generations:write'], memoryMb: 256, timeoutSeconds: 15 },
   orderFinalize: { entry: 'order-finalize', access: ['generations:write', 'payments:secret'], memoryMb: 256, timeoutSeconds: 60 },
   orderEmail: { entry: 'order-email', access: ['generations:write', 'mail'], memoryMb: 256, timeoutSeconds: 20 },
@@ -81,7 +81,7 @@ export class OrderPipeline extends Construct {
       stateMachineType: sfn.StateMachineType.STANDARD,
       timeout: Duration.hours(2),
       tracingEnabled: true,
-      logs: { destination: new logs.LogGroup(this, 'OrderMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }), level: sfn.LogLevel.ERROR },
+      logs: { destination: new logs.LogGroup(this, 'OrderMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }), level: sfn.LogLevel.ALL, includeExecutionData: false },
     });
   }
 }

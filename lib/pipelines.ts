@@ -14,8 +14,8 @@ export interface PipelinesProps {
 
 /** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
 const TASKS = {
-  moderateImages: { entry: 'moderate-images', access: ['images:read', 'images:write', 'media:read', 'media:write', 'jobs:write', 'rekognition', 'engine'], memoryMb: 1024, timeoutSeconds: 120 },
-  makePreviews: { entry: 'make-previews', access: ['images:read', 'jobs:write', 'media:read', 'media:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
+  moderateImages: { entry: 'moderate-images', access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:delete', 'jobs:write', 'rekognition', 'engine'], memoryMb: 1024, timeoutSeconds: 120 },
+  makePreviews: { entry: 'make-previews', access: ['images:read', 'images:write', 'jobs:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
   jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
 } as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }>;
 export type TaskName = keyof typeof TASKS;
@@ -76,7 +76,7 @@ export class Pipelines extends Construct {
       stateMachineType: sfn.StateMachineType.STANDARD,
       timeout: Duration.minutes(10),
       tracingEnabled: true,
-      logs: { destination: new logs.LogGroup(this, 'JobsMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }), level: sfn.LogLevel.ERROR },
+      logs: { destination: new logs.LogGroup(this, 'JobsMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }), level: sfn.LogLevel.ALL, includeExecutionData: false },
     });
   }
 }

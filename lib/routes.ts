@@ -9,8 +9,12 @@ export type Access =
   | 'generations:read' | 'generations:write'
   | 'signups:read' | 'signups:write'
   | 'events:read' | 'events:write'
-  | 'media:read' | 'media:write'
-  | 'jobs-machine:start'
+  // Media bucket, per key prefix (lib/storage.ts MEDIA_PREFIX) and action: read = GET/HEAD, write = PUT, delete.
+  | 'media:uploads:read' | 'media:uploads:write' | 'media:uploads:delete'
+  | 'media:previews:read'
+  | 'media:outputs:read'
+  // Jobs machine: start an execution, or only look at one (never both unless the function starts jobs).
+  | 'jobs-machine:start' | 'jobs-machine:read'
   | 'pipeline:start'
   | 'payments:secret'
   | 'rekognition'
@@ -27,24 +31,27 @@ export interface RouteDef {
   readonly access: readonly Access[];
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
+  /** Starts paid-for work (a model call, an execution, a payment session, a stored record): the WAF limits these
+   *  per client more strictly than the rest (lib/edge.ts). */
+  readonly startsWork?: true;
 }
 
 export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/status', handler: 'status', access: [] },
   { method: 'GET', path: '/api/config', handler: 'config', access: [] },
   { method: 'GET', path: '/api/available-styles', handler: 'available-styles', access: [] },
-  { method: 'POST', path: '/api/upload-image', handler: 'upload-image', access: ['images:read', 'images:write', 'media:read', 'media:write'] },
-  { method: 'POST', path: '/api/process-moderation', handler: 'process-moderation', access: ['images:read', 'jobs:write', 'jobs-machine:start'] },
-  { method: 'POST', path: '/api/process-thumbnail', handler: 'process-thumbnail', access: ['images:read', 'jobs:write', 'media:read', 'jobs-machine:start'] },
-  { method: 'GET', path: '/api/jobs/{job_id}', handler: 'get-job', access: ['jobs:read', 'jobs:write', 'jobs-machine:start'] },
+  { method: 'POST', path: '/api/upload-image', handler: 'upload-image', access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:write', 'media:uploads:delete'] },
+  { method: 'POST', path: '/api/process-moderation', handler: 'process-moderation', access: ['images:read', 'jobs:write', 'jobs-machine:start'], startsWork: true },
+  { method: 'POST', path: '/api/process-thumbnail', handler: 'process-thumbnail', access: ['images:read', 'jobs:write', 'jobs-machine:start'], startsWork: true },
+  { method: 'GET', path: '/api/jobs/{job_id}', handler: 'get-job', access: ['jobs:read', 'jobs:write', 'jobs-machine:read'] },
   { method: 'GET', path: '/api/get-moderation/{image_hash}', handler: 'get-moderation', access: ['images:read'] },
-  { method: 'GET', path: '/api/get-thumbnails/{image_hash}', handler: 'get-thumbnails', access: ['images:read', 'media:read'] },
-  { method: 'POST', path: '/api/checkout', handler: 'checkout', access: ['images:read', 'orders:write', 'payments:secret'], timeoutSeconds: 30 },
-  { method: 'POST', path: '/api/preview-signup', handler: 'preview-signup', access: ['signups:write'] },
+  { method: 'GET', path: '/api/get-thumbnails/{image_hash}', handler: 'get-thumbnails', access: ['images:read', 'media:previews:read'] },
+  { method: 'POST', path: '/api/checkout', handler: 'checkout', access: ['images:read', 'orders:write', 'payments:secret'], timeoutSeconds: 30, startsWork: true },
+  { method: 'POST', path: '/api/preview-signup', handler: 'preview-signup', access: ['signups:write'], startsWork: true },
   { method: 'POST', path: '/api/stripe-webhook', handler: 'stripe-webhook', access: ['orders:write', 'generations:write', 'events:write', 'pipeline:start', 'payments:secret'], timeoutSeconds: 30 },
-  { method: 'GET', path: '/api/generation/{id}', handler: 'get-generation', access: ['generations:read', 'media:read'] },
-  { method: 'GET', path: '/api/image/{hash}/{style}', handler: 'get-image', access: ['images:read', 'media:read'] },
-  { method: 'GET', path: '/api/image/{hash}', handler: 'get-images', access: ['images:read', 'media:read'] },
+  { method: 'GET', path: '/api/generation/{id}', handler: 'get-generation', access: ['generations:read', 'media:outputs:read'] },
+  { method: 'GET', path: '/api/image/{hash}/{style}', handler: 'get-image', access: ['images:read', 'media:outputs:read'] },
+  { method: 'GET', path: '/api/image/{hash}', handler: 'get-images', access: ['images:read', 'media:outputs:read'] },
 ];
 
 /** Lambda-safe construct id from a route, e.g. "POST /api/upload-image" -> "PostUploadImage". */

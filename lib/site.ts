@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Annotations, CfnOutput, Fn, RemovalPolicy } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -15,6 +16,16 @@ export const FRONTEND_DIST = path.join(REPO_ROOT, 'frontend', 'dist');
 
 export interface SiteProps {
   readonly httpApi: apigw.HttpApi;
+  /** Security headers and Content-Security-Policy of every site response (lib/site-headers.ts). */
+  readonly responseHeadersPolicy: cloudfront.IResponseHeadersPolicy;
+  /** Headers CloudFront adds to API requests (the origin secret the API checks). */
+  readonly apiOriginHeaders: Record<string, string>;
+  /** Standard access logs go here, under `cloudfront/`. */
+  readonly logBucket: s3.IBucket;
+  /** WAF web ACL (CloudFront scope, made in us-east-1: lib/edge.ts). */
+  readonly webAclArn?: string;
+  /** Custom domain and its ACM certificate (us-east-1); without one, CloudFront's default certificate is used. */
+  readonly domain?: { readonly names: string[]; readonly certificate: acm.ICertificate };
 }
 
 /** The built not-found page (the body of every 404), or a plain one when the frontend is not built. */
@@ -42,6 +53,8 @@ export class Site extends Construct {
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy: RemovalPolicy.DESTROY,
       autoDeleteObjects: true,
+      serverAccessLogsBucket: props.logBucket,
+      serverAccessLogsPrefix: 'site/',
     });
 
     const prerendered = prerenderedPaths(REPO_ROOT);
@@ -59,19 +72,30 @@ export class Site extends Construct {
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'ToonZap site and API',
       defaultRootObject: 'index.html',
+      // TLS 1.2+ takes effect with a custom certificate only; the default *.cloudfront.net one accepts TLSv1.
       minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+      certificate: props.domain?.certificate,
+      domainNames: props.domain?.names,
+      webAclId: props.webAclArn,
+      enableLogging: true,
+      logBucket: props.logBucket,
+      logFilePrefix: 'cloudfront/',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       defaultBehavior: {
         origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        responseHeadersPolicy: props.responseHeadersPolicy,
         functionAssociations: [{ function: siteRouter, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
         compress: true,
       },
       additionalBehaviors: {
         '/api/*': {
-          origin: new origins.HttpOrigin(apiDomain, { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY }),
+          origin: new origins.HttpOrigin(apiDomain, {
+            protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+            originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+            customHeaders: props.apiOriginHeaders,
+          }),
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
           cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,

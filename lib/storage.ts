@@ -1,10 +1,22 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { MEDIA_PREFIX, TABLES, type TableName } from '../domain/wiring';
 import type { EnvConfig } from './config';
 
+
+/**
+ * Grants one action on the objects under one media prefix. read = GetObject (GET, HEAD, presigned downloads) plus
+ * ListBucket on the bucket, without which S3 answers a HEAD of a missing key 403 instead of 404 (objectExists);
+ * write = PutObject (also presigned uploads); delete = DeleteObject.
+ */
+export function grantMedia(media: s3.IBucket, grantee: iam.IGrantable, prefix: string, action: 'read' | 'write' | 'delete'): void {
+  const actions = { read: ['s3:GetObject'], write: ['s3:PutObject'], delete: ['s3:DeleteObject'] }[action];
+  iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [media.arnForObjects(`${prefix}*`)] });
+  if (action === 'read') iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [media.bucketArn] });
+}
 
 export interface StorageProps {
   readonly config: EnvConfig;
@@ -16,6 +28,8 @@ export interface StorageProps {
 export class Storage extends Construct {
   readonly tables: Record<TableName, dynamodb.Table>;
   readonly media: s3.Bucket;
+  /** Server access logs of the media and site buckets and the CloudFront distribution's standard logs. */
+  readonly accessLogs: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: StorageProps) {
     super(scope, id);
@@ -34,8 +48,22 @@ export class Storage extends Construct {
     }
     this.tables = tables;
 
+    // CloudFront's standard logs are delivered with object ACLs, hence BUCKET_OWNER_PREFERRED (still private:
+    // public access is blocked). Kept 90 days.
+    this.accessLogs = new s3.Bucket(this, 'AccessLogsBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      removalPolicy,
+      autoDeleteObjects: !props.config.retainData,
+      lifecycleRules: [{ id: 'expire-logs', expiration: Duration.days(90) }],
+    });
+
     const days = props.config.mediaRetentionDays;
     this.media = new s3.Bucket(this, 'MediaBucket', {
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'media/',
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,

@@ -1,6 +1,8 @@
-import { Lazy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Lazy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { Api } from './api';
@@ -8,13 +10,31 @@ import type { EnvConfig } from './config';
 import { EngineEndpoint } from './engine-endpoint';
 import { OrderPipeline } from './order-pipeline';
 import { Pipelines } from './pipelines';
-import type { Access } from './routes';
+import { type Access, ROUTES, routeId } from './routes';
+import { acknowledgeNagFindings } from './nag-acknowledgements';
+import { ORIGIN_VERIFY_HEADER } from './security-headers';
 import { Site } from './site';
-import { ENV, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
-import { Storage } from './storage';
+import { ENV, MEDIA_PREFIX, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
+import { siteResponseHeadersPolicy } from './site-headers';
+import { grantMedia, Storage } from './storage';
 
 export interface ToonZapStackProps extends StackProps {
   readonly config: EnvConfig;
+  /** The CloudFront web ACL (lib/edge.ts); without it the distribution has no WAF (the local runtime's synth). */
+  readonly webAclArn?: string;
+}
+
+/** Every execution of a state machine: `arn:...:execution:<machine name>:*` (executions are named per job). */
+function executionArns(stack: Stack, machine: sfn.StateMachine): string {
+  return stack.formatArn({ service: 'states', resource: 'execution', arnFormat: ArnFormat.COLON_RESOURCE_NAME, resourceName: `${machine.stateMachineName}:*` });
+}
+
+/** SES identity ARNs for a sender such as `Brand <no-reply@example.com>`: the address and its domain. */
+export function sesIdentityArns(stack: Stack, mailFrom: string): string[] {
+  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  const domain = address.split('@')[1];
+  if (!domain) throw new Error(`mailFrom "${mailFrom}" has no e-mail address`);
+  return [address, domain].map((identity) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }));
 }
 
 export class ToonZapStack extends Stack {
@@ -66,16 +86,53 @@ export class ToonZapStack extends Stack {
     const grant = (fn: lambda.Function, access: readonly Access[]) => this.grant(fn, access);
     this.pipelines = new Pipelines(this, 'Pipelines', { environment, grant });
     this.orderPipeline = new OrderPipeline(this, 'OrderPipeline', { environment, grant });
+    // CloudFront sends this secret with every API request and the HTTP wrapper refuses requests without it, so the
+    // execute-api endpoint cannot be used to go around CloudFront and its WAF. Both sides read it by dynamic reference.
+    const originSecret = new secretsmanager.Secret(this, 'OriginSecret', {
+      description: 'ToonZap: header value CloudFront sends to the API (requests without it are refused)',
+      generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+    });
+    const originSecretValue = originSecret.secretValue.unsafeUnwrap();
     this.api = new Api(this, 'Api', {
       environment: {
         ...environment,
         [ENV.jobsMachineArn]: this.pipelines.jobsMachine.stateMachineArn,
         [ENV.orderMachineArn]: this.orderPipeline.machine.stateMachineArn,
+        [ENV.originVerifySecret]: originSecretValue,
       },
       grant,
     });
-    site = new Site(this, 'Site', { httpApi: this.api.httpApi });
+    // Presigned URLs are virtual-hosted (`<bucket>.s3.<region>.amazonaws.com`). The CSP names S3 in this region, not
+    // the bucket: the bucket's name here would close a cycle (bucket CORS → distribution → headers policy → bucket).
+    const mediaOrigin = `https://*.s3.${this.region}.${this.urlSuffix}`;
+    site = new Site(this, 'Site', {
+      httpApi: this.api.httpApi,
+      responseHeadersPolicy: siteResponseHeadersPolicy(this, 'SiteHeaders', { mediaOrigin, https: true }),
+      apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: originSecretValue },
+      logBucket: this.storage.accessLogs,
+      webAclArn: props.webAclArn,
+      domain: config.siteDomain && config.siteCertificateArn
+        ? { names: [config.siteDomain], certificate: acm.Certificate.fromCertificateArn(this, 'SiteCertificate', config.siteCertificateArn) }
+        : undefined,
+    });
     this.site = site;
+
+    acknowledgeNagFindings({
+      stack: this,
+      api: this.api,
+      machines: [
+        { machine: this.pipelines.jobsMachine, functions: Object.values(this.pipelines.functions) },
+        { machine: this.orderPipeline.machine, functions: Object.values(this.orderPipeline.functions) },
+      ],
+      jobsMachine: this.pipelines.jobsMachine,
+      mediaBucket: this.storage.media,
+      siteBucket: site.bucket,
+      engineRole: this.engine.role,
+      originSecret,
+      distribution: site.distribution,
+      hasCertificate: Boolean(config.siteCertificateArn),
+      describesJobs: ROUTES.filter((r) => r.access.includes('jobs-machine:read')).map((r) => this.api.functions[routeId(r)].role!),
+    });
   }
 
   /** The one place where declared access becomes IAM permissions. */
@@ -88,11 +145,14 @@ export class ToonZapStack extends Stack {
         if (verb === 'read') table.grantReadData(fn);
         else table.grantReadWriteData(fn);
       } else if (resource === 'media') {
-        if (verb === 'read') media.grantRead(fn);
-        else media.grantReadWrite(fn);
+        // `media:<prefix>:<action>`: objects under one prefix, one kind of action; never the whole bucket.
+        const [, prefix, action] = a.split(':') as [string, keyof typeof MEDIA_PREFIX, 'read' | 'write' | 'delete'];
+        grantMedia(media, fn, MEDIA_PREFIX[prefix], action);
       } else if (resource === 'jobs-machine') {
-        this.pipelines.jobsMachine.grantStartExecution(fn);
-        this.pipelines.jobsMachine.grantRead(fn);
+        const machine = this.pipelines.jobsMachine;
+        if (verb === 'start') machine.grantStartExecution(fn);
+        // Looking at an execution (GET /api/jobs/{id} checks a stalled job) must not be able to start one.
+        else fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executionArns(this, machine)] }));
       } else if (resource === 'pipeline') {
         this.orderPipeline.machine.grantStartExecution(fn);
       } else if (resource === 'payments') {
@@ -102,12 +162,14 @@ export class ToonZapStack extends Stack {
           this.stripeSecret.grantRead(fn);
         }
       } else if (resource === 'mail') {
-        fn.addToRolePolicy(new iam.PolicyStatement({
-          actions: ['ses:SendEmail'],
-          resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
-        }));
+        // Only the configured sender identity (the address and its domain, whichever of the two is verified in SES).
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: sesIdentityArns(this, this.config.mailFrom) }));
       } else if (resource === 'rekognition') {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['rekognition:DetectModerationLabels'], resources: ['*'] }));
+        Validations.of(fn.role!).acknowledge({
+          id: 'AwsSolutions-IAM5[Resource::*]',
+          reason: 'rekognition:DetectModerationLabels has no resource type in IAM; the photo it reads is limited by the uploads/ read grant.',
+        });
       } else if (resource === 'engine') {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sagemaker:InvokeEndpoint'], resources: [this.engine.endpointArn] }));
       } else {

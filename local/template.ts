@@ -36,7 +36,7 @@ export interface LocalModel {
 export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: undefined });
   // The engine runs in process here, so no container image needs staging.
-  const config: EnvConfig = { ...ENVIRONMENTS.dev, paymentMode, engineImageUri: 'local/toonzap-engine:latest' };
+  const config: EnvConfig = { ...ENVIRONMENTS.dev, paymentMode, engineImageUri: `${LOCAL_ACCOUNT}.dkr.ecr.${LOCAL_REGION}.amazonaws.com/toonzap-engine:local` };
   const stack = new ToonZapStack(app, 'ToonZap-local', {
     config,
     env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION },

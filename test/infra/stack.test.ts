@@ -47,7 +47,7 @@ describe('ToonZap stack', () => {
 
   test('every bucket blocks public access and enforces TLS', () => {
     const buckets = template.findResources('AWS::S3::Bucket');
-    expect(Object.keys(buckets).length).toBe(2);
+    expect(Object.keys(buckets).length).toBe(3); // media, site, access logs
     for (const b of Object.values(buckets)) {
       expect(b.Properties.PublicAccessBlockConfiguration).toEqual({
         BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
