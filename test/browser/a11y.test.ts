@@ -29,6 +29,7 @@ describe('accessibility (axe) of every page, light and dark', () => {
     ['privacy', '/privacy', (p) => p.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor()],
     ['refund', '/refund', (p) => p.getByRole('heading', { level: 1, name: 'Refund Policy' }).waitFor()],
     ['blog', '/blog', (p) => p.locator('main li a').first().waitFor()],
+    ['guides', '/guides', (p) => p.getByRole('heading', { level: 1, name: /Guides$/ }).waitFor()],
     ['article', '/blog/pixar-filter-ai-generator', (p) => p.getByRole('heading', { name: 'Ready to Cartoonize Your Photos?' }).waitFor()],
     ['404', '/no-such-page', (p) => p.getByRole('heading', { name: 'Oops! Page not found' }).waitFor()],
     ['status-missing', '/status/', (p) => p.getByText('Generation ID is missing.').waitFor()],
