@@ -70,6 +70,7 @@ describe('prerendered pages, sitemap, robots and feed', () => {
     expect(page.type).toMatch(/^text\/html/);
     const html = page.text;
     expect(decode(html)).toContain(`>${heading}</h1>`);
+    expect(html.match(/<h1[ >]/g)).toHaveLength(1);
     const title = decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '');
     expect(title).toContain(type === 'article' ? `${heading} | ToonZap` : ' | ToonZap');
     expect(meta(html, 'name', 'description').startsWith(description)).toBe(true);
