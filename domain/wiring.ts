@@ -39,13 +39,15 @@ export const ENV = {
 } as const;
 
 /** Media bucket key prefixes; lifecycle rules, IAM grants and handlers agree on them through this one list. */
-export const MEDIA_PREFIX = { uploads: 'uploads/', previews: 'previews/', outputs: 'outputs/' } as const;
+export const MEDIA_PREFIX = { uploads: 'uploads/', previews: 'previews/', outputs: 'outputs/', analysis: 'analysis/' } as const;
 
 /** Where things live in the media bucket. */
 export const mediaKey = {
   upload: (hash: string) => `${MEDIA_PREFIX.uploads}${hash}`,
   preview: (hash: string, style: string) => `${MEDIA_PREFIX.previews}${hash}/${style}.png`,
   output: (hash: string, style: string) => `${MEDIA_PREFIX.outputs}${hash}/${style}.png`,
+  /** The engine's analysis of a photo (people, faces), keyed by the SHA-256 of its bytes; written by the engine. */
+  analysis: (sha256: string) => `${MEDIA_PREFIX.analysis}${sha256}.json`,
 };
 
 /**

@@ -14,7 +14,7 @@ import { watermarkSvg } from './watermark';
 import { ANALYSIS_LONG, type Analysis, analyzeImage } from './analysis';
 
 export { applyStyle, type StyledPixels } from './apply';
-export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, hasPeople } from './analysis';
+export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, analyzeImage, hasPeople } from './analysis';
 export { ImageInputError } from './errors';
 export { closeStylePool, stylesRenderedByWorkers, warmStylePool } from './style-pool';
 export { DEFAULT_MAX_PIXELS, type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';

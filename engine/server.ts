@@ -5,11 +5,25 @@
  *
  *   PORT=8080 npx tsx engine/server.ts
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
-import { ImageInputError, isStyleId, renderAllThumbnails, renderStyle, renderThumbnail, STYLE_IDS, warmStylePool } from './index';
+import {
+  type Analysis,
+  analysisFromJson,
+  analysisToJson,
+  analyzePhoto,
+  ImageInputError,
+  isStyleId,
+  renderAllThumbnails,
+  renderStyle,
+  renderThumbnail,
+  STYLE_IDS,
+  warmStylePool,
+} from './index';
+import { mediaKey } from '../domain/wiring';
 
 /** Largest accepted request body (JSON; a base64 `input.data` image must fit in it). */
 const MAX_BODY = 16 * 1024 * 1024;
@@ -82,17 +96,41 @@ async function readInput(s3: S3Client, { bucket, key }: S3Location): Promise<Buf
   }
 }
 
+/**
+ * The photo's analysis, computed once per photo and kept beside the input in its bucket as
+ * analysis/<sha256 of the bytes>.json, so the preview batch and every paid render share it. The cache is a
+ * speed-up only: an unreadable or corrupt entry is recomputed, a failed write is logged.
+ */
+export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer): Promise<Analysis> {
+  const key = mediaKey.analysis(createHash('sha256').update(bytes).digest('hex'));
+  try {
+    const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    if (obj.Body) return analysisFromJson(await obj.Body.transformToString());
+  } catch (err) {
+    const name = (err as { name?: string }).name;
+    if (name !== 'NoSuchKey' && name !== 'NotFound') console.warn(`[toonzap-model] analysis cache read failed (${name ?? err}), recomputing`);
+  }
+  const analysis = await analyzePhoto(bytes);
+  try {
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: analysisToJson(analysis), ContentType: 'application/json' }));
+  } catch (err) {
+    console.warn(`[toonzap-model] analysis cache write failed: ${(err as Error).message}`);
+  }
+  return analysis;
+}
+
 async function invokeBatch(req: BatchRequest, s3: S3Client): Promise<Record<string, unknown>> {
   const t0 = performance.now();
   const bytes = await readInput(s3, req.input);
+  const analysis = await cachedAnalysis(s3, req.input.bucket, bytes);
   const wanted = new Set(req.outputs.map((o) => o.style));
   let rendered: { style: string; png: Buffer }[];
   if (req.kind === 'thumbnail') {
-    const all = await renderAllThumbnails(bytes, { size: req.size ?? 256, watermark: req.watermark });
+    const all = await renderAllThumbnails(bytes, { size: req.size ?? 256, watermark: req.watermark, analysis });
     rendered = all.filter((t) => wanted.has(t.styleId)).map((t) => ({ style: t.styleId, png: t.png }));
   } else {
     rendered = [];
-    for (const style of wanted) rendered.push({ style, png: await renderStyle(bytes, style, { maxSize: req.size ?? 2048 }) });
+    for (const style of wanted) rendered.push({ style, png: await renderStyle(bytes, style, { maxSize: req.size ?? 2048, analysis }) });
   }
   const byStyle = new Map(rendered.map((r) => [r.style, r.png]));
   const outputs = await Promise.all(req.outputs.map(async (o) => {
@@ -194,10 +232,12 @@ async function invoke(req: InvocationRequest, s3: S3Client): Promise<Record<stri
       throw err;
     }
   }
+  // inline data is a one-off (no bucket to keep an analysis in); an S3 input shares its cached analysis
+  const analysis = 'data' in req.input ? undefined : await cachedAnalysis(s3, req.input.bucket, bytes);
   const png =
     req.kind === 'thumbnail'
-      ? await renderThumbnail(bytes, req.style, { size: req.size ?? 256, watermark: req.watermark })
-      : await renderStyle(bytes, req.style, { maxSize: req.size ?? 2048 });
+      ? await renderThumbnail(bytes, req.style, { size: req.size ?? 256, watermark: req.watermark, analysis })
+      : await renderStyle(bytes, req.style, { maxSize: req.size ?? 2048, analysis });
   const meta = await sharp(png).metadata();
   const result: Record<string, unknown> = { width: meta.width, height: meta.height, style: req.style };
   if (req.output) {

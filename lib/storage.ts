@@ -83,6 +83,8 @@ export class Storage extends Construct {
         { id: 'expire-uploads', prefix: MEDIA_PREFIX.uploads, expiration: Duration.days(days) },
         { id: 'expire-previews', prefix: MEDIA_PREFIX.previews, expiration: Duration.days(7) },
         { id: 'expire-outputs', prefix: MEDIA_PREFIX.outputs, expiration: Duration.days(days) },
+        // derived from an upload (face landmarks): kept no longer than the upload itself
+        { id: 'expire-analysis', prefix: MEDIA_PREFIX.analysis, expiration: Duration.days(days) },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });

@@ -6,7 +6,7 @@
  */
 import type { Image8 } from '../raster';
 import { loadModels, type Models, tf } from './models';
-import type { Analysis, EyeInfo, FaceInfo, Point } from './types';
+import { type Analysis, type EyeInfo, type FaceInfo, type Point, roundAnalysis } from './types';
 
 export * from './types';
 
@@ -192,22 +192,24 @@ function mesh(models: Models, img: Image8, cx: number, cy: number, size: number,
 /** Mesh eye corner landmarks (outer, inner) and lid centres, for the eye on the image's left and right. */
 interface EyeSpec {
   corners: readonly [number, number];
-  upper: number;
-  lower: number;
+  /** The lids' mesh landmarks, as the iris model's first contour points give them: lower lid (corner to corner), then upper. */
+  lids: readonly number[];
 }
-const EYE_LEFT: EyeSpec = { corners: [33, 133], upper: 159, lower: 145 };
-const EYE_RIGHT: EyeSpec = { corners: [263, 362], upper: 386, lower: 374 };
+const EYE_LEFT: EyeSpec = { corners: [33, 133], lids: [33, 7, 163, 144, 145, 153, 154, 155, 133, 246, 161, 160, 159, 158, 157, 173] };
+const EYE_RIGHT: EyeSpec = { corners: [263, 362], lids: [263, 249, 390, 373, 374, 380, 381, 382, 362, 466, 388, 387, 386, 385, 384, 398] };
 
 function dist(a: Point, b: Point): number {
   return Math.hypot(a[0] - b[0], a[1] - b[1]);
 }
 
-/** Iris model on an eye crop: iris centre and radius in image pixels (the model sees image-left eyes mirrored). */
+/**
+ * Iris model on an eye crop (the model sees image-right eyes mirrored): iris centre and radius, and the lids
+ * refined in `pts` (the iris model's own contour, sharper than the mesh's), all in image pixels.
+ */
 function eye(models: Models, img: Image8, pts: Point[], which: EyeSpec, angle: number, flip: boolean): EyeInfo {
   const a = pts[which.corners[0]];
   const b = pts[which.corners[1]];
-  const width = dist(a, b);
-  const size = width * 2.3;
+  const size = dist(a, b) * 2.3;
   const { pixels, toImage } = crop(img, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2, size, angle, 64, flip);
   const out = run(models.iris, pixels, 64)[0];
   // 71 eye-contour points, then the iris: centre and four points on its rim
@@ -216,8 +218,14 @@ function eye(models: Models, img: Image8, pts: Point[], which: EyeSpec, angle: n
   const center = iris[0];
   let r = 0;
   for (let i = 1; i < 5; i++) r += dist(center, iris[i]) / 4;
-  const open = dist(pts[which.upper], pts[which.lower]) / Math.max(1e-6, width);
-  return { center, corners: [a, b], width, irisRadius: r, open };
+  // contour points 0-8: lower lid from the outer to the inner corner; 9-15: upper lid
+  which.lids.forEach((m, i) => {
+    pts[m] = toImage(out[i * 3], out[i * 3 + 1]);
+  });
+  const corners: [Point, Point] = [pts[which.corners[0]], pts[which.corners[1]]];
+  const refined = dist(corners[0], corners[1]);
+  const open = dist(pts[which.lids[12]], pts[which.lids[4]]) / Math.max(1e-6, refined);
+  return { center, corners, width: refined, irisRadius: r, open };
 }
 
 function faceInfo(models: Models, img: Image8, d: Detection): FaceInfo | undefined {
@@ -255,7 +263,7 @@ function faceInfo(models: Models, img: Image8, d: Detection): FaceInfo | undefin
   return {
     score: m.score,
     box: [x0, y0, x1 - x0, y1 - y0],
-    eyes: { left: eye(models, img, pts, EYE_LEFT, angle, true), right: eye(models, img, pts, EYE_RIGHT, angle, false) },
+    eyes: { left: eye(models, img, pts, EYE_LEFT, angle, false), right: eye(models, img, pts, EYE_RIGHT, angle, true) },
     landmarks: pts,
   };
 }
@@ -323,12 +331,12 @@ export async function analyzeImage(photo: Image8): Promise<Analysis> {
     if (f) faces.push(f);
   }
   faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
-  if (faces.length === 0) return { version: 1, width: img.width, height: img.height, faces, coverage: 0, mask: null };
+  if (faces.length === 0) return { version: 1, width: img.width, height: img.height, faces: [], coverage: 0, mask: null };
   const data = personMask(models, img);
   let sum = 0;
   for (let i = 0; i < data.length; i++) sum += data[i];
   const coverage = Math.round((sum / 255 / data.length) * 1e4) / 1e4;
-  return { version: 1, width: img.width, height: img.height, faces, coverage, mask: { width: img.width, height: img.height, data } };
+  return roundAnalysis({ version: 1, width: img.width, height: img.height, faces, coverage, mask: { width: img.width, height: img.height, data } });
 }
 
 export { loadModels };

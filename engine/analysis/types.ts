@@ -56,16 +56,24 @@ export function hasPeople(a: Analysis | null | undefined): a is Analysis & { mas
   return !!a && a.faces.length > 0 && a.mask !== null;
 }
 
-/** JSON form (the cache object and `npm run engine:analyze`): the mask as base64. */
-export function analysisToJson(a: Analysis): string {
+/**
+ * Coordinates rounded to 1/100 px: what the analysis returns and what its JSON keeps, so a render from the cached
+ * object is the same bytes as one from a fresh analysis.
+ */
+export function roundAnalysis(a: Analysis): Analysis {
   const round = (v: number) => Math.round(v * 100) / 100;
   const pt = (p: Point): Point => [round(p[0]), round(p[1])];
-  const eye = (e: EyeInfo) => ({ ...e, center: pt(e.center), corners: [pt(e.corners[0]), pt(e.corners[1])], width: round(e.width), irisRadius: round(e.irisRadius), open: round(e.open) });
-  return JSON.stringify({
+  const eye = (e: EyeInfo): EyeInfo => ({ center: pt(e.center), corners: [pt(e.corners[0]), pt(e.corners[1])], width: round(e.width), irisRadius: round(e.irisRadius), open: round(e.open) });
+  return {
     ...a,
-    faces: a.faces.map((f) => ({ ...f, score: round(f.score), box: f.box.map(round), eyes: { left: eye(f.eyes.left), right: eye(f.eyes.right) }, landmarks: f.landmarks.map(pt) })),
-    mask: a.mask && { width: a.mask.width, height: a.mask.height, data: Buffer.from(a.mask.data).toString('base64') },
-  });
+    faces: a.faces.map((f) => ({ score: round(f.score), box: f.box.map(round) as FaceInfo['box'], eyes: { left: eye(f.eyes.left), right: eye(f.eyes.right) }, landmarks: f.landmarks.map(pt) })),
+  };
+}
+
+/** JSON form (the cache object and `npm run engine:analyze`): the mask as base64. */
+export function analysisToJson(a: Analysis): string {
+  const r = roundAnalysis(a);
+  return JSON.stringify({ ...r, mask: r.mask && { width: r.mask.width, height: r.mask.height, data: Buffer.from(r.mask.data).toString('base64') } });
 }
 
 /** Parses the JSON form; throws on anything that is not one. */

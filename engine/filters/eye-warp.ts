@@ -4,11 +4,18 @@ import { frameScale, type Scene } from '../analysis/scene';
 
 /**
  * Animated-film eyes: each eye enlarged by a smooth radial warp centred on its iris, in an ellipse along the
- * eye's axis. Sampling maps an output point q to q' = c + (q - c) / s(rho), s(rho) = 1 + A (1 - rho^2)^2 inside
- * the ellipse (rho < 1) and 1 outside; rho / s(rho) strictly increases for any A > 0, so the warp is a
- * diffeomorphism (no folds, no tearing), smooth at the ellipse's edge, and the iris centre stays where it was.
- * Several eyes compose (each step is one-to-one, so the composition is too).
+ * eye's axis. Sampling maps an output point q to q' = c + (q - c) / s(rho): s = 1 + A on an inner plateau
+ * (rho <= PLATEAU: the whole eye, lids and lashes included, is simply zoomed, so it keeps its shape), easing to 1
+ * by a smoothstep at the ellipse's edge (rho = 1) and 1 outside. rho / s(rho) increases as long as
+ * rho s'(rho) < s(rho), which holds for A < (1 - PLATEAU) / 1.5 (checked by test/engine/eye-warp.test.ts), so
+ * the warp is one-to-one (no folds, no tearing), smooth at the edge, and the iris centre stays put. Several
+ * eyes compose (each step is one-to-one, so the composition is too).
  */
+/** Share of the ellipse zoomed uniformly. */
+const PLATEAU = 0.45;
+/** Largest enlargement that keeps the warp fold-free: rho s' < s with s' <= 1.5 A / (1 - PLATEAU). */
+export const MAX_EYE_ENLARGE = (1 - PLATEAU) / 1.5;
+
 export interface EyeWarp {
   cx: number;
   cy: number;
@@ -24,6 +31,7 @@ export interface EyeWarp {
 
 /** The warps for every eye in `scene` at an image of width `w`. */
 export function eyeWarps(scene: Scene, w: number, amount: number): EyeWarp[] {
+  if (!(amount >= 0 && amount < MAX_EYE_ENLARGE)) throw new RangeError(`eye enlargement ${amount} would fold the warp`);
   const k = frameScale(scene, w);
   const out: EyeWarp[] = [];
   for (const f of scene.faces) {
@@ -42,8 +50,10 @@ function scaleAt(wp: EyeWarp, dx: number, dy: number): number {
   const v = (-dx * wp.uy + dy * wp.ux) / wp.rb;
   const r2 = u * u + v * v;
   if (r2 >= 1) return 1;
-  const t = 1 - r2;
-  return 1 + wp.amount * t * t;
+  const r = Math.sqrt(r2);
+  if (r <= PLATEAU) return 1 + wp.amount;
+  const t = (r - PLATEAU) / (1 - PLATEAU);
+  return 1 + wp.amount * (1 - t * t * (3 - 2 * t));
 }
 
 /** Where the warped image at (x, y) samples the original. */
@@ -71,7 +81,7 @@ export function warpPoint(warps: readonly EyeWarp[], p: Point): Point {
     const dy = py - wp.cy;
     // find t >= 1 with t / s(t * d) = 1, i.e. the output point c + t d samples c + d
     let lo = 1;
-    let hi = 1 + wp.amount;
+    let hi = 1 + wp.amount + 1e-9;
     for (let i = 0; i < 40; i++) {
       const t = (lo + hi) / 2;
       if (t / scaleAt(wp, dx * t, dy * t) < 1) lo = t;

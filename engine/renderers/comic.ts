@@ -19,8 +19,8 @@ export function comic(img: Image8, scene?: Scene): Buffer {
   const ww = work.width;
   const wh = work.height;
   abstractRegions(work, s, 1.2);
-  const person = scene && simplifyBackground(work, s, scene);
   const Lw = luma(work);
+  const person = scene && simplifyBackground(work, s, scene);
   tone(work, 0.95, 1.2, 0.5, 0);
   saturate(work, 1.55);
   const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, thinStrips: Math.max(1, Math.round(3 * s)) });
@@ -36,17 +36,19 @@ export function comic(img: Image8, scene?: Scene): Buffer {
   const inv = 1 / period;
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const [rr, gg, bb, ll, dd, ff] = rowBuffers(w, 6);
+  const [rr, gg, bb, ll, dd, ff, pp] = rowBuffers(w, 7);
+  pp.fill(1);
   for (let y = 0; y < h; y++) {
     colours.row(y, rr, gg, bb);
     up.row(Lw, y, ll);
     up.row(D, y, dd);
     if (features) features.row(y, ff);
+    if (person) up.row(person, y, pp); // halftone shadows belong to the subject; behind it they stay sparse
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
       let r = rr[x];
       let g = gg[x];
       let b = bb[x];
-      const dark = 1 - smoothstep(0.18, 0.5, ll[x]);
+      const dark = (1 - smoothstep(0.18, 0.5, ll[x])) * (person ? 0.1 + 0.9 * pp[x] : 1);
       if (dark > 0.02) {
         const d = halftoneDistance(x, y, inv);
         const radius = 0.42 * Math.sqrt(dark);

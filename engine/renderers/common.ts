@@ -56,7 +56,7 @@ export function simplifyBackground(work: Raster, s: number, scene: Scene, streng
   const ww = work.width;
   const wh = work.height;
   const person = gaussBlur(personAt(scene, ww, wh), ww, wh, Math.max(0.7, 2 * s));
-  const bg = domainTransform(cloneRaster(work), 50 * s * strength, 0.25, 3);
+  const bg = domainTransform(cloneRaster(work), 60 * s * strength, 0.4, 3);
   for (let i = 0; i < ww * wh; i++) {
     const k = 1 - person[i];
     work.r[i] += (bg.r[i] - work.r[i]) * k;
@@ -70,7 +70,7 @@ export function simplifyBackground(work: Raster, s: number, scene: Scene, streng
  * With people: DoG lines kept on the subject, thinned behind it (`bgKeep` of their strength), and off the
  * faces' skin, where the landmark strokes draw the features instead of wrinkles and shading. In place on D.
  */
-export function focusLines(D: Float32Array, ww: number, wh: number, person: Float32Array, scene: Scene, s: number, bgKeep = 0.5): void {
+export function focusLines(D: Float32Array, ww: number, wh: number, person: Float32Array, scene: Scene, s: number, bgKeep = 0.3): void {
   const { skin } = faceRegionsAt(scene, ww, wh, Math.max(0.5, 0.8 * s));
   // the inner skin only: the jaw and hair line stay drawn
   for (let i = 0; i < ww * wh; i++) D[i] *= (bgKeep + (1 - bgKeep) * person[i]) * (1 - 0.8 * smoothstep(0.5, 1, skin[i]));

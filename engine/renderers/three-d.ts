@@ -98,11 +98,18 @@ export function threeD(photo: Image8, scene?: Scene): Buffer {
       const n4 = n2 * n2;
       const n8 = n4 * n4;
       const n32 = n8 * n8 * n8 * n8;
-      const spec = n32 * n8 * 0.3 * (0.35 + 0.65 * bright); // ndh^40
+      let spec = n32 * n8 * 0.3 * (0.35 + 0.65 * bright); // ndh^40
       const t = 1 - nz;
-      const rim = t * Math.sqrt(t) * 0.5 * smoothstep(-0.2, 0.4, -(nx * lx + ny * ly));
+      let rim = t * Math.sqrt(t) * 0.5 * smoothstep(-0.2, 0.4, -(nx * lx + ny * ly));
       // soft ambient occlusion: darker than the large-scale surroundings -> cavity
       const ao = 1 - Math.min(0.25, Math.max(0, big[i] - L[i]) * 0.9);
+      if (people) {
+        // eyes, brows and lips keep their own colour: no glints or rims from their dark edges
+        const fk = 1 - people.features[i];
+        shade = 1 + (shade - 1) * fk;
+        spec *= fk;
+        rim *= fk;
+      }
       const k = shade * ao;
       lit.r[i] = work.r[i] * k * kr + spec + rim * 0.55;
       lit.g[i] = work.g[i] * k + spec + rim * 0.42;
@@ -138,7 +145,7 @@ export function threeD(photo: Image8, scene?: Scene): Buffer {
 }
 
 /** Enlargement of the eyes at their centre (the corners move out by about half of it). */
-const EYE_ENLARGE = 0.6;
+const EYE_ENLARGE = 0.34;
 
 /** Saliency x centre prior -> subject weight (photos without people). */
 function saliencyFocus(work: Raster, ww: number, wh: number, s: number): Float32Array {
@@ -205,6 +212,7 @@ function subjectFocus(person: Float32Array, lit: Raster, ww: number, wh: number,
 
 interface PeopleFields {
   person: Float32Array;
+  features: Float32Array;
 }
 
 /**
@@ -250,7 +258,46 @@ function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): Peopl
     work.g[i] += (clay.g[i] - work.g[i]) * c + (photoWork.g[i] - work.g[i]) * f;
     work.b[i] += (clay.b[i] - work.b[i]) * c + (photoWork.b[i] - work.b[i]) * f;
   }
-  return { person };
+  headVolume(scene, work, skin);
+  return { person, features };
+}
+
+/**
+ * A head is round: clay shading of each face as an ellipsoid lit by the warm key light from the top left
+ * (lighter toward the light, falling off toward the jaw and the far cheek), inside the face's skin. In place.
+ */
+function headVolume(scene: Scene, work: Raster, skin: Float32Array): void {
+  const ww = work.width;
+  const k = ww / scene.width;
+  const [lx, ly, lz] = [-0.45 / 1.0, -0.6 / 1.0, 0.66 / 1.0].map((v) => v / Math.hypot(0.45, 0.6, 0.66));
+  for (const f of scene.faces) {
+    const [bx, by, bw, bh] = f.box;
+    const cx = (bx + bw / 2) * k;
+    const cy = (by + bh * 0.45) * k;
+    const rx = bw * 0.62 * k;
+    const ry = bh * 0.62 * k;
+    const x0 = Math.max(0, Math.floor(cx - rx));
+    const x1 = Math.min(ww - 1, Math.ceil(cx + rx));
+    const y0 = Math.max(0, Math.floor(cy - ry));
+    const y1 = Math.min(work.height - 1, Math.ceil(cy + ry));
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const i = y * ww + x;
+        if (skin[i] <= 0) continue;
+        const nx = (x + 0.5 - cx) / rx;
+        const ny = (y + 0.5 - cy) / ry;
+        const r2 = nx * nx + ny * ny;
+        if (r2 >= 1) continue;
+        const nz = Math.sqrt(1 - r2);
+        const lambert = Math.max(0, nx * lx + ny * ly + nz * lz);
+        // shadows stay warm (light scattered under the skin): red falls least, blue most
+        const f = (0.82 + 0.28 * lambert - 1) * skin[i];
+        work.r[i] *= 1 + 0.6 * f;
+        work.g[i] *= 1 + f;
+        work.b[i] *= 1 + 1.25 * f;
+      }
+    }
+  }
 }
 
 /** Even-odd point-in-polygon. */

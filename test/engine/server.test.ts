@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { InvokeEndpointCommand, ModelError, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import sharp from 'sharp';
+import { createHash } from 'node:crypto';
+import { analysisFromJson, analysisToJson, renderStyle } from '../../engine';
 import { type ModelServer, startModelServer } from '../../engine/server';
 import { smallPhoto } from './helpers';
 
@@ -121,6 +123,26 @@ describe('model server (SageMaker container contract)', () => {
     expect(me.OriginalStatusCode).toBe(400);
     expect(me.OriginalMessage).toMatch(/Unknown style 'vaporwave'/);
     expect(me.message).toMatch(/Received client error \(400\) from model with message "Unknown style 'vaporwave'/);
+  });
+
+  it('analyses each photo once, keeps it beside the upload as analysis/<sha256>.json, and reuses it', async () => {
+    const bytes = Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: 'u1/photo.jpg' }))).Body!.transformToByteArray());
+    const key = `analysis/${createHash('sha256').update(bytes).digest('hex')}.json`;
+    await invoke({ input: { bucket: 'uploads', key: 'u1/photo.jpg' }, output: { bucket: 'results', key: 'u1/3d.png' }, style: '3d', size: 200 });
+    const cached = analysisFromJson(await (await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))).Body!.transformToString());
+    expect(cached.faces).toHaveLength(1);
+    const out = async (k: string) => Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: 'results', Key: k }))).Body!.transformToByteArray());
+    expect((await out('u1/3d.png')).equals(await renderStyle(bytes, '3d', { maxSize: 200, analysis: cached }))).toBe(true);
+    // the next render reads the cached object instead of analysing again: a doctored one (nobody there) wins
+    await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: key, Body: analysisToJson({ ...cached, faces: [], mask: null, coverage: 0 }) }));
+    await invoke({ input: { bucket: 'uploads', key: 'u1/photo.jpg' }, output: { bucket: 'results', key: 'u1/3d-b.png' }, style: '3d', size: 200 });
+    expect((await out('u1/3d-b.png')).equals(await renderStyle(bytes, '3d', { maxSize: 200, analysis: null }))).toBe(true);
+    // a corrupt cache entry is recomputed and replaced, never an error
+    await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: key, Body: '{broken' }));
+    await invoke({ input: { bucket: 'uploads', key: 'u1/photo.jpg' }, output: { bucket: 'results', key: 'u1/3d-c.png' }, style: '3d', size: 200 });
+    expect((await out('u1/3d-c.png')).equals(await out('u1/3d.png'))).toBe(true);
+    const again = await (await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))).Body!.transformToString();
+    expect(analysisFromJson(again).faces).toHaveLength(1);
   });
 
   it('reports bad requests, missing objects and bad images as ModelError', async () => {

@@ -1,0 +1,202 @@
+/**
+ * The photo analysis (people and faces) and what the styles do with it: properties, not timings.
+ */
+import sharp from 'sharp';
+import {
+  type Analysis,
+  analysisFromJson,
+  analysisToJson,
+  analyzeImage,
+  analyzePhoto,
+  applyStyle,
+  closeStylePool,
+  decodeInput,
+  hasPeople,
+  renderAllThumbnails,
+  renderStyle,
+  STYLE_IDS,
+} from '../../engine';
+import { personAt } from '../../engine/analysis/scene';
+import { enlargeEyes, eyeWarps, MAX_EYE_ENLARGE, warpPoint, warpSource } from '../../engine/filters/eye-warp';
+import { photo, smallPhoto } from './helpers';
+
+jest.setTimeout(240_000);
+afterAll(() => closeStylePool());
+
+const interIris = (a: Analysis) => {
+  const { left, right } = a.faces[0].eyes;
+  return Math.hypot(left.center[0] - right.center[0], left.center[1] - right.center[1]);
+};
+
+/** The astronaut's head, cropped and enlarged to 512 px: a portrait whose eyes the models see well. */
+async function portrait(): Promise<Buffer> {
+  return sharp(photo('astronaut.png')).extract({ left: 150, top: 30, width: 180, height: 180 }).resize(512, 512).png().toBuffer();
+}
+
+/** Mean absolute Laplacian of the luma over the pixels `sel` picks (high-frequency energy). */
+function hfEnergy(data: Uint8Array, w: number, h: number, sel: (i: number) => boolean): number {
+  const L = (k: number) => 0.2126 * data[k * 3] + 0.7152 * data[k * 3 + 1] + 0.0722 * data[k * 3 + 2];
+  let s = 0;
+  let n = 0;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      if (!sel(i)) continue;
+      s += Math.abs(4 * L(i) - L(i - 1) - L(i + 1) - L(i - w) - L(i + w));
+      n++;
+    }
+  }
+  return s / n;
+}
+
+describe('photo analysis', () => {
+  let astronaut: Analysis;
+  let chelsea: Analysis;
+  beforeAll(async () => {
+    astronaut = await analyzePhoto(photo('astronaut.png'));
+    chelsea = await analyzePhoto(photo('chelsea.png'));
+  });
+
+  it('finds the face in astronaut.png, with landmarks, eyes and irises where a face has them', () => {
+    expect(astronaut.faces).toHaveLength(1);
+    const f = astronaut.faces[0];
+    expect(f.score).toBeGreaterThan(0.5);
+    expect(f.landmarks).toHaveLength(468);
+    const [bx, by, bw, bh] = f.box;
+    // the face is in the upper middle of the picture (256 x 256 analysis image)
+    expect(bx + bw / 2).toBeGreaterThan(90);
+    expect(bx + bw / 2).toBeLessThan(140);
+    expect(by + bh / 2).toBeLessThan(100);
+    const { left, right } = f.eyes;
+    expect(left.center[0]).toBeLessThan(right.center[0]);
+    for (const e of [left, right]) {
+      // the iris lies between the eye's corners, in the upper half of the face
+      expect(e.center[0]).toBeGreaterThan(Math.min(e.corners[0][0], e.corners[1][0]));
+      expect(e.center[0]).toBeLessThan(Math.max(e.corners[0][0], e.corners[1][0]));
+      expect(e.center[1]).toBeLessThan(by + bh / 2);
+      expect(e.width).toBeGreaterThan(bw * 0.12);
+      expect(e.width).toBeLessThan(bw * 0.35);
+      expect(e.irisRadius).toBeGreaterThan(e.width * 0.1);
+      expect(e.irisRadius).toBeLessThan(e.width * 0.4);
+      expect(e.open).toBeGreaterThan(0.2); // she is smiling with open eyes
+    }
+    expect(interIris(astronaut)).toBeGreaterThan(bw * 0.3);
+    expect(interIris(astronaut)).toBeLessThan(bw * 0.6);
+  });
+
+  it('masks the person: high on her face and suit, low on the background', () => {
+    expect(hasPeople(astronaut)).toBe(true);
+    const m = astronaut.mask!;
+    const at = (x: number, y: number) => m.data[Math.round(y) * m.width + Math.round(x)];
+    const [bx, by, bw, bh] = astronaut.faces[0].box;
+    expect(at(bx + bw / 2, by + bh / 2)).toBeGreaterThan(200);
+    expect(at(100, 200)).toBeGreaterThan(200); // the orange suit
+    expect(at(240, 10)).toBeLessThan(40); // the wall top right
+    expect(astronaut.coverage).toBeGreaterThan(0.2);
+    expect(astronaut.coverage).toBeLessThan(0.8);
+  });
+
+  it('finds no face in chelsea.png (a cat), and then keeps no mask', () => {
+    expect(chelsea.faces).toHaveLength(0);
+    expect(chelsea.mask).toBeNull();
+    expect(chelsea.coverage).toBe(0);
+    expect(hasPeople(chelsea)).toBe(false);
+  });
+
+  it('is deterministic and survives its JSON form', async () => {
+    const again = await analyzePhoto(photo('astronaut.png'));
+    expect(analysisToJson(again)).toBe(analysisToJson(astronaut));
+    const back = analysisFromJson(analysisToJson(astronaut));
+    expect(back.mask!.data).toEqual(astronaut.mask!.data);
+    expect(analysisToJson(back)).toBe(analysisToJson(astronaut));
+    expect(() => analysisFromJson('{"version":2}')).toThrow();
+  });
+
+  it('a photo without people renders the same bytes as the path without analysis, in every style', async () => {
+    const bytes = await smallPhoto('chelsea.png', 200);
+    for (const id of STYLE_IDS) {
+      const withAnalysis = await renderStyle(bytes, id); // computes it: no face
+      const without = await renderStyle(bytes, id, { analysis: null });
+      expect(withAnalysis.equals(without)).toBe(true);
+    }
+    const all = await renderAllThumbnails(bytes, { size: 128 });
+    const none = await renderAllThumbnails(bytes, { size: 128, analysis: null });
+    all.forEach((t, k) => expect(t.png.equals(none[k].png)).toBe(true));
+  });
+
+  it('every style uses it on people, deterministically (worker threads and the calling thread agree)', async () => {
+    const bytes = await smallPhoto('astronaut.png', 256);
+    const a = await analyzePhoto(bytes);
+    const all = await renderAllThumbnails(bytes, { analysis: a });
+    const blind = await renderAllThumbnails(bytes, { analysis: null });
+    for (let k = 0; k < STYLE_IDS.length; k++) {
+      expect(all[k].png.equals(blind[k].png)).toBe(false); // the analysis changes every style on a portrait
+      expect(all[k].png.equals(await renderStyle(bytes, STYLE_IDS[k], { maxSize: 256, analysis: a }))).toBe(true);
+    }
+  });
+});
+
+describe('3d on a portrait', () => {
+  it('enlarges the eyes by a fold-free warp that keeps the irises in place', async () => {
+    const img = await decodeInput(await portrait(), { maxSize: 512 });
+    const a = await analyzeImage(img);
+    if (!hasPeople(a)) throw new Error('no face in the portrait');
+    const warps = eyeWarps(a, img.width, 0.34);
+    const k = img.width / a.width;
+    for (const [e, wp] of [a.faces[0].eyes.left, a.faces[0].eyes.right].map((e, i) => [e, warps[i]] as const)) {
+      // the iris centre is a fixed point; the corners move apart by at least 15 %
+      const c = warpPoint(warps, [e.center[0] * k, e.center[1] * k]);
+      expect(Math.hypot(c[0] - wp.cx, c[1] - wp.cy)).toBeLessThan(0.01);
+      const [p, q] = e.corners.map((p) => warpPoint(warps, [p[0] * k, p[1] * k]));
+      expect(Math.hypot(p[0] - q[0], p[1] - q[1])).toBeGreaterThanOrEqual(1.15 * e.width * k);
+      // warpPoint inverts warpSource
+      const back = warpSource(warps, p[0], p[1]);
+      expect(Math.hypot(back[0] - e.corners[0][0] * k, back[1] - e.corners[0][1] * k)).toBeLessThan(0.01);
+    }
+    // fold-free: the sampling map's Jacobian is positive everywhere around the eyes, at the largest allowed amount
+    const strong = eyeWarps(a, img.width, MAX_EYE_ENLARGE * 0.999);
+    let minDet = Infinity;
+    for (let y = 0; y < img.height; y += 0.5) {
+      for (let x = 0; x < img.width; x += 0.5) {
+        const [x0, y0] = warpSource(strong, x, y);
+        const [x1, y1] = warpSource(strong, x + 0.01, y);
+        const [x2, y2] = warpSource(strong, x, y + 0.01);
+        minDet = Math.min(minDet, ((x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)) / 1e-4);
+      }
+    }
+    expect(minDet).toBeGreaterThan(0);
+    expect(() => eyeWarps(a, img.width, MAX_EYE_ENLARGE * 1.01)).toThrow(RangeError);
+    // the warp only touches the eyes' surroundings
+    const warped = enlargeEyes(img, warps);
+    expect(Buffer.from(warped.data).subarray(0, img.width * 3 * 40).equals(Buffer.from(img.data).subarray(0, img.width * 3 * 40))).toBe(true);
+  });
+
+  it('re-analysed, the output still has the face with its irises where they were, and bigger irises', async () => {
+    const img = await decodeInput(await portrait(), { maxSize: 512 });
+    const a = await analyzeImage(img);
+    const out = applyStyle(img, '3d', a);
+    const b = await analyzeImage(out);
+    expect(b.faces).toHaveLength(1);
+    expect(Math.abs(interIris(b) / interIris(a) - 1)).toBeLessThan(0.04);
+    const r = (x: Analysis) => x.faces[0].eyes.left.irisRadius + x.faces[0].eyes.right.irisRadius;
+    expect(r(b)).toBeGreaterThan(r(a));
+  });
+
+  it('simplifies the background far more than the subject (high-frequency energy ratio at least halved)', async () => {
+    const bytes = photo('astronaut.png');
+    const a = await analyzePhoto(bytes);
+    if (!hasPeople(a)) throw new Error('no person');
+    const img = await decodeInput(bytes, { maxSize: 512 });
+    const m = personAt(a, img.width, img.height);
+    const bg = (i: number) => m[i] < 0.05;
+    const fg = (i: number) => m[i] > 0.95;
+    const ratio = (d: Uint8Array) => hfEnergy(d, img.width, img.height, bg) / hfEnergy(d, img.width, img.height, fg);
+    const limits: Partial<Record<(typeof STYLE_IDS)[number], number>> = { '3d': 0.5, sketch: 0.5, anime: 0.7, comic: 0.7, 'pop-art': 0.7 };
+    const over: [string, number][] = [];
+    for (const [id, limit] of Object.entries(limits)) {
+      const change = ratio(applyStyle(img, id, a).data) / ratio(applyStyle(img, id, null).data);
+      if (!(change <= (limit as number))) over.push([id, change]);
+    }
+    expect(over).toEqual([]);
+  });
+});
