@@ -25,7 +25,8 @@ export interface SiteRoute {
 }
 
 export const SITE_ROUTES = [
-  { id: 'home', path: '/', sitemap: true },
+  // Prerendered as index.html (the router-free landing shell, frontend/src/Shell.tsx).
+  { id: 'home', path: '/', prerender: true, sitemap: true },
   { id: 'pricing', path: '/pricing', prerender: true, sitemap: true },
   { id: 'terms', path: '/terms', prerender: true, sitemap: true },
   { id: 'privacy', path: '/privacy', prerender: true, sitemap: true },

@@ -2,8 +2,8 @@
  * The site's CloudFront Function (viewer request), generated from the one route list (domain/site-routes.ts)
  * at synth time. The local gateway runs this same code (local/cloudfront-function.ts), so both answer alike:
  *   - a file path (last segment has a dot) goes to the bucket as is;
- *   - a prerendered page (/pricing, /blog, /blog/<slug> for each Markdown file...) -> <path>/index.html;
- *   - any other route of the app (/, /status/x, /image/x...) -> /index.html, the app shell;
+ *   - a prerendered page (/, /pricing, /blog, /blog/<slug> for each Markdown file...) -> <path>/index.html;
+ *   - any other route of the app (/status/x, /image/x...) -> /app.html, the app shell;
  *   - everything else, including unknown article slugs -> 404 with the not-found page as body.
  */
 import * as fs from 'node:fs';
@@ -49,6 +49,14 @@ export interface SiteFunctionInput {
   notFoundHtml: string;
 }
 
+/** The key of a prerendered page's file in the bucket: '/' -> '/index.html', '/blog' -> '/blog/index.html'. */
+export function pageFile(p: string): string {
+  return p === '/' ? '/index.html' : `${p}/index.html`;
+}
+
+/** The app shell: the app's routes that are not prerendered (status, image pages) load it. */
+export const APP_SHELL_FILE = 'app.html';
+
 /** The not-found route, and the file the build writes as the body of every 404 (its head, the app shell). */
 export const NOT_FOUND_PATH: string = SITE_ROUTES.find((r) => r.id === 'notFound')!.path;
 export const NOT_FOUND_FILE = '404.html';
@@ -69,8 +77,8 @@ export function siteFunctionCode(input: SiteFunctionInput): string {
     'var r=event.request;var uri=r.uri;',
     "if(/\\.[^/]*$/.test(uri))return r;",
     "var p=uri.length>1?uri.replace(/\\/+$/,''):uri;if(p==='')p='/';",
-    "if(PAGES[p]===1){r.uri=p+'/index.html';return r;}",
-    "for(var i=0;i<APP.length;i++){if(APP[i].test(p)){r.uri='/index.html';return r;}}",
+    "if(PAGES[p]===1){r.uri=p==='/'?'/index.html':p+'/index.html';return r;}",
+    `for(var i=0;i<APP.length;i++){if(APP[i].test(p)){r.uri='/${APP_SHELL_FILE}';return r;}}`,
     "return{statusCode:404,statusDescription:'Not Found',headers:{'content-type':{value:'text/html; charset=utf-8'},'cache-control':{value:'no-cache'}},body:{encoding:'text',data:NOT_FOUND}};",
     '}',
   ].join('\n');

@@ -10,7 +10,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { LOCAL_SITE_URL } from '../frontend/build/site-url';
 import { REPO_ROOT } from './functions';
-import { FALLBACK_NOT_FOUND_HTML, MAX_FUNCTION_BYTES, NOT_FOUND_FILE, prerenderedPaths, siteFunctionCode } from './site-function';
+import { FALLBACK_NOT_FOUND_HTML, MAX_FUNCTION_BYTES, NOT_FOUND_FILE, pageFile, prerenderedPaths, siteFunctionCode } from './site-function';
 
 export const FRONTEND_DIST = path.join(REPO_ROOT, 'frontend', 'dist');
 
@@ -106,7 +106,7 @@ export class Site extends Construct {
 
     if (fs.existsSync(path.join(FRONTEND_DIST, 'index.html'))) {
       // A Markdown file added after the build would be routed to a page the bucket does not have.
-      const missing = prerendered.filter((p) => !fs.existsSync(path.join(FRONTEND_DIST, p, 'index.html')));
+      const missing = prerendered.filter((p) => !fs.existsSync(path.join(FRONTEND_DIST, pageFile(p))));
       const origin = fs.existsSync(path.join(FRONTEND_DIST, '.build-site-url')) ? fs.readFileSync(path.join(FRONTEND_DIST, '.build-site-url'), 'utf8') : '';
       if (origin === LOCAL_SITE_URL) {
         Annotations.of(this).addWarningV2('toonzap:site-url', `The prerendered pages name ${origin} in canonical and social URLs: build with PUBLIC_SITE_URL=https://<your domain> before deploying.`);

@@ -1,13 +1,13 @@
 /**
  * Writes the static site around the client build in frontend/dist: every prerendered route as
- * `<path>/index.html` (the page's markup in #root, its head in <head>; React renders over it on load),
- * the app shell's default head, sitemap.xml, robots.txt and the blog's Atom feed (feed.xml).
+ * `<path>/index.html` (the page's markup in #root, its head in <head>; React renders over it on load; the
+ * landing is index.html), the app shell app.html, 404.html, sitemap.xml, robots.txt and the Atom feed (feed.xml).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONTENT_COLLECTIONS, contentPath } from '../../domain/site-routes';
-import { NOT_FOUND_FILE, NOT_FOUND_PATH, prerenderedPaths, sitemapPaths } from '../../lib/site-function';
+import { APP_SHELL_FILE, NOT_FOUND_FILE, NOT_FOUND_PATH, pageFile, prerenderedPaths, sitemapPaths } from '../../lib/site-function';
 import type { ContentEntry } from '../src/blog/content';
 import type { PageHead } from '../src/lib/page-head';
 
@@ -86,7 +86,7 @@ export async function prerender(opts: { repoRoot: string; dist: string; serverEn
     }
     const { html, head } = await server.render(p);
     if (p === NOT_FOUND_PATH) notFoundHead = head;
-    const file = path.join(opts.dist, p, 'index.html');
+    const file = path.join(opts.dist, pageFile(p));
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, page(head, html));
   }
@@ -94,8 +94,8 @@ export async function prerender(opts: { repoRoot: string; dist: string; serverEn
   // and the app, which shows the not-found page for the unknown path.
   if (!notFoundHead) throw new Error(`${NOT_FOUND_PATH} is not prerendered`);
   fs.writeFileSync(path.join(opts.dist, NOT_FOUND_FILE), page(notFoundHead, ''));
-  // The app shell (/, /status/..., /image/...): the site's default head, no canonical URL.
-  fs.writeFileSync(shellFile, page(server.renderHead(server.defaultHead()), ''));
+  // The app shell (/status/..., /image/...): the site's default head, no canonical URL.
+  fs.writeFileSync(path.join(opts.dist, APP_SHELL_FILE), page(server.renderHead(server.defaultHead()), ''));
 
   const origin = server.SITE_ORIGIN;
   const lastmod = new Map(server.entries.filter((e) => e.date).map((e) => [contentPath(e.collection, e.slug), e.date as string]));

@@ -9,6 +9,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { entries } from './blog/entries';
 import { defaultHead, HeadCollector, HeadElements, type PageHead } from './lib/page-head';
 import { routes } from './routes';
+import { LandingShell } from './Shell';
 
 export { entries };
 export { defaultHead, SITE_ORIGIN } from './lib/page-head';
@@ -25,6 +26,15 @@ export function renderHead(head: PageHead): RenderedPage['head'] {
 }
 
 export async function render(path: string): Promise<RenderedPage> {
+  // The landing is the router-free shell the browser shows first at '/' (main.tsx).
+  if (path === '/') {
+    const html = renderToString(
+      <StrictMode>
+        <LandingShell />
+      </StrictMode>,
+    );
+    return { html, head: renderHead({ ...defaultHead(), path: '/' }) };
+  }
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(path, 'http://prerender.local')));
   if (context instanceof Response) throw new Error(`${path} answers ${context.status} ${context.headers.get('location') ?? ''}, not a page`);

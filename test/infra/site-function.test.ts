@@ -12,7 +12,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { ENVIRONMENTS } from '../../lib/config';
 import { REPO_ROOT } from '../../lib/functions';
 import { FRONTEND_DIST } from '../../lib/site';
-import { contentSlugs, MAX_FUNCTION_BYTES, prerenderedPaths } from '../../lib/site-function';
+import { contentSlugs, MAX_FUNCTION_BYTES, pageFile, prerenderedPaths } from '../../lib/site-function';
 import { isResponse, loadViewerRequestFunction, viewerRequestCode } from '../../local/cloudfront-function';
 import { createGateway } from '../../local/gateway';
 import type { LambdaHost } from '../../local/lambda-host';
@@ -41,10 +41,10 @@ const TABLE: Array<[string, string | 404]> = [
   [`/blog/${article}`, `/blog/${article}/index.html`],
   [`/blog/${article}/`, `/blog/${article}/index.html`],
   ['/404', '/404/index.html'],
-  ['/status', '/index.html'],
-  ['/status/abc', '/index.html'],
-  ['/image/abc', '/index.html'],
-  ['/image/abc/anime', '/index.html'],
+  ['/status', '/app.html'],
+  ['/status/abc', '/app.html'],
+  ['/image/abc', '/app.html'],
+  ['/image/abc/anime', '/app.html'],
   ['/favicon.svg', '/favicon.svg'],
   ['/sitemap.xml', '/sitemap.xml'],
   ['/blog/no-such-article', 404],
@@ -63,7 +63,7 @@ describe('site CloudFront Function (generated from the route list)', () => {
     expect(Buffer.byteLength(code)).toBeLessThanOrEqual(MAX_FUNCTION_BYTES);
     const paths = prerenderedPaths(REPO_ROOT);
     expect(paths).toContain(`/blog/${article}`);
-    for (const p of paths) expect([p, (run({ method: 'GET', uri: p }) as { uri?: string }).uri]).toEqual([p, `${p}/index.html`]);
+    for (const p of paths) expect([p, (run({ method: 'GET', uri: p }) as { uri?: string }).uri]).toEqual([p, pageFile(p)]);
   });
 
   test.each(TABLE)('%s -> %s', (uri, expected) => {
