@@ -74,7 +74,8 @@ export const contract = {
   },
   'available-styles': {
     response: z.object({
-      styles: z.array(z.object({ id: styleId, name: z.string(), description: z.string(), preview: z.string() })),
+      /** aiGenerated: a generative AI model draws the style in this deployment (lambdas/lib/renderer.ts). */
+      styles: z.array(z.object({ id: styleId, name: z.string(), description: z.string(), preview: z.string(), aiGenerated: z.boolean() })),
     }),
   },
   'upload-image': {
@@ -107,7 +108,11 @@ export const contract = {
   },
   'get-thumbnails': {
     params: z.object({ image_hash: imageHash('image_hash') }),
-    response: z.array(z.object({ style: z.object({ id: styleId }), image: z.string() })),
+    /** `image: null, paused: true`: a generative style whose free previews are paused today (the tile keeps its sample). */
+    response: z.array(z.union([
+      z.object({ style: z.object({ id: styleId }), image: z.string() }),
+      z.object({ style: z.object({ id: styleId }), image: z.null(), paused: z.literal(true) }),
+    ])),
   },
   checkout: {
     request: z.object({

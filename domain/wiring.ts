@@ -12,6 +12,11 @@ export const TABLES = {
   generations: 'generation_id',
   signups: 'signup_id',
   events: 'event_id',
+  /**
+   * Atomic counters with a daily key (the generative preview budget, `generative-previews#2026-11-23`). Their own
+   * table rather than an item in another: only the functions that spend a budget may write it; TTL clears old days.
+   */
+  counters: 'counter_id',
 } as const;
 export type TableName = keyof typeof TABLES;
 
@@ -36,6 +41,10 @@ export const ENV = {
   orderMachineArn: 'ORDER_MACHINE_ARN',
   /** Route functions only: the value CloudFront sends in its origin header (lib/security-headers.ts); unset = no check. */
   originVerifySecret: 'ORIGIN_VERIFY_SECRET',
+  /** JSON of the generative styles (domain/generative.ts); styles absent from it are drawn by the engine. */
+  generativeStyles: 'GENERATIVE_STYLES',
+  bedrockRegion: 'BEDROCK_REGION',
+  generativePreviewsPerDay: 'GENERATIVE_PREVIEWS_PER_DAY',
 } as const;
 
 /** Media bucket key prefixes; lifecycle rules, IAM grants and handlers agree on them through this one list. */
@@ -61,3 +70,18 @@ export const ENGINE_ERRORS = {
 } as const;
 export type EngineErrorName = (typeof ENGINE_ERRORS)[keyof typeof ENGINE_ERRORS];
 export const ENGINE_RETRYABLE: readonly EngineErrorName[] = Object.values(ENGINE_ERRORS);
+
+/**
+ * Errors of generative renders (lambdas/lib/bedrock.ts), by name for the order pipeline: throttled and unavailable
+ * pass with time (retried with backoff); refused (content filtered, input refused) and rendererChanged never do,
+ * so the item fails at once and is refunded.
+ */
+export const GENERATIVE_ERRORS = {
+  throttled: 'GenerativeThrottled',
+  unavailable: 'GenerativeUnavailable',
+  refused: 'GenerativeRefused',
+  rendererChanged: 'RendererChanged',
+  accessDenied: 'GenerativeAccessDenied',
+} as const;
+export type GenerativeErrorName = (typeof GENERATIVE_ERRORS)[keyof typeof GENERATIVE_ERRORS];
+export const GENERATIVE_RETRYABLE: readonly GenerativeErrorName[] = [GENERATIVE_ERRORS.throttled, GENERATIVE_ERRORS.unavailable];

@@ -4,18 +4,18 @@
  * Public API: decodeInput, renderStyle, renderThumbnail, renderAllThumbnails, ImageInputError,
  * plus the style catalogue re-exported from ./styles (which is importable without sharp).
  */
-import sharp from 'sharp';
 import { ImageInputError } from './errors';
-import { type DecodedImage, type DecodeOptions, decodeInput, encodePng } from './image-io';
+import { type DecodedImage, type DecodeOptions, decodeInput } from './image-io';
+import { encodeOutput } from './output';
 import { applyStyle, requireStyle, type StyledPixels } from './apply';
 import { applyStyles } from './style-pool';
 import { STYLE_IDS, type StyleId } from '../domain/styles';
-import { watermarkSvg } from './watermark';
 import { ANALYSIS_LONG, type Analysis, analyzeImage } from './analysis';
 
 export { applyStyle, type StyledPixels } from './apply';
 export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, analyzeImage, hasPeople } from './analysis';
 export { ImageInputError } from './errors';
+export { encodeOutput, normaliseImage } from './output';
 export { closeStylePool, stylesRenderedByWorkers, warmStylePool } from './style-pool';
 export { DEFAULT_MAX_PIXELS, type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';
 export { getStyle, isStyleId, STYLE_IDS, STYLES, type StyleId, type StyleInfo } from '../domain/styles';
@@ -48,14 +48,7 @@ function checkSize(v: number | undefined, def: number, what: string): number {
   return n;
 }
 
-async function finish(px: StyledPixels, watermark: boolean, palette: boolean): Promise<Buffer> {
-  if (!watermark) return encodePng(px.data, px.width, px.height, { compressionLevel: palette ? 9 : 6 });
-  return sharp(px.data, { raw: { width: px.width, height: px.height, channels: 3 } })
-    .composite([{ input: watermarkSvg(px.width, px.height), top: 0, left: 0 }])
-    .removeAlpha()
-    .png({ compressionLevel: 6, adaptiveFiltering: false })
-    .toBuffer();
-}
+const finish = encodeOutput;
 
 /**
  * The analysis a render uses: the one given (null: none), else analyzePhoto's. A decode at the analysis size

@@ -3,6 +3,8 @@
  * Everything an operator may want to change per environment lives here, nothing else reads context.
  */
 import { PAYMENT_MODES, type PaymentMode } from '../domain/contract';
+import { GENERATIVE_PRESETS, type GenerativeStyleSettings, type GenerativeStyles, validateGenerativeStyles } from '../domain/generative';
+import { isStyleId, type StyleId } from '../domain/styles';
 
 export type { PaymentMode };
 
@@ -43,7 +45,23 @@ export interface EnvConfig {
   readonly siteDomain: string | null;
   /** ACM certificate for siteDomain, in us-east-1 (CloudFront's region). With it, viewers need TLS 1.2 or later. */
   readonly siteCertificateArn: string | null;
+  /**
+   * Styles a Bedrock image model redraws (the rest stay on the engine), with their model, prompts, strength, sizes
+   * and seed policy (domain/generative.ts). `-c generativeStyles=3d,anime` picks presets ("none" for none);
+   * `-c generativeSettings='{"3d":{"controlStrength":0.8}}'` overrides fields per style.
+   */
+  readonly generativeStyles: GenerativeStyles;
+  /** Region the Bedrock runtime is called in (the model must be offered there; see docs/bedrock.md). */
+  readonly bedrockRegion: string;
+  /** Regions an inference profile id (us./eu./apac./global. prefix) may route to: its foundation-model ARNs are granted there. */
+  readonly bedrockProfileRegions: readonly string[];
+  /** Free generative previews per UTC day (each is one paid model call); past it tiles show the static sample. */
+  readonly generativePreviewsPerDay: number;
 }
+
+/** Default generative styles: at least `3d` and `anime` in every deployed environment (and in `npm start`). */
+const DEFAULT_GENERATIVE: StyleId[] = ['3d', 'anime'];
+const presets = (ids: StyleId[]): GenerativeStyles => Object.fromEntries(ids.map((id) => [id, GENERATIVE_PRESETS[id]]));
 
 const base: Omit<EnvConfig, 'envName'> = {
   brandName: 'ToonZap',
@@ -64,11 +82,15 @@ const base: Omit<EnvConfig, 'envName'> = {
   workRateLimitPer5Min: 100,
   siteDomain: null,
   siteCertificateArn: null,
+  generativeStyles: presets(DEFAULT_GENERATIVE),
+  bedrockRegion: 'us-west-2',
+  bedrockProfileRegions: ['us-east-1', 'us-east-2', 'us-west-2'],
+  generativePreviewsPerDay: 200,
 };
 
 export const ENVIRONMENTS: Record<EnvConfig['envName'], EnvConfig> = {
   dev: { ...base, envName: 'dev', paymentMode: 'prelaunch', metricsNamespace: 'ToonZap/dev' },
-  prod: { ...base, envName: 'prod', retainData: true, metricsNamespace: 'ToonZap/prod' },
+  prod: { ...base, envName: 'prod', retainData: true, metricsNamespace: 'ToonZap/prod', generativePreviewsPerDay: 1000 },
 };
 
 /** Reads `env` plus optional overrides (e.g. `-c paymentMode=stripe -c stripePublishableKey=pk_live_...`). */
@@ -80,13 +102,14 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
   const cfg: EnvConfig = { ...ENVIRONMENTS[envName] };
   const overridable: (keyof EnvConfig)[] = [
     'brandName', 'paymentMode', 'stripePublishableKey', 'stripeSecretName', 'mailFrom', 'siteUrl', 'engineImageUri',
-    'alarmEmail', 'metricsNamespace', 'siteDomain', 'siteCertificateArn',
+    'alarmEmail', 'metricsNamespace', 'siteDomain', 'siteCertificateArn', 'bedrockRegion',
   ];
   const out = cfg as unknown as Record<string, unknown>;
   for (const key of overridable) {
     const value = getContext(key);
     if (typeof value === 'string' && value !== '') out[key] = value;
   }
+  Object.assign(out, generativeOverrides(cfg, getContext));
   if (!PAYMENT_MODES.includes(cfg.paymentMode)) {
     throw new Error(`paymentMode must be stripe, simulated or prelaunch, not "${cfg.paymentMode}"`);
   }
@@ -104,4 +127,33 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
     throw new Error('paymentMode "simulated" exists only in the local runtime (npm start)');
   }
   return cfg;
+}
+
+/** `-c generativeStyles`, `-c generativeSettings`, `-c generativePreviewsPerDay`, `-c bedrockProfileRegions` on top of the environment. */
+function generativeOverrides(cfg: EnvConfig, getContext: (key: string) => unknown): Partial<EnvConfig> {
+  let styles: Record<string, GenerativeStyleSettings> = { ...cfg.generativeStyles };
+  const ids = getContext('generativeStyles');
+  if (typeof ids === 'string' && ids !== '') {
+    const list = ids === 'none' ? [] : ids.split(',').map((s) => s.trim());
+    for (const id of list) if (!isStyleId(id)) throw new Error(`generativeStyles: unknown style "${id}"`);
+    styles = presets(list as StyleId[]) as Record<string, GenerativeStyleSettings>;
+  }
+  const settings = getContext('generativeSettings');
+  if (settings !== undefined) {
+    const parsed = (typeof settings === 'string' ? JSON.parse(settings) : settings) as Record<string, Partial<GenerativeStyleSettings>>;
+    for (const [id, fields] of Object.entries(parsed)) {
+      if (!styles[id]) throw new Error(`generativeSettings: style "${id}" is not generative here (add it to generativeStyles)`);
+      styles[id] = { ...styles[id], ...fields };
+    }
+  }
+  const out: Partial<Record<keyof EnvConfig, unknown>> = { generativeStyles: validateGenerativeStyles(styles, isStyleId) };
+  const perDay = getContext('generativePreviewsPerDay');
+  if (perDay !== undefined) {
+    const n = Number(perDay);
+    if (!Number.isInteger(n) || n < 0) throw new Error('generativePreviewsPerDay must be a whole number >= 0');
+    out.generativePreviewsPerDay = n;
+  }
+  const regions = getContext('bedrockProfileRegions');
+  if (typeof regions === 'string' && regions !== '') out.bedrockProfileRegions = regions.split(',').map((r) => r.trim());
+  return out as Partial<EnvConfig>;
 }

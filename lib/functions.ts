@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -16,7 +17,15 @@ export interface HandlerFunctionProps {
   readonly environment: Record<string, string>;
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
+  /**
+   * The handler decodes or encodes images with sharp (engine/output.ts): sharp is installed next to the bundle
+   * for the Lambda platform (linux arm64) instead of being bundled, since its native binary cannot be.
+   */
+  readonly sharp?: boolean;
 }
+
+/** sharp's version as the repository pins it, so the Lambda gets the same codec as the engine and the tests. */
+const SHARP_VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', 'sharp', 'package.json'), 'utf8')) as { version: string }).version;
 
 /** A Node.js Lambda bundled locally with esbuild (no Docker), tagged with its source module. */
 export function handlerFunction(scope: Construct, id: string, props: HandlerFunctionProps): NodejsFunction {
@@ -37,8 +46,19 @@ export function handlerFunction(scope: Construct, id: string, props: HandlerFunc
       target: 'node22',
       format: OutputFormat.CJS,
       // The Node.js 22 runtime ships AWS SDK v3; leaving it out keeps bundles small and cold starts short.
-      externalModules: ['@aws-sdk/*'],
+      externalModules: ['@aws-sdk/*', ...(props.sharp ? ['sharp'] : [])],
       forceDockerBundling: false,
+      ...(props.sharp
+        ? {
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (_in: string, out: string) => [
+                `cd "${out}" && npm install --no-save --no-package-lock --os=linux --cpu=arm64 --libc=glibc sharp@${SHARP_VERSION}`,
+              ],
+            },
+          }
+        : {}),
     },
   });
   (fn.node.defaultChild as lambda.CfnFunction).addMetadata(ENTRY_METADATA_KEY, props.entry);

@@ -1,4 +1,4 @@
-import { ENGINE_RETRYABLE } from '../domain/wiring';
+import { ENGINE_RETRYABLE, GENERATIVE_RETRYABLE } from '../domain/wiring';
 import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -16,15 +16,21 @@ export interface OrderPipelineProps {
 /** Task functions of the order pipeline: lambdas/tasks/<entry>.ts, each with what it may touch. */
 const ORDER_TASKS = {
   orderPrepare: { entry: 'order-prepare', access: ['generations:write', 'images:write', 'media:uploads:read', 'media:uploads:delete', 'rekognition'], memoryMb: 1024, timeoutSeconds: 120 },
-  orderPreviews: { entry: 'order-previews', access: ['generations:read', 'images:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
-  generateItem: { entry: 'generate-item', access: ['generations:write', 'images:write', 'media:outputs:read', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
+  // Generative renders read the photo and write the preview or output themselves (the engine does both in SageMaker).
+  orderPreviews: { entry: 'order-previews', access: ['generations:read', 'images:write', 'engine', 'bedrock', 'media:uploads:read', 'media:previews:write'], memoryMb: 512, timeoutSeconds: 120, sharp: true },
+  generateItem: { entry: 'generate-item', access: ['generations:write', 'images:write', 'media:outputs:read', 'engine', 'bedrock', 'media:uploads:read', 'media:outputs:write'], memoryMb: 1024, timeoutSeconds: 120, sharp: true },
   itemFailed: { entry: 'item-failed', access: ['generations:write'], memoryMb: 256, timeoutSeconds: 15 },
   orderFinalize: { entry: 'order-finalize', access: ['generations:write', 'payments:secret'], memoryMb: 256, timeoutSeconds: 60 },
   orderEmail: { entry: 'order-email', access: ['generations:write', 'mail'], memoryMb: 256, timeoutSeconds: 20 },
   orderFailed: { entry: 'order-failed', access: ['generations:write', 'payments:secret', 'mail'], memoryMb: 256, timeoutSeconds: 60 },
-} as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }>;
+} as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }>;
 type OrderTaskName = keyof typeof ORDER_TASKS;
 
+/**
+ * Bedrock throttling and service errors (lambdas/lib/bedrock.ts): more attempts with a longer backoff, since a
+ * throttled on-demand model frees up in seconds. Content filtered or refused input is not among them: never retried.
+ */
+export const GENERATIVE_RETRY = { errors: [...GENERATIVE_RETRYABLE], intervalSeconds: 2, backoffRate: 2, maxAttempts: 4 };
 /** Concurrent engine renders per order; the serverless endpoint's concurrency is shared by all orders. */
 export const ORDER_MAX_CONCURRENCY = 3;
 
@@ -60,6 +66,7 @@ export class OrderPipeline extends Construct {
 
     const generate = invoke('generateItem', 'Generate image')
       .addRetry({ errors: [...ENGINE_RETRYABLE], interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 2 }) // 3 attempts in all
+      .addRetry({ errors: GENERATIVE_RETRY.errors, interval: Duration.seconds(GENERATIVE_RETRY.intervalSeconds), backoffRate: GENERATIVE_RETRY.backoffRate, maxAttempts: GENERATIVE_RETRY.maxAttempts })
       .addCatch(invoke('itemFailed', 'Record item failure').addRetry(transient), { resultPath: '$.error' });
     const generateAll = new sfn.Map(this, 'Generate images', {
       itemsPath: '$.prepared.items',

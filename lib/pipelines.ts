@@ -14,13 +14,13 @@ export interface PipelinesProps {
 
 /** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
 const TASKS = {
-  moderateImages: { entry: 'moderate-images', access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:delete', 'jobs:write', 'rekognition', 'engine'], memoryMb: 1024, timeoutSeconds: 120 },
-  makePreviews: { entry: 'make-previews', access: ['images:read', 'images:write', 'jobs:write', 'engine'], memoryMb: 512, timeoutSeconds: 120 },
+  moderateImages: { entry: 'moderate-images', access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:delete', 'jobs:write', 'rekognition', 'engine', 'bedrock', 'counters:write', 'media:previews:write'], memoryMb: 1024, timeoutSeconds: 120, sharp: true },
+  makePreviews: { entry: 'make-previews', access: ['images:read', 'images:write', 'jobs:write', 'engine', 'bedrock', 'counters:write', 'media:uploads:read', 'media:previews:write'], memoryMb: 512, timeoutSeconds: 120, sharp: true },
   jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
-} as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }>;
+} as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }>;
 export type TaskName = keyof typeof TASKS;
 
-export interface TaskDef { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }
+export interface TaskDef { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }
 
 /** One Lambda per task (lambdas/tasks/<entry>.ts), with the grants its access names. */
 export function taskFunctions<N extends string>(scope: Construct, defs: Record<N, TaskDef>, props: PipelinesProps): Record<N, lambda.Function> {
@@ -31,6 +31,7 @@ export function taskFunctions<N extends string>(scope: Construct, defs: Record<N
       environment: props.environment,
       memoryMb: t.memoryMb,
       timeoutSeconds: t.timeoutSeconds,
+      sharp: t.sharp,
     });
     props.grant(fn, t.access);
     out[name] = fn;

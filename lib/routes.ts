@@ -9,16 +9,19 @@ export type Access =
   | 'generations:read' | 'generations:write'
   | 'signups:read' | 'signups:write'
   | 'events:read' | 'events:write'
+  | 'counters:read' | 'counters:write'
   // Media bucket, per key prefix (lib/storage.ts MEDIA_PREFIX) and action: read = GET/HEAD, write = PUT, delete.
   | 'media:uploads:read' | 'media:uploads:write' | 'media:uploads:delete'
-  | 'media:previews:read'
-  | 'media:outputs:read'
+  | 'media:previews:read' | 'media:previews:write'
+  | 'media:outputs:read' | 'media:outputs:write'
   // Jobs machine: start an execution, or only look at one (never both unless the function starts jobs).
   | 'jobs-machine:start' | 'jobs-machine:read'
   | 'pipeline:start'
   | 'payments:secret'
   | 'rekognition'
   | 'engine'
+  /** bedrock:InvokeModel on exactly the configured generative models (lib/bedrock-access.ts). */
+  | 'bedrock'
   | 'mail';
 
 export interface RouteDef {

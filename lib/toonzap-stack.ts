@@ -6,6 +6,7 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { Api } from './api';
+import { bedrockModelArns } from './bedrock-access';
 import type { EnvConfig } from './config';
 import { EngineEndpoint } from './engine-endpoint';
 import { OrderPipeline } from './order-pipeline';
@@ -75,6 +76,10 @@ export class ToonZapStack extends Stack {
       [ENV.engineEndpoint]: this.engine.endpointName,
       [ENV.mailFrom]: config.mailFrom,
       [ENV.stripeSecretName]: config.stripeSecretName,
+      // The renderer per style (lambdas/lib/renderer.ts): styles absent here are rendered by the engine.
+      [ENV.generativeStyles]: JSON.stringify(config.generativeStyles),
+      [ENV.bedrockRegion]: config.bedrockRegion,
+      [ENV.generativePreviewsPerDay]: String(config.generativePreviewsPerDay),
       // Links in e-mails and Checkout redirects. The distribution is made last (it fronts the API), hence Lazy;
       // functions may depend on it, the distribution depends only on the HTTP API, so there is no cycle.
       [ENV.siteUrl]: config.siteUrl ?? Lazy.string({ produce: () => `https://${site?.distribution.distributionDomainName}` }),
@@ -170,6 +175,10 @@ export class ToonZapStack extends Stack {
           id: 'AwsSolutions-IAM5[Resource::*]',
           reason: 'rekognition:DetectModerationLabels has no resource type in IAM; the photo it reads is limited by the uploads/ read grant.',
         });
+      } else if (resource === 'bedrock') {
+        // Exactly the configured models; with no generative style there is nothing to grant.
+        const arns = bedrockModelArns(this.config, this.account, this.partition);
+        if (arns.length) fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: arns }));
       } else if (resource === 'engine') {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sagemaker:InvokeEndpoint'], resources: [this.engine.endpointArn] }));
       } else {

@@ -10,10 +10,17 @@ import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, sta
 import { createGateway } from './gateway';
 import { startModelServer } from '../engine/server';
 import { LambdaHost } from './lambda-host';
+import type { GenerativeStyles } from '../domain/generative';
+import { ENV } from '../domain/wiring';
+import { startBedrockRelay } from './bedrock/relay';
+import { startLocalBedrock } from './bedrock/server';
 import { startLocalRekognition } from './rekognition/server';
 import { startLocalStripe } from './stripe/server';
 import { startStepFunctions } from './step-functions';
 import { LOCAL_REGION, type LocalModel, readModel, synthesizeLocal } from './template';
+
+/** Bedrock endpoints this process started (a second runtime in one process must not take them for a user's). */
+const ownBedrockUrls = new Set<string>();
 
 export interface LocalRuntimeOptions {
   /** App port; 0 picks a free one (tests). */
@@ -36,6 +43,8 @@ export interface LocalRuntime {
   env: Record<string, string>;
   /** Executions found unfinished from an earlier run and started again. */
   resumedExecutions: string[];
+  /** The Bedrock runtime endpoint the handlers use: the local stand-in, or a relay to the endpoint given at start. */
+  bedrockUrl: string;
   /** Resolves when no state machine execution is running (tests). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -92,6 +101,17 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     ]);
     started.push(engine, moderation);
 
+    // Generative styles: the stand-in draws them with the engine, unless an endpoint was given before start.
+    const fnEnv = [...model.functions.values()][0]?.environment ?? {};
+    const generative = JSON.parse(fnEnv[ENV.generativeStyles] ?? '{}') as GenerativeStyles;
+    const given = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
+    const bedrock = given && !ownBedrockUrls.has(given)
+      ? await startBedrockRelay({ endpoint: given, region: fnEnv[ENV.bedrockRegion] ?? LOCAL_REGION, log })
+      : await startLocalBedrock({ host: LOCAL_HOST, styles: generative, log });
+    if (given && !ownBedrockUrls.has(given)) log(`Generative styles use ${given} (credentials from the default chain)`);
+    started.push(bedrock);
+    ownBedrockUrls.add(bedrock.url);
+
     const env: Record<string, string> = {
       AWS_REGION: LOCAL_REGION,
       AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
@@ -101,6 +121,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       AWS_ENDPOINT_URL_SESV2: ses.url,
       AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: engine.url,
       AWS_ENDPOINT_URL_REKOGNITION: moderation.url,
+      AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.url,
       S3_FORCE_PATH_STYLE: 'true',
     };
     for (const fn of model.functions.values()) {
@@ -153,6 +174,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       stripeUrl,
       s3Url: s3.url,
       dynamoUrl: dynamo.url,
+      bedrockUrl: bedrock.url,
       model,
       env,
       resumedExecutions: stepFunctions.resumed,

@@ -1,3 +1,4 @@
+import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { RekognitionClient } from '@aws-sdk/client-rekognition';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -6,6 +7,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 
 /**
  * AWS clients, created once per container. Endpoints come from the SDK's standard variables
@@ -52,5 +54,12 @@ export const sfn = () => client('AWS_ENDPOINT_URL_SFN', () => new SFNClient({}))
 export const rekognition = () => client('AWS_ENDPOINT_URL_REKOGNITION', () => new RekognitionClient({}));
 export const sagemaker = () =>
   client('AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME', () => new SageMakerRuntimeClient({ maxAttempts: 1 }));
+/**
+ * Bedrock runtime in the configured region (the model's, not necessarily the stack's). One attempt: throttling is
+ * retried by the order pipeline with backoff, so SDK retries would only multiply the wait. HTTP/1.1: the client's
+ * default HTTP/2 handler exists for bidirectional streams, which InvokeModel (one request, one response) never uses.
+ */
+export const bedrock = (region: string) =>
+  client('AWS_ENDPOINT_URL_BEDROCK_RUNTIME', () => new BedrockRuntimeClient({ region, maxAttempts: 1, requestHandler: new NodeHttpHandler({ requestTimeout: 110_000 }) }));
 export const secretsManager = () => client('AWS_ENDPOINT_URL_SECRETS_MANAGER', () => new SecretsManagerClient({}));
 export const ses = () => client('AWS_ENDPOINT_URL_SESV2', () => new SESv2Client({}));

@@ -22,6 +22,10 @@ export interface ImageRecord {
   moderation_category?: RefusalCategory;
   /** Style ids whose watermarked preview is stored (previews/<hash>/<style>.png). */
   previews?: string[];
+  /** Which renderer made each preview (lambdas/lib/renderer.ts ids): a paid item must come from the same one. */
+  preview_renderers?: Record<string, string>;
+  /** Generative styles not previewed on `day` because the daily preview budget was spent. */
+  previews_paused?: { day: string; styles: string[] };
 }
 
 const table = () => settings.table('images');
@@ -64,12 +68,17 @@ export async function recordModeration(hash: string, verdict: ModerationVerdict,
   }));
 }
 
-export async function recordPreviews(hash: string, styles: string[]): Promise<void> {
+/** Adds previews just made (style → renderer id) to the record, keeping the others; records today's paused styles. */
+export async function recordPreviews(hash: string, made: Record<string, string>, paused?: { day: string; styles: string[] }): Promise<void> {
+  const latest = await getImage(hash);
+  const renderers = { ...(latest?.preview_renderers ?? {}), ...made };
+  const previews = [...new Set([...(latest?.previews ?? []), ...Object.keys(made)])];
+  if (paused && latest?.previews_paused?.day === paused.day) paused = { day: paused.day, styles: [...new Set([...latest.previews_paused.styles, ...paused.styles])] };
   await ddb().send(new UpdateCommand({
     TableName: table(),
     Key: { image_hash: hash },
-    UpdateExpression: 'SET previews = :p',
+    UpdateExpression: 'SET previews = :p, preview_renderers = :r' + (paused ? ', previews_paused = :z' : ''),
     ConditionExpression: 'attribute_exists(image_hash)',
-    ExpressionAttributeValues: { ':p': styles },
+    ExpressionAttributeValues: { ':p': previews, ':r': renderers, ...(paused ? { ':z': paused } : {}) },
   }));
 }

@@ -35,6 +35,10 @@ export async function objectExists(key: string): Promise<boolean> {
   }
 }
 
+export async function writeObject(key: string, bytes: Buffer, contentType: string): Promise<void> {
+  await s3().send(new PutObjectCommand({ Bucket: settings.mediaBucket, Key: key, Body: bytes, ContentType: contentType }));
+}
+
 export async function readObject(key: string): Promise<Buffer | null> {
   try {
     const res = await s3().send(new GetObjectCommand({ Bucket: settings.mediaBucket, Key: key }));

@@ -1,26 +1,81 @@
-import { STYLES } from '../../domain/styles';
+import { STYLE_IDS } from '../../domain/styles';
+import { takePreviewBudget } from './budget';
 import { renderOnEngine } from './engine';
+import { renderGenerative } from './generative';
 import { getImage, recordPreviews } from './images';
 import { mediaKey } from './media';
+import { mapLimit } from './moderation';
+import { budgetDay, pendingPreviews, previewRenderer, rendererFor } from './renderer';
 import { settings } from './settings';
 
 export class NotAllowedError extends Error {
   override name = 'NotAllowed';
 }
 
-/** Every style of the catalogue at 256 px with the preview watermark, for one allowed photo: one engine call. */
-export async function makePreviews(hash: string): Promise<{ image_hash: string; styles: string[]; ms: number }> {
+/** Long side of every preview; a generative model is sent the photo at its style's `previewSize` and shrunk to this. */
+const PREVIEW_SIZE = 256;
+
+export interface PreviewOptions {
+  /** Styles wanted (default: the whole catalogue). */
+  styles?: readonly string[];
+  /**
+   * Order pipeline: only styles with no preview at all. A preview the customer already saw is never replaced,
+   * so generate-item can tell whether the paid render comes from the same renderer.
+   */
+  onlyMissing?: boolean;
+  /** Free previews spend the daily generative budget; previews for a paid order do not. */
+  budget: boolean;
+}
+
+/**
+ * Watermarked previews of one allowed photo, each from the renderer its style is rendered with (lambdas/lib/renderer.ts):
+ * every engine style in one engine call, each generative style with one model call. Made once per (photo, style,
+ * renderer) and reused. A generative style past the day's budget is recorded as paused (its tile shows the static
+ * sample); a generative call that fails leaves that style without a preview, the others are kept.
+ */
+export async function makePreviews(hash: string, opts: PreviewOptions) {
+  const started = Date.now();
   const image = await getImage(hash);
   if (image?.moderation !== 'allowed') throw new NotAllowedError(`Image ${hash} has not passed moderation.`);
+  const day = budgetDay();
+  const wanted = opts.styles ?? STYLE_IDS;
+  const todo = opts.onlyMissing ? wanted.filter((s) => previewRenderer(image, s) === null) : pendingPreviews(image, wanted, day);
+  const made: Record<string, string> = {};
+  const paused: string[] = [];
   const bucket = settings.mediaBucket;
-  const res = await renderOnEngine({
-    input: { bucket, key: mediaKey.upload(hash) },
-    kind: 'thumbnail',
-    size: 256,
-    watermark: true,
-    outputs: STYLES.map((s) => ({ style: s.id, bucket, key: mediaKey.preview(hash, s.id) })),
+
+  const engineStyles = todo.filter((s) => rendererFor(s).kind === 'engine');
+  const generative = todo.filter((s) => rendererFor(s).kind === 'bedrock');
+  const engineCall = engineStyles.length
+    ? renderOnEngine({
+        input: { bucket, key: mediaKey.upload(hash) },
+        kind: 'thumbnail',
+        size: PREVIEW_SIZE,
+        watermark: true,
+        outputs: engineStyles.map((style) => ({ style, bucket, key: mediaKey.preview(hash, style) })),
+      })
+    : null;
+  const generativeCalls = mapLimit(generative, 2, async (style) => {
+    const r = rendererFor(style);
+    if (r.kind !== 'bedrock') return;
+    if (opts.budget && !(await takePreviewBudget())) {
+      paused.push(style);
+      return;
+    }
+    try {
+      await renderGenerative(hash, style, r.settings, { key: mediaKey.preview(hash, style), inputSize: r.settings.previewSize, size: PREVIEW_SIZE, watermark: true });
+      made[style] = r.id;
+    } catch (err) {
+      console.warn(JSON.stringify({ level: 'warn', image_hash: hash, style, message: `generative preview not made: ${(err as Error).name}: ${(err as Error).message}` }));
+    }
   });
-  const styles = res.outputs.map((o) => o.style);
-  await recordPreviews(hash, styles);
-  return { image_hash: hash, styles, ms: res.ms };
+  // Settled, not all: what one renderer made is recorded (the model calls are paid for) even if the other failed.
+  const [engineRes, generativeRes] = await Promise.allSettled([engineCall, generativeCalls]);
+  if (engineRes.status === 'fulfilled') for (const o of engineRes.value?.outputs ?? []) made[o.style] = 'engine';
+  if (Object.keys(made).length || paused.length) {
+    await recordPreviews(hash, made, paused.length ? { day, styles: paused } : undefined);
+  }
+  if (engineRes.status === 'rejected') throw engineRes.reason;
+  if (generativeRes.status === 'rejected') throw generativeRes.reason;
+  return { image_hash: hash, styles: Object.keys(made), paused, ms: Date.now() - started };
 }

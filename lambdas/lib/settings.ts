@@ -31,4 +31,12 @@ export const settings = {
   /** Public site origin for links in e-mails and Checkout redirects, without a trailing slash. */
   get siteUrl() { return required(ENV.siteUrl).replace(/\/+$/, ''); },
   get mailFrom() { return required(ENV.mailFrom); },
+  /** JSON of domain/generative.ts GenerativeStyles; lambdas/lib/renderer.ts parses and checks it. */
+  get generativeStyles() { return process.env[ENV.generativeStyles] || '{}'; },
+  get bedrockRegion() { return required(ENV.bedrockRegion); },
+  /** 0 is a valid budget (no generative previews at all). */
+  get generativePreviewsPerDay() {
+    const n = Number(process.env[ENV.generativePreviewsPerDay]);
+    return Number.isInteger(n) && n >= 0 ? n : 0;
+  },
 };

@@ -1,7 +1,7 @@
-import { STYLES } from '../../domain/styles';
 import { contract } from '../../domain/contract';
 import { HttpError, httpHandler, respond, parseBody } from '../lib/http';
 import { createJob, setJobStatus } from '../lib/jobs';
+import { pendingPreviews } from '../lib/renderer';
 import { knownImage } from '../lib/requests';
 import { settings } from '../lib/settings';
 import { startExecution } from '../lib/workflows';
@@ -11,8 +11,9 @@ export const handler = httpHandler(async (event) => {
   const { image_hash: hash } = parseBody(event, contract['process-thumbnail'].request);
   const image = await knownImage(hash);
   if (image.moderation !== 'allowed') throw new HttpError(403, 'Image has not passed moderation.');
-  // Previews already made for every style: the job is done the moment it exists.
-  if (STYLES.every((s) => image.previews?.includes(s.id))) {
+  // Every style previewed by its current renderer (or paused for today's budget): the job is done the moment it
+  // exists, and no model is called again for the same photo.
+  if (pendingPreviews(image).length === 0) {
     return respond('process-thumbnail', 200, { job_id: (await createJob('thumbnail', [hash], 'SUCCESS')).job_id });
   }
   const job = await createJob('thumbnail', [hash]);

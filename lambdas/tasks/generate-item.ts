@@ -1,18 +1,24 @@
+import { GENERATIVE_ERRORS } from '../../domain/wiring';
 import { itemKey } from '../../domain/orders';
+import { GenerativeError } from '../lib/bedrock';
 import { renderOnEngine } from '../lib/engine';
+import { renderGenerative } from '../lib/generative';
 import { getImage } from '../lib/images';
 import { mediaKey, objectExists } from '../lib/media';
 import { finishItem, getGeneration } from '../lib/orders';
 import { deliveredStyles, recordOutput } from '../lib/outputs';
+import { previewRenderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
 import type { WorkItem } from './order-prepare';
 
-/** The paid render: full resolution, no watermark. */
+/** The paid engine render: full resolution, no watermark (generative styles use their configured output size). */
 const OUTPUT_SIZE = 2048;
 
 /**
- * Order pipeline, one Map iteration: renders one (photo, style) on the engine and records it. Engine errors are
- * thrown by name (EngineThrottled, EngineModelError, EngineUnavailable) for the state's Retry and Catch.
+ * Order pipeline, one Map iteration: renders one (photo, style) with the style's renderer (lambdas/lib/renderer.ts)
+ * and records it. Errors are thrown by name for the state's Retry and Catch: engine errors and Bedrock throttling or
+ * service errors are retried with backoff; content filtered, input refused or a renderer other than the preview's
+ * fail the item at once (it is refunded when the order finishes).
  * Idempotent: an item no longer pending is skipped, and an output already rendered and recorded is not rendered again.
  */
 export async function handler(input: WorkItem) {
@@ -22,16 +28,27 @@ export async function handler(input: WorkItem) {
   if (item.status !== 'pending') return { skipped: item.status };
 
   const key = mediaKey.output(input.image_hash, input.style);
+  const image = await getImage(input.image_hash);
   let rendered = false;
-  if (!(deliveredStyles(await getImage(input.image_hash)).has(input.style) && (await objectExists(key)))) {
-    const bucket = settings.mediaBucket;
-    await renderOnEngine({
-      input: { bucket, key: mediaKey.upload(input.image_hash) },
-      kind: 'image',
-      size: OUTPUT_SIZE,
-      watermark: false,
-      outputs: [{ style: input.style, bucket, key }],
-    });
+  if (!(deliveredStyles(image).has(input.style) && (await objectExists(key)))) {
+    const renderer = rendererFor(input.style);
+    // The refund policy names "output significantly different from preview": never silently switch renderers.
+    const previewBy = previewRenderer(image, input.style);
+    if (previewBy !== null && previewBy !== renderer.id) {
+      throw new GenerativeError(`The preview of ${input.style} was made by ${previewBy}, the style is now rendered by ${renderer.id}`, GENERATIVE_ERRORS.rendererChanged);
+    }
+    if (renderer.kind === 'bedrock') {
+      await renderGenerative(input.image_hash, input.style, renderer.settings, { key, inputSize: renderer.settings.outputSize, size: renderer.settings.outputSize, watermark: false });
+    } else {
+      const bucket = settings.mediaBucket;
+      await renderOnEngine({
+        input: { bucket, key: mediaKey.upload(input.image_hash) },
+        kind: 'image',
+        size: OUTPUT_SIZE,
+        watermark: false,
+        outputs: [{ style: input.style, bucket, key }],
+      });
+    }
     await recordOutput(input.image_hash, input.style);
     rendered = true;
   }

@@ -1,8 +1,8 @@
-import { STYLES } from '../../domain/styles';
 import { getImage } from '../lib/images';
 import { runJob } from '../lib/jobs';
 import { mapLimit, moderateImage } from '../lib/moderation';
 import { makePreviews } from '../lib/previews';
+import { pendingPreviews } from '../lib/renderer';
 
 export interface ModerateInput { job_id?: string; image_hashes: string[] }
 
@@ -16,8 +16,8 @@ export async function handler(input: ModerateInput) {
     // means the previews job does the work.
     if (allowed[0]) {
       const first = await getImage(allowed[0]);
-      if (!STYLES.every((s) => first?.previews?.includes(s.id))) {
-        await makePreviews(allowed[0]).catch((err) => console.error(JSON.stringify({ level: 'warn', message: `early previews failed: ${(err as Error).message}` })));
+      if (pendingPreviews(first).length) {
+        await makePreviews(allowed[0], { budget: true }).catch((err) => console.error(JSON.stringify({ level: 'warn', message: `early previews failed: ${(err as Error).message}` })));
       }
     }
     return {

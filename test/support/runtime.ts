@@ -55,7 +55,10 @@ export async function uploadPhoto(client: Api, bytes: Buffer, type = 'image/png'
 export async function waitForJob(client: Api, jobId: string, timeoutMs = 60_000): Promise<string> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    const res = await client.get(`/api/jobs/${jobId}`);
+    // A connection error is retried like a poll in a browser would be (a pooled socket the server closed while
+    // its event loop was busy rendering).
+    const res = await client.get(`/api/jobs/${jobId}`).catch(() => null);
+    if (!res) continue;
     if (res.status !== 200) throw new Error(`job ${jobId}: ${res.status} ${JSON.stringify(res.body)}`);
     if (res.body === 'SUCCESS' || res.body === 'FAILURE') return res.body;
     await new Promise((r) => setTimeout(r, 100));

@@ -1,17 +1,48 @@
 import { Check, FileImage, Palette, Scale } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { DISCOUNT_PERCENT, formatPrice, orderSummary, PRICE_TIERS } from '../../../domain/pricing';
 import { ButtonLink } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
+import { getAvailableStyles, type Style } from '../lib/api';
 import { useBrand } from '../lib/config';
 import { usePageHead } from '../lib/page-head';
 import { PageShell } from './PageShell';
 
 const OUTPUTS = [
-  { icon: Palette, title: 'Stylized AI artwork', text: 'Your photo redrawn in each cartoon style you pick.' },
+  { icon: Palette, title: 'Stylized artwork', text: 'Your photo in each cartoon style you pick; styles marked AI-generated are redrawn by a generative AI model.' },
   { icon: FileImage, title: 'High resolution', text: 'Delivered as high resolution image files (e.g. PNG), ready to print or post.' },
   { icon: Scale, title: 'Usage rights', text: 'Use your images as set out in our Terms of Service.' },
 ];
+
+/** The styles of this deployment, each marked when a generative AI model draws it (read after load: it is per environment). */
+function StyleList() {
+  const [styles, setStyles] = useState<Style[] | null>(null);
+  useEffect(() => {
+    let active = true;
+    getAvailableStyles()
+      .then((list) => active && setStyles(list))
+      .catch(() => active && setStyles([]));
+    return () => {
+      active = false;
+    };
+  }, []);
+  if (!styles?.length) return null;
+  return (
+    <>
+      <h2 className="mt-14 text-2xl font-bold tracking-tight">Styles</h2>
+      <p className="mt-2 text-muted-foreground">Every style costs the same.</p>
+      <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {styles.map((s) => (
+          <li key={s.id} className="flex flex-wrap items-center gap-2 rounded-xl border border-border bg-card px-4 py-3 text-sm font-medium shadow-sm">
+            {s.name}
+            {s.aiGenerated && <span className="rounded-full bg-primary/10 px-2 py-0.5 text-xs font-semibold text-primary">AI-generated</span>}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
 
 export default function PricingPage() {
   const brand = useBrand();
@@ -90,6 +121,7 @@ export default function PricingPage() {
           </li>
         ))}
       </ul>
+      <StyleList />
       <ul className="mt-8 space-y-2 text-sm text-muted-foreground">
         <li className="flex gap-2">
           <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />

@@ -28,6 +28,9 @@ const thumbnailCache = new Map<string, Record<string, string>>();
 
 type Phase = 'moderating' | 'thumbnails' | 'idle';
 
+/** Thumbnail map value of a generative style whose previews are paused today: the tile keeps its static sample. */
+const PAUSED = 'paused';
+
 function useStyles() {
   const [styles, setStyles] = useState<Style[] | null>(stylesCache);
   useEffect(() => {
@@ -95,7 +98,10 @@ function useModerationAndThumbnails(
       await pollJobUntilSuccess((s) => getJobStatus(jobId, 'thumbnail', s), { signal });
       const list = await getThumbnails(hash, signal);
       const map: Record<string, string> = {};
-      for (const t of list) if (t?.style?.id && t.image) map[t.style.id] = toDisplayUrl(t.image, window.location.hostname);
+      for (const t of list) {
+        if (t?.style?.id && t.image) map[t.style.id] = toDisplayUrl(t.image, window.location.hostname);
+        else if (t?.style?.id && 'paused' in t) map[t.style.id] = PAUSED;
+      }
       thumbnailCache.set(hash, map);
       if (!signal.aborted) setThumbs(map);
     }
@@ -209,7 +215,8 @@ export default function StyleStep({
         <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4">
           {styles.map((style) => {
             const on = selected.includes(style.id);
-            const custom = thumbs[style.id];
+            const paused = thumbs[style.id] === PAUSED;
+            const custom = paused ? undefined : thumbs[style.id];
             return (
               <li key={style.id}>
                 <button
@@ -230,6 +237,14 @@ export default function StyleStep({
                       className={cn('size-full object-cover transition duration-300 group-hover:scale-[1.03]', phase === 'thumbnails' && !custom && 'opacity-80')}
                     />
                     {phase === 'thumbnails' && !custom && <span aria-hidden="true" className="absolute inset-0 animate-pulse bg-white/15" />}
+                    {style.aiGenerated && (
+                      <span className="absolute top-2 left-2 rounded-full bg-black/65 px-2 py-0.5 text-[11px] font-semibold text-white shadow">AI-generated</span>
+                    )}
+                    {paused && (
+                      <span className="absolute inset-x-0 bottom-0 bg-black/65 px-2 py-1 text-center text-[11px] font-medium text-white">
+                        Previews paused today · sample shown
+                      </span>
+                    )}
                     <span
                       aria-hidden="true"
                       className={cn(

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
+import type { GenerativeStyleSettings } from '../../domain/generative';
+import { GENERATIVE_ERRORS, type GenerativeErrorName } from '../../domain/wiring';
+import { sniffFormat } from '../../engine/image-io';
+import { bedrock } from './aws';
+import { settings } from './settings';
+
+/**
+ * One call to Stability AI's Stable Image Control Structure on Amazon Bedrock (docs/bedrock.md): the photo's
+ * structure kept, redrawn as the prompt says. Request and response are the model's documented InvokeModel body:
+ *
+ *   request  {"image": "<base64 PNG/JPEG>", "prompt": "...", "control_strength": 0..1, "negative_prompt"?: "...",
+ *             "seed": 0..4294967294 (0 = random), "output_format": "png"}
+ *   response {"seeds": [n], "finish_reasons": [null | "Filter reason: ..." | "Inference error"], "images": ["<base64>"]}
+ */
+
+/** Named for the order pipeline's Retry (throttled, unavailable) and Catch (refused: the item fails and is refunded). */
+export class GenerativeError extends Error {
+  constructor(message: string, override readonly name: GenerativeErrorName) {
+    super(message);
+  }
+}
+
+/** The documented seed range; 0 asks the model for a random one. */
+export const MAX_SEED = 4_294_967_294;
+/** Largest decoded image accepted back from the model (a 1 MP PNG is a few MB). */
+const MAX_RESULT_BYTES = 25 * 1024 * 1024;
+
+export interface ControlStructureBody {
+  image: string;
+  prompt: string;
+  control_strength: number;
+  negative_prompt?: string;
+  seed: number;
+  output_format: 'png';
+}
+
+/** Seed policy: 'per-photo' gives the preview and the paid render of one (photo, style) the same starting noise. */
+export function seedFor(s: GenerativeStyleSettings, hash: string, style: string): number {
+  if (s.seed === 'random') return 0;
+  return (createHash('sha256').update(`${hash}:${style}`).digest().readUInt32BE(0) % MAX_SEED) + 1;
+}
+
+export function controlStructureBody(s: GenerativeStyleSettings, image: Buffer, seed: number): ControlStructureBody {
+  return {
+    image: image.toString('base64'),
+    prompt: s.prompt,
+    control_strength: s.controlStrength,
+    ...(s.negativePrompt ? { negative_prompt: s.negativePrompt } : {}),
+    seed,
+    output_format: 'png',
+  };
+}
+
+const THROTTLED = new Set(['ThrottlingException', 'ServiceQuotaExceededException', 'ServiceUnavailableException', 'ModelNotReadyException', 'TooManyRequestsException']);
+const UNAVAILABLE = new Set(['InternalServerException', 'ModelTimeoutException', 'ModelErrorException']);
+
+/** Calls the model and returns the image bytes it made (PNG or JPEG, checked), or throws a GenerativeError. */
+export async function invokeControlStructure(s: GenerativeStyleSettings, image: Buffer, seed: number): Promise<Buffer> {
+  let raw: Uint8Array;
+  try {
+    const res = await bedrock(settings.bedrockRegion).send(new InvokeModelCommand({
+      modelId: s.modelId,
+      contentType: 'application/json',
+      accept: 'application/json',
+      body: new TextEncoder().encode(JSON.stringify(controlStructureBody(s, image, seed))),
+    }));
+    raw = res.body;
+  } catch (err) {
+    const name = (err as Error).name;
+    const message = `${name}: ${(err as Error).message}`;
+    if (THROTTLED.has(name)) throw new GenerativeError(message, GENERATIVE_ERRORS.throttled);
+    if (UNAVAILABLE.has(name)) throw new GenerativeError(message, GENERATIVE_ERRORS.unavailable);
+    // The model refused this input (dimensions, aspect ratio, a field out of range): the same request never passes.
+    if (name === 'ValidationException') throw new GenerativeError(message, GENERATIVE_ERRORS.refused);
+    // Wrong model id or no access: configuration, not chance; the item fails (and is refunded) at once.
+    if (name === 'AccessDeniedException' || name === 'ResourceNotFoundException') throw new GenerativeError(message, GENERATIVE_ERRORS.accessDenied);
+    throw new GenerativeError(message, GENERATIVE_ERRORS.unavailable); // network and unknown errors may pass
+  }
+  return readResult(raw);
+}
+
+/** Validates the documented response shape; a filtered result is a refusal, an inference error may pass. */
+export function readResult(raw: Uint8Array): Buffer {
+  let body: { finish_reasons?: unknown; images?: unknown };
+  try {
+    body = JSON.parse(new TextDecoder().decode(raw)) as typeof body;
+  } catch {
+    throw new GenerativeError('The model answered with something other than JSON', GENERATIVE_ERRORS.unavailable);
+  }
+  const reason = Array.isArray(body.finish_reasons) ? body.finish_reasons[0] : undefined;
+  if (typeof reason === 'string') {
+    if (reason.startsWith('Filter reason')) throw new GenerativeError(`Content filtered by the model (${reason})`, GENERATIVE_ERRORS.refused);
+    throw new GenerativeError(`The model did not finish (${reason})`, GENERATIVE_ERRORS.unavailable);
+  }
+  const b64 = Array.isArray(body.images) ? body.images[0] : undefined;
+  if (typeof b64 !== 'string' || b64.length === 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) {
+    throw new GenerativeError('The model answered without a base64 image', GENERATIVE_ERRORS.unavailable);
+  }
+  const bytes = Buffer.from(b64, 'base64');
+  if (bytes.length > MAX_RESULT_BYTES) throw new GenerativeError(`The model's image is too large (${bytes.length} bytes)`, GENERATIVE_ERRORS.unavailable);
+  if (!sniffFormat(bytes)) throw new GenerativeError('The model\'s image is neither PNG nor JPEG', GENERATIVE_ERRORS.unavailable);
+  return bytes;
+}

@@ -1,0 +1,175 @@
+/**
+ * Local stand-in for the Amazon Bedrock runtime's InvokeModel, for the models the configuration names
+ * (lib/config.ts generativeStyles), the way local/rekognition plays Rekognition.
+ *
+ * Point the unchanged handler code at it with AWS_ENDPOINT_URL_BEDROCK_RUNTIME=http://127.0.0.1:<port>; then
+ * `new BedrockRuntimeClient({}).send(new InvokeModelCommand({ modelId, body }))` lands here.
+ *
+ * Wire format (REST-JSON, as @aws-sdk/client-bedrock-runtime 3.x speaks it):
+ *   request : POST /model/{modelId}/invoke   (modelId URL-encoded), Content-Type: application/json, body = the
+ *             model's own JSON. For Stable Image Control Structure (the only request schema implemented):
+ *             {"image": base64 PNG/JPEG/WEBP (required; each side >= 64 px, at most 9,437,184 px, aspect ratio
+ *              1:2.5..2.5:1), "prompt": string 0..10000 (required), "control_strength"?: 0..1,
+ *              "negative_prompt"?: string <= 10000, "seed"?: integer 0..4294967294, "output_format"?:
+ *              "jpeg"|"png"|"webp", "style_preset"?: one of the documented presets}; other keys are refused.
+ *   200     : {"seeds": [n], "finish_reasons": [null], "images": ["<base64>"]}   (Content-Type: application/json)
+ *   error   : 4xx/5xx, header x-amzn-errortype: <Name>, body {"message": "..."}; the SDK resolves <Name> to its
+ *             exception class (ValidationException 400, ResourceNotFoundException 404, ...).
+ * The image is drawn by the engine (renderStyle) in the style whose configured prompt the request carries, at the
+ * input's size. Signatures are not verified.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import type { GenerativeStyles } from '../../domain/generative';
+import { renderStyle, sniffFormat } from '../../engine/index';
+
+/** Documented limits of the Stability AI image services on Bedrock. */
+export const LIMITS = { minSide: 64, maxPixels: 9_437_184, maxAspect: 2.5, maxPrompt: 10_000, maxSeed: 4_294_967_294 } as const;
+const STYLE_PRESETS = [
+  '3d-model', 'analog-film', 'anime', 'cinematic', 'comic-book', 'digital-art', 'enhance', 'fantasy-art', 'isometric',
+  'line-art', 'low-poly', 'modeling-compound', 'neon-punk', 'origami', 'photographic', 'pixel-art', 'tile-texture',
+];
+const KEYS = new Set(['image', 'prompt', 'control_strength', 'negative_prompt', 'seed', 'output_format', 'style_preset']);
+const MAX_BODY = 32 * 1024 * 1024;
+
+export interface LocalBedrockOptions {
+  port?: number;
+  host?: string;
+  /** The configured generative styles: which model ids exist here and which prompt means which style. */
+  styles: GenerativeStyles;
+  log?: (line: string) => void;
+}
+
+export interface LocalBedrock {
+  url: string;
+  close(): Promise<void>;
+}
+
+class BedrockError extends Error {
+  constructor(readonly type: string, message: string, readonly status = 400) {
+    super(message);
+  }
+}
+const invalid = (message: string) => new BedrockError('ValidationException', message);
+
+interface ControlStructureRequest {
+  image: Buffer;
+  prompt: string;
+  seed: number;
+  format: 'jpeg' | 'png' | 'webp';
+  width: number;
+  height: number;
+}
+
+/** Validates a request body as the model's documented schema does; returns the decoded parts. */
+export async function parseControlStructure(raw: Buffer): Promise<ControlStructureRequest> {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    throw invalid('Malformed input request: the body is not JSON');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('Malformed input request: the body must be a JSON object');
+  for (const k of Object.keys(body)) if (!KEYS.has(k)) throw invalid(`Malformed input request: #: extraneous key [${k}] is not permitted`);
+  const { image, prompt, control_strength, negative_prompt, seed, output_format, style_preset } = body;
+  if (typeof prompt !== 'string') throw invalid('Malformed input request: #: required key [prompt] not found or not a string');
+  if (prompt.length > LIMITS.maxPrompt) throw invalid(`Malformed input request: #/prompt: expected maxLength: ${LIMITS.maxPrompt}, actual: ${prompt.length}`);
+  if (typeof image !== 'string') throw invalid('Malformed input request: #: required key [image] not found or not a string');
+  if (control_strength !== undefined && (typeof control_strength !== 'number' || control_strength < 0 || control_strength > 1)) {
+    throw invalid('Malformed input request: #/control_strength: must be a number between 0 and 1');
+  }
+  if (negative_prompt !== undefined && (typeof negative_prompt !== 'string' || negative_prompt.length > LIMITS.maxPrompt)) {
+    throw invalid(`Malformed input request: #/negative_prompt: must be a string of at most ${LIMITS.maxPrompt} characters`);
+  }
+  if (seed !== undefined && (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > LIMITS.maxSeed)) {
+    throw invalid(`Malformed input request: #/seed: must be an integer between 0 and ${LIMITS.maxSeed}`);
+  }
+  if (output_format !== undefined && !['jpeg', 'png', 'webp'].includes(output_format as string)) {
+    throw invalid('Malformed input request: #/output_format: must be one of jpeg, png, webp');
+  }
+  if (style_preset !== undefined && !STYLE_PRESETS.includes(style_preset as string)) throw invalid('Malformed input request: #/style_preset: unknown preset');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(image) || image.length % 4 !== 0) throw invalid('Malformed input request: #/image: not valid base64');
+  const bytes = Buffer.from(image, 'base64');
+  const isWebp = bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP';
+  if (!sniffFormat(bytes) && !isWebp) throw invalid('Invalid image: the image must be a PNG, JPEG or WEBP');
+  let width = 0;
+  let height = 0;
+  try {
+    const meta = await sharp(bytes).metadata();
+    width = meta.width ?? 0;
+    height = meta.height ?? 0;
+  } catch {
+    throw invalid('Invalid image: the image could not be decoded');
+  }
+  if (Math.min(width, height) < LIMITS.minSide) throw invalid(`Invalid image: every side must be at least ${LIMITS.minSide} pixels (got ${width}x${height})`);
+  if (width * height > LIMITS.maxPixels) throw invalid(`Invalid image: at most ${LIMITS.maxPixels} pixels (got ${width}x${height})`);
+  if (Math.max(width, height) / Math.min(width, height) > LIMITS.maxAspect) throw invalid(`Invalid image: aspect ratio must be between 1:${LIMITS.maxAspect} and ${LIMITS.maxAspect}:1 (got ${width}x${height})`);
+  return {
+    image: bytes,
+    prompt,
+    seed: (seed as number | undefined) || Math.floor(Math.random() * LIMITS.maxSeed) + 1,
+    format: (output_format as ControlStructureRequest['format'] | undefined) ?? 'png',
+    width,
+    height,
+  };
+}
+
+export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<LocalBedrock> {
+  const log = opts.log ?? (() => {});
+  const byModel = new Map<string, Map<string, string>>();
+  for (const [style, s] of Object.entries(opts.styles)) {
+    if (!s) continue;
+    if (!byModel.has(s.modelId)) byModel.set(s.modelId, new Map());
+    byModel.get(s.modelId)!.set(s.prompt, style);
+  }
+
+  async function invoke(modelId: string, body: Buffer): Promise<Buffer> {
+    const prompts = byModel.get(modelId);
+    if (!prompts) throw invalid(`The provided model identifier is invalid: ${modelId} is not a configured generative model here`);
+    const req = await parseControlStructure(body);
+    const style = prompts.get(req.prompt);
+    if (!style) throw invalid('The local stand-in draws only the configured prompts (lib/config.ts generativeStyles)');
+    const t0 = Date.now();
+    const png = await renderStyle(req.image, style, { maxSize: Math.max(req.width, req.height) });
+    const out = req.format === 'png' ? png : await sharp(png)[req.format]().toBuffer();
+    log(`bedrock ${modelId} ${style} ${req.width}x${req.height} in ${Date.now() - t0} ms`);
+    return Buffer.from(JSON.stringify({ seeds: [req.seed], finish_reasons: [null], images: [out.toString('base64')] }));
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY) chunks.push(c);
+    });
+    req.on('end', () => {
+      const send = (status: number, body: Buffer, type?: string) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-requestid': crypto.randomUUID(), ...(type ? { 'x-amzn-errortype': type } : {}) });
+        res.end(body);
+      };
+      const fail = (err: unknown) => {
+        const e = err instanceof BedrockError ? err : new BedrockError('InternalServerException', (err as Error).message, 500);
+        if (e.status >= 500) log(`bedrock internal error: ${e.message}`);
+        send(e.status, Buffer.from(JSON.stringify({ message: e.message })), e.type);
+      };
+      const m = /^\/model\/([^/]+)\/invoke$/.exec((req.url ?? '').split('?')[0]);
+      if (req.method !== 'POST' || !m) return fail(new BedrockError('UnknownOperationException', `No operation at ${req.method} ${req.url}`, 404));
+      if (size > MAX_BODY) return fail(invalid('Input is too long for the requested model'));
+      invoke(decodeURIComponent(m[1]), Buffer.concat(chunks)).then((out) => send(200, out), fail);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

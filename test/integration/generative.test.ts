@@ -1,0 +1,171 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import sharp from 'sharp';
+import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
+import { ITEM_ERRORS } from '../../domain/orders';
+import { startBedrockFaults } from '../support/bedrock';
+import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
+import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
+
+/**
+ * Generative styles through the local runtime: `3d` and `anime` are drawn by the Bedrock model (the local stand-in,
+ * behind a fault-injecting proxy), the other styles by the engine, for previews and paid orders alike.
+ */
+describe('generative styles', () => {
+  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  let client: ReturnType<typeof api>;
+  let faults: Awaited<ReturnType<typeof startBedrockFaults>>;
+  let doc: DynamoDBDocumentClient;
+  const savedEndpoint = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ paymentMode: 'simulated' });
+    client = api(runtime.url);
+    faults = await startBedrockFaults(runtime.bedrockUrl);
+    process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = runtime.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = faults.url;
+    doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  });
+  afterAll(async () => {
+    await runtime?.idle();
+    await runtime?.close();
+    await faults?.close();
+    doc?.destroy();
+    if (savedEndpoint === undefined) delete process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
+    else process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = savedEndpoint;
+  });
+
+  /** Asserts a body is Stable Image Control Structure's documented request for `style`; returns the sent image's size. */
+  async function expectDocumentedBody(body: Record<string, unknown>, style: '3d' | 'anime') {
+    const preset = GENERATIVE_PRESETS[style];
+    expect(Object.keys(body).sort()).toEqual(['control_strength', 'image', 'negative_prompt', 'output_format', 'prompt', 'seed']);
+    expect(body).toMatchObject({ prompt: preset.prompt, negative_prompt: preset.negativePrompt, control_strength: preset.controlStrength, output_format: 'png' });
+    expect(Number.isInteger(body.seed) && (body.seed as number) >= 1 && (body.seed as number) <= 4_294_967_294).toBe(true);
+    expect(body.image).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+    const meta = await sharp(Buffer.from(body.image as string, 'base64')).metadata();
+    expect(meta.format).toBe('png');
+    return { width: meta.width!, height: meta.height! };
+  }
+
+  async function thumbnails(hash: string) {
+    const job = await client.post('/api/process-thumbnail', { image_hash: hash });
+    expect(job.status).toBe(200);
+    expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
+    const res = await client.get(`/api/get-thumbnails/${hash}`);
+    expect(res.status).toBe(200);
+    return res.body as { style: { id: string }; image: string | null; paused?: boolean }[];
+  }
+
+  async function buy(hash: string, styles: string[], email: string) {
+    const order = await checkout(client, email, [hash], styles);
+    await pay(runtime, order.session_id);
+    return waitForGeneration(client, order.order_id, undefined, 120_000);
+  }
+
+  test('the catalogue says which styles are AI-generated here', async () => {
+    const res = await client.get('/api/available-styles');
+    const flags = Object.fromEntries((res.body.styles as { id: string; aiGenerated: boolean }[]).map((s) => [s.id, s.aiGenerated]));
+    expect(flags).toMatchObject({ '3d': true, anime: true, comic: false, sketch: false });
+  });
+
+  test('previews and a paid order of 3d and anime come from the model, with the documented request; previews are reused', async () => {
+    const hash = await uploadPhoto(client, photo('astronaut.png'));
+    await moderate(client, [hash]); // makes the first allowed photo's previews in the same job
+    const previewCalls = faults.requests.filter((r) => r.style);
+    expect(previewCalls.map((r) => r.style).sort()).toEqual(['3d', 'anime']);
+    for (const r of previewCalls) {
+      expect(r.modelId).toBe(CONTROL_STRUCTURE_MODEL_ID);
+      const size = await expectDocumentedBody(r.body, r.style as '3d' | 'anime');
+      expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(GENERATIVE_PRESETS[r.style as "3d"].previewSize);
+    }
+    // Every style has a preview; the generative ones are PNG without metadata, watermarked previews of the model's image.
+    const list = await thumbnails(hash);
+    expect(list.filter((t) => t.image).map((t) => t.style.id).sort()).toEqual(['3d', 'anime', 'comic', 'oil-paint', 'pixel-art', 'pop-art', 'sketch', 'watercolor']);
+    const png = Buffer.from(await (await fetch(list.find((t) => t.style.id === '3d')!.image!)).arrayBuffer());
+    const meta = await sharp(png).metadata();
+    expect(meta).toMatchObject({ format: 'png', width: 256, height: 256 });
+    expect(meta.exif).toBeUndefined();
+    expect(meta.icc).toBeUndefined();
+    // A second preview request for the same photo makes no new model call.
+    const before = faults.requests.length;
+    await thumbnails(hash);
+    expect(faults.requests.length).toBe(before);
+
+    const generation = await buy(hash, ['3d', 'anime', 'comic'], 'ai-buyer@example.com');
+    expect(generation.status).toBe('completed');
+    expect(generation.images.map((i) => i.styleId).sort()).toEqual(['3d', 'anime', 'comic']);
+    const paid = faults.requests.slice(before);
+    expect(paid.map((r) => r.style).sort()).toEqual(['3d', 'anime']); // comic is the engine's; previews were not redone
+    for (const r of paid) {
+      const size = await expectDocumentedBody(r.body, r.style as '3d' | 'anime');
+      expect(size).toEqual({ width: 512, height: 512 }); // the photo's own size (never enlarged)
+      // Seed policy per-photo: the paid render starts from its preview's seed.
+      expect(r.body.seed).toBe(previewCalls.find((p) => p.style === r.style)!.body.seed);
+    }
+    const output = Buffer.from(await (await fetch(generation.images.find((i) => i.styleId === 'anime')!.url)).arrayBuffer());
+    const outMeta = await sharp(output).metadata();
+    expect(outMeta).toMatchObject({ format: 'png', width: 512, height: 512 });
+    expect(outMeta.exif).toBeUndefined();
+  });
+
+  test('throttling is retried with backoff and the order completes', async () => {
+    const hash = await uploadPhoto(client, photo('coffee.png'));
+    await moderate(client, [hash]);
+    faults.throttle('3d', 2);
+    const before = faults.calls('3d');
+    const generation = await buy(hash, ['3d', 'sketch'], 'throttled@example.com');
+    expect(generation.status).toBe('completed');
+    expect(generation.images.map((i) => i.styleId).sort()).toEqual(['3d', 'sketch']);
+    expect(generation.refund).toBeUndefined();
+    expect(faults.calls('3d') - before).toBe(3); // two throttled, the third drew it
+  });
+
+  test('content filtered by the model: that item is refunded and shown, the others are delivered', async () => {
+    const hash = await uploadPhoto(client, photo('chelsea.png'));
+    await moderate(client, [hash]);
+    faults.filter('anime');
+    const before = faults.calls('anime');
+    const generation = await buy(hash, ['3d', 'anime', 'comic'], 'filtered@example.com');
+    expect(generation.status).toBe('completed');
+    expect(generation.images.map((i) => i.styleId).sort()).toEqual(['3d', 'comic']);
+    expect(generation.failed).toEqual([expect.objectContaining({ imageHash: hash, styleId: 'anime', error: ITEM_ERRORS.render })]);
+    expect(generation.refund).toMatchObject({ items: 1 });
+    expect(generation.refund!.amount).toBeGreaterThan(0);
+    expect(faults.calls('anime') - before).toBe(1); // not retried
+  });
+
+  test('a paid item is never drawn by another renderer than its preview', async () => {
+    const hash = await uploadPhoto(client, photo('rocket.jpg'), 'image/jpeg');
+    await moderate(client, [hash]);
+    // As if the preview had been made before 3d became generative (an engine preview the customer saw).
+    const table = runtime.env.IMAGES_TABLE;
+    const rec = (await doc.send(new GetCommand({ TableName: table, Key: { image_hash: hash } }))).Item!;
+    const previews = [...new Set([...(rec.previews ?? []), '3d'])];
+    await doc.send(new PutCommand({ TableName: table, Item: { ...rec, previews, preview_renderers: { ...rec.preview_renderers, '3d': 'engine' } } }));
+    const before = faults.calls('3d');
+    const generation = await buy(hash, ['3d', 'comic'], 'switched@example.com');
+    expect(generation.images.map((i) => i.styleId)).toEqual(['comic']);
+    expect(generation.failed).toEqual([expect.objectContaining({ imageHash: hash, styleId: '3d', error: ITEM_ERRORS.render })]);
+    expect(generation.refund).toMatchObject({ items: 1 });
+    expect(faults.calls('3d')).toBe(before);
+  });
+
+  test('past the daily preview budget, generative tiles are paused and ordering still works', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const limit = Number(runtime.env.GENERATIVE_PREVIEWS_PER_DAY);
+    await doc.send(new PutCommand({ TableName: runtime.env.COUNTERS_TABLE, Item: { counter_id: `generative-previews#${day}`, count: limit } }));
+    const hash = await uploadPhoto(client, photo('motorcycle_left.png'));
+    const before = faults.requests.length;
+    await moderate(client, [hash]);
+    const list = await thumbnails(hash);
+    expect(faults.requests.length).toBe(before); // no model call for a preview
+    expect(list.filter((t) => t.paused).map((t) => t.style.id).sort()).toEqual(['3d', 'anime']);
+    expect(list.filter((t) => t.image).length).toBe(6);
+    const counter = await doc.send(new GetCommand({ TableName: runtime.env.COUNTERS_TABLE, Key: { counter_id: `generative-previews#${day}` } }));
+    expect(counter.Item?.count).toBe(limit);
+
+    const generation = await buy(hash, ['3d'], 'paused@example.com');
+    expect(generation.status).toBe('completed');
+    expect(generation.images.map((i) => i.styleId)).toEqual(['3d']);
+    expect(faults.calls('3d')).toBeGreaterThan(0);
+  });
+});
