@@ -1,0 +1,85 @@
+import { BedrockRuntimeClient, InvokeModelCommand, ValidationException } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import sharp from 'sharp';
+import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
+import { type LocalBedrock, startLocalBedrock } from '../../local/bedrock/server';
+import { controlStructureBody, GenerativeError, readResult } from '../../lambdas/lib/bedrock';
+import { photo } from '../fixtures/photos';
+
+/** The Bedrock stand-in through the real SDK: the documented Control Structure body in, the documented answer out. */
+describe('local Bedrock runtime', () => {
+  let bedrock: LocalBedrock;
+  let client: BedrockRuntimeClient;
+  const styles = { '3d': GENERATIVE_PRESETS['3d'], anime: GENERATIVE_PRESETS.anime };
+
+  beforeAll(async () => {
+    bedrock = await startLocalBedrock({ styles });
+    client = new BedrockRuntimeClient({
+      endpoint: bedrock.url,
+      region: 'us-west-2',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      maxAttempts: 1,
+      requestHandler: new NodeHttpHandler(),
+    });
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await bedrock?.close();
+  });
+
+  const invoke = (body: unknown, modelId = CONTROL_STRUCTURE_MODEL_ID) =>
+    client.send(new InvokeModelCommand({ modelId, contentType: 'application/json', accept: 'application/json', body: new TextEncoder().encode(JSON.stringify(body)) }));
+  const small = async (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: '#88aacc' } }).png().toBuffer();
+
+  test('a documented request is drawn in the style of its prompt, in the documented response shape', async () => {
+    const body = controlStructureBody(styles.anime, photo('astronaut.png'), 1234);
+    const res = await invoke(body);
+    const json = JSON.parse(new TextDecoder().decode(res.body));
+    expect(Object.keys(json).sort()).toEqual(['finish_reasons', 'images', 'seeds']);
+    expect(json.seeds).toEqual([1234]);
+    expect(json.finish_reasons).toEqual([null]);
+    const image = readResult(res.body);
+    const meta = await sharp(image).metadata();
+    expect(meta).toMatchObject({ format: 'png', width: 512, height: 512 });
+    // Drawn, not echoed: the result differs from the photo.
+    expect(image.equals(photo('astronaut.png'))).toBe(false);
+    // output_format is honoured.
+    const jpeg = readResult((await invoke({ ...body, output_format: 'jpeg' })).body);
+    expect((await sharp(jpeg).metadata()).format).toBe('jpeg');
+  });
+
+  test('requests outside the documented schema are refused with ValidationException', async () => {
+    const good = controlStructureBody(styles['3d'], await small(128, 96), 7);
+    const cases: [string, unknown][] = [
+      ['no prompt', { ...good, prompt: undefined }],
+      ['no image', { ...good, image: undefined }],
+      ['extraneous key', { ...good, strength: 0.5 }],
+      ['control_strength > 1', { ...good, control_strength: 1.5 }],
+      ['negative seed', { ...good, seed: -1 }],
+      ['seed too large', { ...good, seed: 4_294_967_295 }],
+      ['bad output_format', { ...good, output_format: 'gif' }],
+      ['prompt too long', { ...good, prompt: 'x'.repeat(10_001) }],
+      ['not base64', { ...good, image: 'not base64!' }],
+      ['not an image', { ...good, image: Buffer.from('hello world, not a picture').toString('base64') }],
+      ['side < 64 px', { ...good, image: (await small(63, 128)).toString('base64') }],
+      ['aspect ratio > 2.5:1', { ...good, image: (await small(512, 200)).toString('base64') }],
+      ['too many pixels', { ...good, image: (await small(3100, 3100)).toString('base64') }],
+    ];
+    for (const [what, body] of cases) {
+      const err = await invoke(body).then(() => null, (e: unknown) => e);
+      expect([what, err]).toEqual([what, expect.any(ValidationException)]);
+    }
+    // An unknown model id is refused too; the same body to the configured model passes.
+    await expect(invoke(good, 'stability.unknown-v1:0')).rejects.toBeInstanceOf(ValidationException);
+    await expect(invoke(good)).resolves.toBeDefined();
+  });
+
+  test('the handler side reads a filtered answer as a refusal and an inference error as retryable', () => {
+    const enc = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
+    expect(() => readResult(enc({ seeds: [1], finish_reasons: ['Filter reason: output image'], images: [] }))).toThrow(expect.objectContaining({ name: 'GenerativeRefused' }));
+    expect(() => readResult(enc({ seeds: [1], finish_reasons: ['Inference error'], images: [] }))).toThrow(expect.objectContaining({ name: 'GenerativeUnavailable' }));
+    expect(() => readResult(enc({ seeds: [1], finish_reasons: [null], images: [Buffer.from('GIF89a....').toString('base64')] }))).toThrow(GenerativeError);
+    expect(() => readResult(enc({ seeds: [1], finish_reasons: [null], images: ['***'] }))).toThrow(/base64/);
+    expect(() => readResult(new TextEncoder().encode('<html>'))).toThrow(/JSON/);
+  });
+});
