@@ -18,6 +18,7 @@ interface ServerEntry {
   defaultHead(): PageHead;
   entries: ContentEntry[];
   SITE_ORIGIN: string;
+  FEED_TITLE: string;
 }
 
 const HEAD_BLOCK = /<!--head:[^>]*-->[\s\S]*?<!--\/head-->/;
@@ -101,7 +102,6 @@ export async function prerender(opts: { repoRoot: string; dist: string; serverEn
   const lastmod = new Map(server.entries.filter((e) => e.date).map((e) => [contentPath(e.collection, e.slug), e.date as string]));
   fs.writeFileSync(path.join(opts.dist, 'sitemap.xml'), sitemap(origin, sitemapPaths(opts.repoRoot), lastmod));
   fs.writeFileSync(path.join(opts.dist, 'robots.txt'), robots(origin));
-  const brand = server.defaultHead().title.split(' – ')[0];
-  fs.writeFileSync(path.join(opts.dist, 'feed.xml'), atomFeed(origin, `${brand} Blog`, server.entries.filter((e) => e.collection === 'blog')));
+  fs.writeFileSync(path.join(opts.dist, 'feed.xml'), atomFeed(origin, server.FEED_TITLE, server.entries.filter((e) => e.collection === 'blog')));
   return paths.length;
 }

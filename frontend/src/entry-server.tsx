@@ -12,7 +12,7 @@ import { routes } from './routes';
 import { LandingShell } from './Shell';
 
 export { entries };
-export { defaultHead, SITE_ORIGIN } from './lib/page-head';
+export { defaultHead, FEED_TITLE, SITE_ORIGIN } from './lib/page-head';
 
 export interface RenderedPage {
   /** The app's markup for #root. */

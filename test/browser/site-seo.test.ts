@@ -82,6 +82,7 @@ describe('prerendered pages, sitemap, robots and feed', () => {
     expect(meta(html, 'property', 'og:description')).toBe(meta(html, 'name', 'description'));
     expect(meta(html, 'property', 'og:image')).toMatch(new RegExp(`^${origin}/`));
     expect(meta(html, 'name', 'twitter:card')).toBe('summary_large_image');
+    expect(html).toContain(`<link rel="alternate" href="${origin}/feed.xml" type="application/atom+xml" title="ToonZap Blog"/>`);
     if (type === 'article') {
       // The article's body and its closing block are in the HTML too.
       expect(html).toContain('<h2>');

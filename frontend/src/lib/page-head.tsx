@@ -23,6 +23,9 @@ export interface PageHead {
 
 export const DEFAULT_IMAGE = '/thumbnails/pixar.png';
 
+/** The blog's Atom feed (written by the build), announced on every page. */
+export const FEED_TITLE = `${DEFAULT_BRAND} Blog`;
+
 /** The public origin the build was made for (PUBLIC_SITE_URL at build time). */
 export const SITE_ORIGIN = __SITE_URL__.replace(/\/+$/, '');
 
@@ -61,6 +64,7 @@ export function headTags(head: PageHead): HeadTag[] {
     meta('name', 'twitter:title', social),
     meta('name', 'twitter:description', head.description),
     meta('name', 'twitter:image', image),
+    { tag: 'link', rel: 'alternate', type: 'application/atom+xml', title: FEED_TITLE, href: absoluteUrl('/feed.xml') },
   ];
 }
 
@@ -73,7 +77,7 @@ export function HeadElements({ head }: { head: PageHead }) {
         t.tag === 'meta' ? (
           t.key === 'name' ? <meta key={t.name} name={t.name} content={t.content} /> : <meta key={t.name} property={t.name} content={t.content} />
         ) : (
-          <link key={t.rel} rel={t.rel} href={t.href} />
+          <link key={t.rel} rel={t.rel} href={t.href} type={t.type} title={t.title} />
         ),
       )}
     </>
