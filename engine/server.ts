@@ -5,6 +5,7 @@
  *
  *   PORT=8080 npx tsx engine/server.ts
  */
+import { readBody } from './http-body';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -190,24 +191,6 @@ function sendJson(res: http.ServerResponse, status: number, obj: unknown): void 
   res.end(body);
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new ClientError(`Request body larger than ${MAX_BODY} bytes.`));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 function defaultS3(): S3Client {
   // Endpoint from AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL and region from AWS_REGION (SDK v3 reads them).
   return new S3Client({ forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' });
@@ -272,7 +255,8 @@ export function startModelServer(opts: ModelServerOptions = {}): Promise<ModelSe
     }
     (async () => {
       try {
-        const raw = await readBody(req);
+        const raw = await readBody(req, MAX_BODY);
+        if (!raw) throw new ClientError(`Request body larger than ${MAX_BODY} bytes.`);
         let body: unknown;
         try {
           body = JSON.parse(raw.toString('utf8'));

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import type { HttpEvent, HttpResult } from '../lambdas/lib/http';
 import { isResponse, loadViewerRequestFunction } from './cloudfront-function';
+import { readBody } from '../engine/http-body';
 import type { LambdaHost } from './lambda-host';
 import type { LocalRoute } from './template';
 
@@ -50,7 +51,7 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
       send(res, 404, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Not Found' }));
       return;
     }
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_BODY_BYTES);
     if (!body) {
       send(res, 413, { 'content-type': 'application/json', connection: 'close' }, JSON.stringify({ detail: 'Request body is larger than 10 MB.' }));
       return;
@@ -153,25 +154,6 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
 
 /** API Gateway's payload limit: larger bodies are refused with 413 before any handler runs. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-/** The request body, or null when it exceeds MAX_BODY_BYTES (the rest is drained, up to a bound, so the 413 is read). */
-async function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
-  const declared = Number(req.headers['content-length']);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = declared > MAX_BODY_BYTES;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) tooLarge = true;
-    if (tooLarge) {
-      chunks.length = 0;
-      if (size > 4 * MAX_BODY_BYTES) break; // stop reading a flood; the connection is closed after the answer
-      continue;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return tooLarge ? null : Buffer.concat(chunks);
-}
 
 /** The request target as a URL on this origin, or null when it cannot be one (absolute-form junk and the like). */
 function requestUrl(target: string | undefined): URL | null {

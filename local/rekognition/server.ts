@@ -21,6 +21,7 @@
  * Images referenced by S3Object are read with the S3Client passed in `opts.s3`, or one built from env:
  * AWS_ENDPOINT_URL_S3 (endpoint), S3_FORCE_PATH_STYLE=true, AWS_REGION, AWS_ACCESS_KEY_ID/SECRET.
  */
+import { readBody } from '../../engine/http-body';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -221,38 +222,18 @@ function sendError(res: http.ServerResponse, requestId: string, err: Rekognition
   );
 }
 
-/** Reads the body up to MAX_BODY; returns undefined (after draining) when it is larger. */
-function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        tooBig = true;
-        chunks.length = 0;
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: Ctx): Promise<void> {
   const requestId = randomUUID();
   try {
     const target = String(req.headers['x-amz-target'] ?? '');
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_BODY);
     if (req.method !== 'POST' || target !== `${SERVICE_TARGET_PREFIX}.DetectModerationLabels`) {
       throw new RekognitionError(
         'UnknownOperationException',
         target ? `Operation ${target} is not supported by the local Rekognition stand-in` : 'Missing X-Amz-Target header',
       );
     }
-    if (body === undefined) throw new RekognitionError('ImageTooLargeException', MSG.tooLarge);
+    if (body === null) throw new RekognitionError('ImageTooLargeException', MSG.tooLarge);
     let input: unknown;
     try {
       input = body.length ? JSON.parse(body.toString('utf8')) : {};

@@ -12,6 +12,7 @@
  *   Browser    GET|POST /pay/:id, POST /pay/:id/cancel
  *   Test hooks POST /__simulate/pay/:id, GET /__simulate/events[?type=], GET /__simulate/health
  */
+import { readBody } from '../../engine/http-body';
 import Stripe from 'stripe';
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
@@ -181,23 +182,13 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
   const redirect = (res: http.ServerResponse, location: string) =>
     send(res, 303, '', { Location: location, 'Cache-Control': 'no-store' });
 
-  function readBody(req: http.IncomingMessage): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > MAX_BODY) {
-          reject(new HttpError(413, 'Request body too large'));
-          req.destroy();
-          return;
-        }
-        chunks.push(c);
-      });
-      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      req.on('error', reject);
-    });
+  /** The body as text; a body over MAX_BODY is Stripe's 413. */
+  async function readText(req: http.IncomingMessage): Promise<string> {
+    const body = await readBody(req, MAX_BODY);
+    if (!body) throw new HttpError(413, 'Request body too large');
+    return body.toString('utf8');
   }
+
 
   function authenticate(req: http.IncomingMessage): StripeApiError | null {
     const header = req.headers.authorization ?? '';
@@ -235,7 +226,7 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
       req.resume();
       return fail(authError);
     }
-    const body = method === 'POST' ? await readBody(req) : '';
+    const body = method === 'POST' ? await readText(req) : '';
     if (method !== 'POST') req.resume();
     const route = apiRoutes.find(([m, re]) => m === method && re.test(url.pathname));
     if (!route) {
@@ -369,7 +360,7 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
   }
 
   async function handlePay(req: http.IncomingMessage, res: http.ServerResponse, id: string): Promise<void> {
-    const body = await readBody(req);
+    const body = await readText(req);
     const rec = api.getSession(id);
     if (!rec) return pageNotFound(res);
     if (rec.session.status === 'complete') {
@@ -431,7 +422,7 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
   async function handleSimulate(req: http.IncomingMessage, res: http.ServerResponse, method: string, url: URL): Promise<void> {
     const pay = /^\/__simulate\/pay\/([^/]+)$/.exec(url.pathname);
     if (pay && method === 'POST') {
-      const body = await readBody(req);
+      const body = await readText(req);
       let input: Record<string, unknown> = {};
       if (body.trim()) {
         if (/json/i.test(String(req.headers['content-type'] ?? ''))) {
