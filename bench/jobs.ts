@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startLocalRuntime } from '../local/runtime';
 import { bigPhoto } from '../test/fixtures/photos';
-import { api, sha256, waitForJob } from '../test/support/runtime';
+import { api, sha256, uploadHeaders, waitForJob } from '../test/support/runtime';
 
 
 export async function runJobsBench(): Promise<{ moderationMs: number; thumbnailMs: number; totalMs: number }> {
@@ -25,8 +25,8 @@ export async function runJobsBench(): Promise<{ moderationMs: number; thumbnailM
     };
     const bytes = await bigPhoto();
     const hash = sha256(bytes);
-    const reg = await call('POST', '/api/upload-image', { image_hash: hash, file_type: 'image/jpeg' });
-    await fetch(reg.url.url, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(bytes) });
+    const reg = await call('POST', '/api/upload-image', { image_hash: hash, file_type: 'image/jpeg', file_size: bytes.length });
+    await fetch(reg.url.url, { method: 'PUT', headers: uploadHeaders(hash, 'image/jpeg'), body: new Uint8Array(bytes) });
     const t0 = performance.now();
     await until((await call('POST', '/api/process-moderation', { image_hashes: [hash] })).job_id);
     const t1 = performance.now();

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { STYLE_IDS } from '../domain/styles';
 import { startLocalRuntime } from '../local/runtime';
 import { photo } from '../test/fixtures/photos';
+import { uploadHeaders } from '../test/support/runtime';
 
 
 export interface PipelineBenchResult {
@@ -45,8 +46,8 @@ export async function runPipelineBench(opts: { photo?: string; log?: (line: stri
     const bytes = opts.photo ? fs.readFileSync(opts.photo) : photo('astronaut.png');
     const hash = createHash('sha256').update(bytes).digest('hex');
     const type = bytes[0] === 0xff ? 'image/jpeg' : 'image/png';
-    const reg = await call('POST', '/api/upload-image', { image_hash: hash, file_type: type });
-    if (reg.status === 'upload') await fetch(reg.url.url, { method: 'PUT', headers: { 'content-type': type }, body: bytes });
+    const reg = await call('POST', '/api/upload-image', { image_hash: hash, file_type: type, file_size: bytes.length });
+    if (reg.status === 'upload') await fetch(reg.url.url, { method: 'PUT', headers: uploadHeaders(hash, type), body: bytes });
     await waitJob((await call('POST', '/api/process-moderation', { image_hashes: [hash] })).job_id);
     await waitJob((await call('POST', '/api/process-thumbnail', { image_hash: hash })).job_id);
     const order = await call('POST', '/api/checkout', { email: 'bench@example.com', hashes: [hash], styles: STYLE_IDS });

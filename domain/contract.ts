@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { EMAIL_MESSAGES, isValidEmail } from './email';
 import { ACCEPTED_TYPES } from './image-format';
 import { STYLE_IDS, type StyleId } from './styles';
-import { MAX_FILES, MESSAGES as UPLOAD_MESSAGES } from './upload-rules';
+import { MAX_FILE_BYTES, MAX_FILES, MESSAGES as UPLOAD_MESSAGES } from './upload-rules';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Building blocks
@@ -82,6 +82,11 @@ export const contract = {
     request: z.object({
       image_hash: imageHash('image_hash'),
       file_type: z.enum(ACCEPTED_TYPES, { error: UPLOAD_MESSAGES.type }),
+      /** Bytes of the file: the upload URL signs exactly this length; at the limit or over, no URL is made. */
+      file_size: z.number({ error: 'file_size must be the file size in bytes.' })
+        .int('file_size must be the file size in bytes.')
+        .positive('file_size must be the file size in bytes.')
+        .refine((size) => size < MAX_FILE_BYTES, UPLOAD_MESSAGES.size),
     }),
     response: z.discriminatedUnion('status', [
       z.object({ status: z.literal('exists') }),

@@ -17,8 +17,8 @@ export interface OrderPipelineProps {
 const ORDER_TASKS = {
   orderPrepare: { entry: 'order-prepare', access: ['generations:write', 'images:write', 'media:uploads:read', 'media:uploads:delete', 'rekognition'], memoryMb: 1024, timeoutSeconds: 120 },
   // Generative renders read the photo and write the preview or output themselves (the engine does both in SageMaker).
-  orderPreviews: { entry: 'order-previews', access: ['generations:read', 'images:write', 'engine', 'bedrock', 'media:uploads:read', 'media:previews:write'], memoryMb: 512, timeoutSeconds: 120, sharp: true },
-  generateItem: { entry: 'generate-item', access: ['generations:write', 'images:write', 'media:outputs:read', 'engine', 'bedrock', 'media:uploads:read', 'media:outputs:write'], memoryMb: 1024, timeoutSeconds: 120, sharp: true },
+  orderPreviews: { entry: 'order-previews', access: ['generations:read', 'images:write', 'engine', 'bedrock', 'media:uploads:read', 'media:uploads:delete', 'media:previews:write'], memoryMb: 512, timeoutSeconds: 120, sharp: true },
+  generateItem: { entry: 'generate-item', access: ['generations:write', 'images:write', 'media:outputs:read', 'engine', 'bedrock', 'media:uploads:read', 'media:uploads:delete', 'media:outputs:write'], memoryMb: 1024, timeoutSeconds: 120, sharp: true },
   itemFailed: { entry: 'item-failed', access: ['generations:write'], memoryMb: 256, timeoutSeconds: 15 },
   orderFinalize: { entry: 'order-finalize', access: ['generations:write', 'payments:secret'], memoryMb: 256, timeoutSeconds: 60 },
   orderEmail: { entry: 'order-email', access: ['generations:write', 'mail'], memoryMb: 256, timeoutSeconds: 20 },

@@ -15,7 +15,7 @@ export interface PipelinesProps {
 /** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
 const TASKS = {
   moderateImages: { entry: 'moderate-images', access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:delete', 'jobs:write', 'rekognition', 'engine', 'bedrock', 'counters:write', 'media:previews:write'], memoryMb: 1024, timeoutSeconds: 120, sharp: true },
-  makePreviews: { entry: 'make-previews', access: ['images:read', 'images:write', 'jobs:write', 'engine', 'bedrock', 'counters:write', 'media:uploads:read', 'media:previews:write'], memoryMb: 512, timeoutSeconds: 120, sharp: true },
+  makePreviews: { entry: 'make-previews', access: ['images:read', 'images:write', 'jobs:write', 'engine', 'bedrock', 'counters:write', 'media:uploads:read', 'media:uploads:delete', 'media:previews:write'], memoryMb: 512, timeoutSeconds: 120, sharp: true },
   jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
 } as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }>;
 export type TaskName = keyof typeof TASKS;

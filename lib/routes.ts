@@ -44,7 +44,7 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/config', handler: 'config', access: [] },
   { method: 'GET', path: '/api/available-styles', handler: 'available-styles', access: [] },
   { method: 'POST', path: '/api/upload-image', handler: 'upload-image', access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:write', 'media:uploads:delete'] },
-  { method: 'POST', path: '/api/process-moderation', handler: 'process-moderation', access: ['images:read', 'jobs:write', 'jobs-machine:start'], startsWork: true },
+  { method: 'POST', path: '/api/process-moderation', handler: 'process-moderation', access: ['images:read', 'jobs:write', 'media:uploads:read', 'jobs-machine:start'], startsWork: true },
   { method: 'POST', path: '/api/process-thumbnail', handler: 'process-thumbnail', access: ['images:read', 'jobs:write', 'jobs-machine:start'], startsWork: true },
   { method: 'GET', path: '/api/jobs/{job_id}', handler: 'get-job', access: ['jobs:read', 'jobs:write', 'jobs-machine:read'] },
   { method: 'GET', path: '/api/get-moderation/{image_hash}', handler: 'get-moderation', access: ['images:read'] },

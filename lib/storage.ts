@@ -74,7 +74,8 @@ export class Storage extends Construct {
         {
           allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
           allowedOrigins: props.corsOrigins,
-          allowedHeaders: ['Content-Type', 'Content-Length'],
+          // The presigned upload signs these; the browser sends them (Content-Length it sets itself).
+          allowedHeaders: ['Content-Type', 'Content-Length', 'x-amz-checksum-sha256', 'If-None-Match'],
           exposedHeaders: ['ETag'],
           maxAge: 3600,
         },

@@ -45,6 +45,8 @@ export interface LocalRuntime {
   resumedExecutions: string[];
   /** The Bedrock runtime endpoint the handlers use: the local stand-in, or a relay to the endpoint given at start. */
   bedrockUrl: string;
+  /** Model calls the local Rekognition stand-in has answered (tests check verdicts are reused). */
+  rekognitionCalls(): number;
   /** Resolves when no state machine execution is running (tests). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -178,6 +180,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       model,
       env,
       resumedExecutions: stepFunctions.resumed,
+      rekognitionCalls: () => moderation.calls(),
       idle: () => stepFunctions.idle(),
       async close() {
         server.closeAllConnections();

@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImageInfo } from '../../domain/image-format';
 import type { RefusalCategory } from '../../domain/moderation-policy';
 import { ddb } from './aws';
+import type { ObjectBinding } from './media';
 import { settings } from './settings';
 
 /** 'allowed' passes; 'rejected' failed moderation; 'invalid' failed the upload check (object removed). */
@@ -26,6 +27,19 @@ export interface ImageRecord {
   preview_renderers?: Record<string, string>;
   /** Generative styles not previewed on `day` because the daily preview budget was spent. */
   previews_paused?: { day: string; styles: string[] };
+  /** Size the browser declared at registration (the upload URL signs exactly this length). */
+  file_size?: number;
+  /**
+   * The stored object the verdict was made on (ETag and length as S3 reports them): every later use checks the
+   * object still matches before it is read, so bytes written after moderation are never used.
+   */
+  object_etag?: string;
+  object_size?: number;
+}
+
+/** The object a verdict is bound to, or null for a record judged before verdicts were bound (judge it again). */
+export function verdictBinding(record: ImageRecord): ObjectBinding | null {
+  return record.object_etag && typeof record.object_size === 'number' ? { etag: record.object_etag, size: record.object_size } : null;
 }
 
 const table = () => settings.table('images');
@@ -35,13 +49,18 @@ export async function getImage(hash: string): Promise<ImageRecord | null> {
   return (res.Item as ImageRecord | undefined) ?? null;
 }
 
-/** Records a registration; keeps the first registration time and clears a stale verification. */
-export async function registerImage(hash: string, fileType: string): Promise<void> {
+/**
+ * Records a registration for a new upload URL: keeps the first registration time; clears the verification, any
+ * verdict and its binding, and the preview list, since a new object is about to be written. Only called when no
+ * judged object is stored (upload-image refuses to re-register an image whose judged object is still there).
+ */
+export async function registerImage(hash: string, fileType: string, fileSize: number): Promise<void> {
   await ddb().send(new UpdateCommand({
     TableName: table(),
     Key: { image_hash: hash },
-    UpdateExpression: 'SET file_type = :t, registered_at = if_not_exists(registered_at, :now), verified = :f',
-    ExpressionAttributeValues: { ':t': fileType, ':now': new Date().toISOString(), ':f': false },
+    UpdateExpression: 'SET file_type = :t, file_size = :s, registered_at = if_not_exists(registered_at, :now), verified = :f'
+      + ' REMOVE moderation, moderation_reasons, moderated_at, moderation_category, object_etag, object_size, previews, preview_renderers',
+    ExpressionAttributeValues: { ':t': fileType, ':s': fileSize, ':now': new Date().toISOString(), ':f': false },
   }));
 }
 
@@ -54,17 +73,33 @@ export async function markVerified(hash: string, info: ImageInfo): Promise<void>
   }));
 }
 
-export async function recordModeration(hash: string, verdict: ModerationVerdict, reasons: string[], category: RefusalCategory | null = null): Promise<void> {
+/**
+ * Records a verdict. 'allowed' and 'rejected' are bound to the object they judged; 'invalid' means the object is
+ * gone (deleted or never there), so the verification, the binding and the preview list go too.
+ */
+export async function recordModeration(hash: string, verdict: ModerationVerdict, reasons: string[], category: RefusalCategory | null = null, binding: ObjectBinding | null = null): Promise<void> {
+  const set = ['moderation = :m', 'moderation_reasons = :r', 'moderated_at = :now'];
+  const remove: string[] = [];
+  const values: Record<string, unknown> = { ':m': verdict, ':r': reasons, ':now': new Date().toISOString() };
+  if (category) {
+    set.push('moderation_category = :c');
+    values[':c'] = category;
+  } else remove.push('moderation_category');
+  if (binding && verdict !== 'invalid') {
+    set.push('object_etag = :e', 'object_size = :z');
+    values[':e'] = binding.etag;
+    values[':z'] = binding.size;
+  } else remove.push('object_etag', 'object_size');
+  if (verdict === 'invalid') {
+    set.push('verified = :f');
+    values[':f'] = false;
+    remove.push('previews', 'preview_renderers');
+  }
   await ddb().send(new UpdateCommand({
     TableName: table(),
     Key: { image_hash: hash },
-    UpdateExpression: 'SET moderation = :m, moderation_reasons = :r, moderated_at = :now'
-      + (verdict === 'invalid' ? ', verified = :f' : '')
-      + (category ? ', moderation_category = :c' : ' REMOVE moderation_category'),
-    ExpressionAttributeValues: {
-      ':m': verdict, ':r': reasons, ':now': new Date().toISOString(),
-      ...(verdict === 'invalid' ? { ':f': false } : {}), ...(category ? { ':c': category } : {}),
-    },
+    UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+    ExpressionAttributeValues: values,
   }));
 }
 

@@ -1,41 +1,80 @@
 import { DetectModerationLabelsCommand } from '@aws-sdk/client-rekognition';
 import { judgeLabels, type RefusalCategory } from '../../domain/moderation-policy';
 import { rekognition } from './aws';
-import { getImage, markVerified, recordModeration, type ModerationVerdict } from './images';
-import { mediaKey, verifyUpload } from './media';
+import { getImage, type ImageRecord, markVerified, recordModeration, verdictBinding, type ModerationVerdict } from './images';
+import { checkBinding, deleteObject, mediaKey, type ObjectBinding, verifyUpload } from './media';
 import { settings } from './settings';
 
-export interface ModerationOutcome { image_hash: string; moderation: ModerationVerdict; reasons: string[] }
+export interface ModerationOutcome {
+  image_hash: string;
+  moderation: ModerationVerdict;
+  reasons: string[];
+  /** The verdict already stood, bound to the object still stored: no Rekognition call was made. */
+  reused?: boolean;
+}
 
 /** Rekognition refuses these images outright: they can never be allowed, so they are 'invalid', not retried. */
 const IMAGE_ERRORS = new Set(['InvalidImageFormatException', 'ImageTooLargeException', 'InvalidS3ObjectException']);
 
 /**
- * Moderates one uploaded photo (never a cartoon of it): verify bytes against the hash, then Rekognition's
- * DetectModerationLabels on the stored object, judged by the Terms' policy. The verdict is recorded.
+ * Moderates one uploaded photo (never a cartoon of it), once: a verdict bound to the object still stored is reused
+ * (one HEAD, no model call). Otherwise: verify the bytes against the hash, Rekognition's DetectModerationLabels on
+ * the stored object, judged by the Terms' policy; the verdict is recorded with the ETag of the bytes that were
+ * hashed, after checking Rekognition read that same object. Objects that fail anywhere are deleted.
  */
 export async function moderateImage(hash: string): Promise<ModerationOutcome> {
   const record = await getImage(hash);
   if (!record) return done(hash, 'invalid', ['Image was never registered.']);
+  const judged = record.moderation === 'allowed' || record.moderation === 'rejected' ? verdictBinding(record) : null;
+  if (judged) {
+    const still = await checkBinding(hash, judged);
+    if (!still.ok) return done(hash, 'invalid', [still.message]);
+    return { image_hash: hash, moderation: record.moderation!, reasons: record.moderation_reasons ?? [], reused: true };
+  }
   const check = await verifyUpload(hash);
   if (!check.ok) return done(hash, 'invalid', [check.message]);
   await markVerified(hash, check.info);
+  let verdict: ReturnType<typeof judgeLabels>;
   try {
     const res = await rekognition().send(new DetectModerationLabelsCommand({
       Image: { S3Object: { Bucket: settings.mediaBucket, Name: mediaKey.upload(hash) } },
       MinConfidence: Math.min(50, settings.moderationMinConfidence),
     }));
-    const verdict = judgeLabels(res.ModerationLabels ?? [], settings.moderationMinConfidence);
-    return done(hash, verdict.allowed ? 'allowed' : 'rejected', verdict.reasons, verdict.category);
+    verdict = judgeLabels(res.ModerationLabels ?? [], settings.moderationMinConfidence);
   } catch (err) {
-    if (IMAGE_ERRORS.has((err as Error).name)) return done(hash, 'invalid', [`${(err as Error).name}: ${(err as Error).message}`]);
-    throw err;
+    if (!IMAGE_ERRORS.has((err as Error).name)) throw err;
+    // A valid header on bytes no decoder accepts: unusable for good, so it goes.
+    await deleteObject(mediaKey.upload(hash));
+    return done(hash, 'invalid', [`${(err as Error).name}: ${(err as Error).message}`]);
   }
+  // Rekognition read the object by name: it must still be the one whose bytes were hashed.
+  const after = await checkBinding(hash, check.binding);
+  if (!after.ok) return done(hash, 'invalid', [after.message]);
+  return done(hash, verdict.allowed ? 'allowed' : 'rejected', verdict.reasons, verdict.category, check.binding);
 }
 
-async function done(hash: string, moderation: ModerationVerdict, reasons: string[], category: RefusalCategory | null = null): Promise<ModerationOutcome> {
-  await recordModeration(hash, moderation, reasons, category);
+async function done(hash: string, moderation: ModerationVerdict, reasons: string[], category: RefusalCategory | null = null, binding: ObjectBinding | null = null): Promise<ModerationOutcome> {
+  await recordModeration(hash, moderation, reasons, category, binding);
   return { image_hash: hash, moderation, reasons };
+}
+
+/** Whether a use (previews, generation) may read an upload; when not, why, in words for the operator and the item. */
+export type UploadUse = { ok: true; record: ImageRecord } | { ok: false; reason: string };
+
+/**
+ * Gate before any use of an uploaded photo: its verdict is 'allowed' and the stored object is still the one that
+ * verdict was made on (a HEAD, before anything is read). A changed object is deleted and the image marked invalid,
+ * so it is never rendered; a verdict from before verdicts were bound counts as no verdict.
+ */
+export async function allowedUpload(hash: string): Promise<UploadUse> {
+  const record = await getImage(hash);
+  if (record?.moderation !== 'allowed') return { ok: false, reason: 'Image has not passed moderation.' };
+  const bound = verdictBinding(record);
+  if (!bound) return { ok: false, reason: 'Image has not passed moderation.' };
+  const still = await checkBinding(hash, bound);
+  if (still.ok) return { ok: true, record };
+  await recordModeration(hash, 'invalid', [still.message]);
+  return { ok: false, reason: still.message };
 }
 
 /** Runs `fn` over items with at most `limit` in flight. */

@@ -2,9 +2,9 @@ import { STYLE_IDS } from '../../domain/styles';
 import { takePreviewBudget } from './budget';
 import { renderOnEngine } from './engine';
 import { renderGenerative } from './generative';
-import { getImage, recordPreviews } from './images';
+import { recordPreviews } from './images';
 import { mediaKey } from './media';
-import { mapLimit } from './moderation';
+import { allowedUpload, mapLimit } from './moderation';
 import { budgetDay, pendingPreviews, previewRenderer, rendererFor } from './renderer';
 import { settings } from './settings';
 
@@ -35,8 +35,10 @@ export interface PreviewOptions {
  */
 export async function makePreviews(hash: string, opts: PreviewOptions) {
   const started = Date.now();
-  const image = await getImage(hash);
-  if (image?.moderation !== 'allowed') throw new NotAllowedError(`Image ${hash} has not passed moderation.`);
+  // Allowed, and still the very object that was judged: otherwise nothing is rendered.
+  const use = await allowedUpload(hash);
+  if (!use.ok) throw new NotAllowedError(`Image ${hash.slice(0, 12)}: ${use.reason}`);
+  const image = use.record;
   const day = budgetDay();
   const wanted = opts.styles ?? STYLE_IDS;
   const todo = opts.onlyMissing ? wanted.filter((s) => previewRenderer(image, s) === null) : pendingPreviews(image, wanted, day);

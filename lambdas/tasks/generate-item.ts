@@ -1,9 +1,10 @@
 import { GENERATIVE_ERRORS } from '../../domain/wiring';
-import { itemKey } from '../../domain/orders';
+import { ITEM_ERRORS, itemKey } from '../../domain/orders';
 import { GenerativeError } from '../lib/bedrock';
 import { renderOnEngine } from '../lib/engine';
 import { renderGenerative } from '../lib/generative';
 import { getImage } from '../lib/images';
+import { allowedUpload } from '../lib/moderation';
 import { mediaKey, objectExists } from '../lib/media';
 import { finishItem, getGeneration } from '../lib/orders';
 import { deliveredStyles, recordOutput } from '../lib/outputs';
@@ -31,6 +32,12 @@ export async function handler(input: WorkItem) {
   const image = await getImage(input.image_hash);
   let rendered = false;
   if (!(deliveredStyles(image).has(input.style) && (await objectExists(key)))) {
+    // The photo must still be the object its verdict was made on; bytes written since are never rendered.
+    const use = await allowedUpload(input.image_hash);
+    if (!use.ok) {
+      await finishItem(input.order_id, input, { status: 'failed', error: ITEM_ERRORS.refused, detail: use.reason });
+      return { refused: use.reason };
+    }
     const renderer = rendererFor(input.style);
     // The refund policy names "output significantly different from preview": never silently switch renderers.
     const previewBy = previewRenderer(image, input.style);

@@ -6,8 +6,9 @@ export interface OrderInput { order_id: string }
 export interface WorkItem { order_id: string; image_hash: string; style: string }
 
 /**
- * Order pipeline, first step: the paid photos are verified and moderated again (the upload could have changed since
- * checkout, or the policy since the preview); items of refused photos fail at once and are refunded later.
+ * Order pipeline, first step: each paid photo's verdict is checked against the stored object it was made on (the
+ * upload could have changed since checkout: then it is deleted and refused) and reused, or made now if there is
+ * none; items of refused photos fail at once and are refunded later.
  * Returns the items still to generate, so a re-run after a restart skips everything already finished.
  */
 export async function handler(input: OrderInput): Promise<{ allowed: string[]; items: WorkItem[] }> {

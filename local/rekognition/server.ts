@@ -58,6 +58,8 @@ export interface LocalRekognitionOptions {
 export interface LocalRekognition {
   url: string;
   port: number;
+  /** DetectModerationLabels requests received so far (tests count model calls with it). */
+  calls(): number;
   close(): Promise<void>;
 }
 
@@ -275,8 +277,10 @@ export async function startLocalRekognition(opts: LocalRekognitionOptions = {}):
   };
   if (opts.preload) ensureLoadLogged();
 
+  let calls = 0;
   const server = http.createServer((req, res) => {
     ensureLoadLogged();
+    if (req.headers['x-amz-target'] === `${SERVICE_TARGET_PREFIX}.DetectModerationLabels`) calls++;
     void handle(req, res, ctx);
   });
   // Keep-alive sockets from SDK agents must not keep close() waiting.
@@ -298,6 +302,7 @@ export async function startLocalRekognition(opts: LocalRekognitionOptions = {}):
   return {
     url,
     port: addr.port,
+    calls: () => calls,
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

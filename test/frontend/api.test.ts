@@ -35,30 +35,40 @@ beforeEach(() => {
 const reply = (...r: Reply[]) => replies.push(...r);
 
 describe('upload', () => {
-  it('registers the hash and type', async () => {
+  it('registers the hash, type and size', async () => {
     reply({ body: { status: 'upload', url: { url: 'https://s3/put' } } });
-    await expect(registerUpload('h1', 'image/png')).resolves.toEqual({ status: 'upload', url: { url: 'https://s3/put' } });
+    await expect(registerUpload('h1', 'image/png', 1234)).resolves.toEqual({ status: 'upload', url: { url: 'https://s3/put' } });
     expect(calls[0].url).toBe('/api/upload-image');
-    expect(JSON.parse(String(calls[0].init?.body))).toEqual({ image_hash: 'h1', file_type: 'image/png' });
+    expect(JSON.parse(String(calls[0].init?.body))).toEqual({ image_hash: 'h1', file_type: 'image/png', file_size: 1234 });
   });
 
   it('reports register failures with detail, else status text', async () => {
     reply({ status: 400, statusText: 'Bad Request', body: { detail: 'Unsupported file type' } });
-    await expect(registerUpload('h', 'image/gif')).rejects.toThrow('Failed to upload image: Unsupported file type');
+    await expect(registerUpload('h', 'image/gif', 1)).rejects.toThrow('Failed to upload image: Unsupported file type');
     reply({ status: 502, statusText: 'Bad Gateway', raw: '<html>' });
-    await expect(registerUpload('h', 'image/png')).rejects.toThrow('Failed to upload image: Bad Gateway');
+    await expect(registerUpload('h', 'image/png', 1)).rejects.toThrow('Failed to upload image: Bad Gateway');
     // HTTP/2 has no status text: the standard phrase is used.
     reply({ status: 503, raw: '' });
-    await expect(registerUpload('h', 'image/png')).rejects.toThrow('Failed to upload image: Service Unavailable');
+    await expect(registerUpload('h', 'image/png', 1)).rejects.toThrow('Failed to upload image: Service Unavailable');
   });
 
-  it('PUTs the raw file with its content type', async () => {
+  it('PUTs the raw file with the headers the URL signs: type, SHA-256 checksum, write-once', async () => {
     reply({ status: 200 });
     const blob = new Blob(['x'], { type: 'image/png' });
-    await putToStorage('https://s3/put', blob, 'image/png');
+    const hash = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+    await putToStorage('https://s3/put', blob, 'image/png', hash);
     expect(calls[0].init?.method).toBe('PUT');
-    expect(calls[0].init?.headers).toEqual({ 'Content-Type': 'image/png' });
+    expect(calls[0].init?.headers).toEqual({
+      'Content-Type': 'image/png',
+      'x-amz-checksum-sha256': Buffer.from(hash, 'hex').toString('base64'),
+      'If-None-Match': '*',
+    });
     expect(calls[0].init?.body).toBe(blob);
+  });
+
+  it('a 412 (already stored: the same photo from another tab) is not an error', async () => {
+    reply({ status: 412, raw: '<Error><Code>PreconditionFailed</Code></Error>' });
+    await expect(putToStorage('u', new Blob(['x']), 'image/png', 'ab')).resolves.toBeUndefined();
   });
 
   it('reports S3 XML errors by code and message, other bodies verbatim', async () => {
@@ -67,9 +77,9 @@ describe('upload', () => {
       statusText: 'Forbidden',
       raw: '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
     });
-    await expect(putToStorage('u', new Blob(['x']), 'image/png')).rejects.toThrow('S3 upload failed: AccessDenied - Request has expired');
+    await expect(putToStorage('u', new Blob(['x']), 'image/png', 'ab')).rejects.toThrow('S3 upload failed: AccessDenied - Request has expired');
     reply({ status: 500, statusText: 'Internal Server Error', raw: 'upstream timed out' });
-    await expect(putToStorage('u', new Blob(['x']), 'image/png')).rejects.toThrow(
+    await expect(putToStorage('u', new Blob(['x']), 'image/png', 'ab')).rejects.toThrow(
       'Failed to upload image: Internal Server Error - upstream timed out',
     );
     expect(storageErrorMessage('Forbidden', '<Error><Code>SignatureDoesNotMatch</Code><Message>Bad sig</Message></Error>')).toBe(

@@ -1,5 +1,5 @@
 import { toHex } from '../../frontend/src/lib/hash';
-import { sha256Hex } from '../../frontend/src/lib/hash';
+import { hexToBase64, sha256Hex } from '../../frontend/src/lib/hash';
 import { uploadAll, uploadOne } from '../../frontend/src/lib/upload';
 
 describe('hashing', () => {
@@ -7,6 +7,7 @@ describe('hashing', () => {
     const hex = await sha256Hex(new TextEncoder().encode('abc'));
     expect(hex).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
     expect(toHex(new Uint8Array([0, 15, 255]))).toBe('000fff');
+    expect(hexToBase64(hex)).toBe(Buffer.from(hex, 'hex').toString('base64'));
   });
 });
 
@@ -29,6 +30,9 @@ describe('uploadOne', () => {
     calls.length = 0;
     await uploadOne({ file: new Blob(['other']), type: 'image/png' });
     expect(calls).toEqual(['POST /api/upload-image', 'PUT https://s3/put']);
+    // The registration carries the size the URL will sign.
+    const bodies = (global.fetch as jest.Mock).mock.calls.filter(([url]) => String(url) === '/api/upload-image').map(([, init]) => JSON.parse(String(init.body)));
+    expect(bodies.map((b) => b.file_size)).toEqual([3, 5]);
   });
 });
 

@@ -50,7 +50,7 @@ describe('moderation and preview jobs', () => {
   test('an upload that does not match its hash is never allowed, and its object is removed', async () => {
     const real = photo('coffee.png');
     const hash = sha256(real);
-    const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' });
+    const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: real.length });
     await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: photo('chelsea.png') });
     const job = await client.post('/api/process-moderation', { image_hashes: [hash] });
     expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
@@ -64,7 +64,7 @@ describe('moderation and preview jobs', () => {
   test('a file that is not an image is refused by moderation', async () => {
     const bytes = Buffer.from('%PDF-1.4 not an image at all');
     const hash = sha256(bytes);
-    const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' });
+    const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: bytes.length });
     await s3.send(new PutObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: `uploads/${hash}`, Body: bytes }));
     expect(reg.status).toBe(200);
     const job = await client.post('/api/process-moderation', { image_hashes: [hash] });

@@ -36,7 +36,7 @@ describe('orders', () => {
   /** Uploads and moderates a photo, then replaces the stored bytes through the still-valid upload URL. */
   async function allowedThenSwapped(original: Buffer, replacement: Buffer): Promise<string> {
     const h = sha256(original);
-    const reg = await client.post('/api/upload-image', { image_hash: h, file_type: 'image/png' });
+    const reg = await client.post('/api/upload-image', { image_hash: h, file_type: 'image/png', file_size: original.length });
     expect(reg.body.status).toBe('upload');
     const put = async (bytes: Buffer) => {
       const res = await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(bytes) });

@@ -1,6 +1,6 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
-import { api, photo, sha256, startTestRuntime } from '../support/runtime';
+import { api, photo, sha256, startTestRuntime, uploadHeaders } from '../support/runtime';
 
 /** Uploads through the local runtime: the same handler code and template as in AWS, with emulators. */
 describe('uploads', () => {
@@ -31,7 +31,7 @@ describe('uploads', () => {
   test('register, PUT to the presigned URL, register again → exists', async () => {
     const bytes = photo('astronaut.png');
     const hash = sha256(bytes);
-    const first = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' });
+    const first = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: bytes.length });
     expect(first.status).toBe(200);
     expect(first.body.status).toBe('upload');
     const url = new URL(first.body.url.url);
@@ -39,22 +39,22 @@ describe('uploads', () => {
     expect(Number(url.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(900);
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toContain('content-type');
 
-    const put = await fetch(first.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: bytes });
+    const put = await fetch(first.body.url.url, { method: 'PUT', headers: uploadHeaders(hash, 'image/png'), body: bytes });
     expect(put.status).toBe(200);
     const stored = await s3.send(new GetObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}` }));
     expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
 
-    expect(await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' })).toEqual({ status: 200, body: { status: 'exists' } });
+    expect(await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: bytes.length })).toEqual({ status: 200, body: { status: 'exists' } });
   });
 
   test('a stored object that does not match its hash is removed and asked for again', async () => {
     const real = photo('chelsea.png');
     const hash = sha256(real);
-    const first = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' });
+    const first = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: real.length });
     expect(first.body.status).toBe('upload');
     // Someone PUTs different bytes to the URL; S3 emulators check no checksums, so the server must.
     await fetch(first.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: photo('coffee.png') });
-    const again = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png' });
+    const again = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: real.length });
     expect(again.body.status).toBe('upload');
     await expect(s3.send(new GetObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}` }))).rejects.toMatchObject({ name: 'NoSuchKey' });
   });

@@ -39,13 +39,18 @@ export function api(baseUrl: string): Api {
   return { get: (p) => call('GET', p), post: (p, b) => call('POST', p, b) };
 }
 
+/** The headers a presigned upload URL signs, as the browser sends them (fetch adds Content-Length). */
+export function uploadHeaders(hash: string, type: string): Record<string, string> {
+  return { 'content-type': type, 'x-amz-checksum-sha256': Buffer.from(hash, 'hex').toString('base64'), 'if-none-match': '*' };
+}
+
 /** Registers and uploads a photo the way the browser does; returns its hash. */
 export async function uploadPhoto(client: Api, bytes: Buffer, type = 'image/png'): Promise<string> {
   const hash = sha256(bytes);
-  const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: type });
+  const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: type, file_size: bytes.length });
   if (reg.status !== 200) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
   if (reg.body.status === 'upload') {
-    const put = await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': type }, body: new Uint8Array(bytes) });
+    const put = await fetch(reg.body.url.url, { method: 'PUT', headers: uploadHeaders(hash, type), body: new Uint8Array(bytes) });
     if (!put.ok) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
   }
   return hash;

@@ -15,6 +15,7 @@ import type {
   Thumbnail,
 } from '../../../domain/contract';
 import { detailFromBody, getJson, postJson, readDetail, statusTextOf } from './http';
+import { hexToBase64 } from './hash';
 
 // The API's shapes come from the one contract (type-only: nothing of zod reaches the bundle).
 export type { AppConfig, CheckoutResponse, GeneratedImage, Generation, GenerationStatus, JobStatus, ModerationResult, PaymentMode, RegisterResult, Style, Thumbnail } from '../../../domain/contract';
@@ -48,8 +49,8 @@ export async function pingStatus(): Promise<boolean> {
 // ---------------------------------------------------------------------------------------------
 // Upload
 
-export async function registerUpload(imageHash: string, fileType: string): Promise<RegisterResult> {
-  const res = await postJson('/api/upload-image', { image_hash: imageHash, file_type: fileType } as RequestOf<'upload-image'>);
+export async function registerUpload(imageHash: string, fileType: string, fileSize: number): Promise<RegisterResult> {
+  const res = await postJson('/api/upload-image', { image_hash: imageHash, file_type: fileType, file_size: fileSize } as RequestOf<'upload-image'>);
   if (!res.ok) {
     const detail = await readDetail(res);
     throw new Error(`Failed to upload image: ${detail ?? statusTextOf(res)}`);
@@ -67,8 +68,18 @@ export function storageErrorMessage(statusText: string, body: string): string {
   return `Failed to upload image: ${statusText} - ${body}`;
 }
 
-export async function putToStorage(url: string, file: Blob, fileType: string): Promise<void> {
-  const res = await fetch(url, { method: 'PUT', body: file, headers: { 'Content-Type': fileType } });
+/**
+ * PUTs the file to its presigned URL with the headers the URL signs: the type, the SHA-256 checksum (the image hash
+ * in base64; storage refuses other bytes) and If-None-Match (write-once). The browser sets Content-Length from the
+ * file itself. 412 means the object is already stored (another tab uploaded the same photo): the server checks it.
+ */
+export async function putToStorage(url: string, file: Blob, fileType: string, imageHash: string): Promise<void> {
+  const res = await fetch(url, {
+    method: 'PUT',
+    body: file,
+    headers: { 'Content-Type': fileType, 'x-amz-checksum-sha256': hexToBase64(imageHash), 'If-None-Match': '*' },
+  });
+  if (res.status === 412) return;
   if (!res.ok) {
     const body = await res.text().catch(() => '');
     throw new Error(storageErrorMessage(statusTextOf(res), body));

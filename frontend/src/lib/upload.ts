@@ -9,9 +9,9 @@ export interface UploadItem {
 
 export async function uploadOne(item: UploadItem): Promise<string> {
   const hash = await sha256Hex(await item.file.arrayBuffer());
-  const registered = await registerUpload(hash, item.type);
+  const registered = await registerUpload(hash, item.type, item.file.size);
   if (registered.status === 'upload') {
-    await putToStorage(registered.url.url, item.file, item.type);
+    await putToStorage(registered.url.url, item.file, item.type, hash);
   }
   return hash;
 }
