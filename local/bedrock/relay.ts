@@ -8,12 +8,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { LocalBedrock } from './server';
 
 export async function startBedrockRelay(opts: { endpoint: string; region: string; log?: (line: string) => void }): Promise<LocalBedrock> {
   // Resolved now, before the runtime puts its emulator credentials into the environment.
-  const credentials = await fromNodeProviderChain()();
-  const client = new BedrockRuntimeClient({ endpoint: opts.endpoint, region: opts.region, credentials, maxAttempts: 1 });
+  const credentials = await fromNodeProviderChain()().catch((err: Error) => {
+    throw new Error(`AWS_ENDPOINT_URL_BEDROCK_RUNTIME is set (${opts.endpoint}) but the default credential chain has no credentials for it: ${err.message}`);
+  });
+  // HTTP/1.1 like the handlers' client (lambdas/lib/aws.ts): AWS accepts it, and so does any compatible endpoint.
+  const client = new BedrockRuntimeClient({ endpoint: opts.endpoint, region: opts.region, credentials, maxAttempts: 1, requestHandler: new NodeHttpHandler({ requestTimeout: 110_000 }) });
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -7,7 +7,7 @@ export function styleOfPrompt(prompt: unknown): string | undefined {
   return Object.entries(GENERATIVE_PRESETS).find(([, s]) => s.prompt === prompt)?.[0];
 }
 
-export interface SeenRequest { modelId: string; style: string | undefined; body: Record<string, unknown> }
+export interface SeenRequest { modelId: string; style: string | undefined; body: Record<string, unknown>; authorization: string }
 
 /**
  * A fault-injecting proxy in front of the Bedrock runtime endpoint (the stand-in), like startEngineFaults for the
@@ -31,7 +31,7 @@ export async function startBedrockFaults(target: string) {
         // not JSON: the stand-in will say so
       }
       const style = styleOfPrompt(parsed.prompt);
-      requests.push({ modelId, style, body: parsed });
+      requests.push({ modelId, style, body: parsed, authorization: String(req.headers.authorization ?? '') });
       const left = style ? throttles.get(style) ?? 0 : 0;
       if (style && left > 0) {
         throttles.set(style, left - 1);

@@ -10,7 +10,7 @@ import { usePageHead } from '../lib/page-head';
 import { PageShell } from './PageShell';
 
 const OUTPUTS = [
-  { icon: Palette, title: 'Stylized artwork', text: 'Your photo in each cartoon style you pick; styles marked AI-generated are redrawn by a generative AI model.' },
+  { icon: Palette, title: 'Stylized AI artwork', text: 'Your photo in each cartoon style you pick; styles marked AI-generated are redrawn by a generative AI model.' },
   { icon: FileImage, title: 'High resolution', text: 'Delivered as high resolution image files (e.g. PNG), ready to print or post.' },
   { icon: Scale, title: 'Usage rights', text: 'Use your images as set out in our Terms of Service.' },
 ];
