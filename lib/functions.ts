@@ -54,7 +54,8 @@ export function handlerFunction(scope: Construct, id: string, props: HandlerFunc
               beforeBundling: () => [],
               beforeInstall: () => [],
               afterBundling: (_in: string, out: string) => [
-                `cd "${out}" && npm install --no-save --no-package-lock --os=linux --cpu=arm64 --libc=glibc sharp@${SHARP_VERSION}`,
+                // A package.json of its own, or npm would install into the nearest ancestor project (this repository).
+                `cd "${out}" && echo '{"private":true}' > package.json && npm install --no-save --no-package-lock --os=linux --cpu=arm64 --libc=glibc sharp@${SHARP_VERSION}`,
               ],
             },
           }

@@ -15,14 +15,18 @@
  *   200     : {"seeds": [n], "finish_reasons": [null], "images": ["<base64>"]}   (Content-Type: application/json)
  *   error   : 4xx/5xx, header x-amzn-errortype: <Name>, body {"message": "..."}; the SDK resolves <Name> to its
  *             exception class (ValidationException 400, ResourceNotFoundException 404, ...).
- * The image is drawn by the engine (renderStyle) in the style whose configured prompt the request carries, at the
- * input's size. Signatures are not verified.
+ * The image is drawn by the engine (renderStyle, on a worker thread) in the style whose configured prompt the
+ * request carries, at the input's size. Signatures are not verified.
  */
+import * as fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import type { GenerativeStyles } from '../../domain/generative';
-import { renderStyle, sniffFormat } from '../../engine/index';
+import { sniffFormat } from '../../engine/image-io';
+import type { RenderJob, RenderResult } from './render-worker';
 
 /** Documented limits of the Stability AI image services on Bedrock. */
 export const LIMITS = { minSide: 64, maxPixels: 9_437_184, maxAspect: 2.5, maxPrompt: 10_000, maxSeed: 4_294_967_294 } as const;
@@ -115,8 +119,50 @@ export async function parseControlStructure(raw: Buffer): Promise<ControlStructu
   };
 }
 
+/** One engine render at a time on a worker thread (started on the first request): the main thread stays free. */
+function renderer() {
+  let worker: Worker | undefined;
+  let next = 0;
+  const pending = new Map<number, { resolve: (png: Buffer) => void; reject: (e: Error) => void }>();
+  const start = () => {
+    const js = path.join(__dirname, 'render-worker.js');
+    const ts = path.join(__dirname, 'render-worker.ts');
+    const w = fs.existsSync(js)
+      ? new Worker(js)
+      : new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(ts)});`, { eval: true });
+    w.on('message', (r: RenderResult) => {
+      const p = pending.get(r.id);
+      pending.delete(r.id);
+      if (r.ok) p?.resolve(Buffer.from(r.png));
+      else p?.reject(new Error(r.error));
+    });
+    w.on('error', (err) => {
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
+      worker = undefined;
+    });
+    w.unref();
+    return w;
+  };
+  return {
+    render(image: Buffer, style: string, maxSize: number): Promise<Buffer> {
+      worker ??= start();
+      const id = next++;
+      return new Promise<Buffer>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker!.postMessage({ id, image, style, maxSize } satisfies RenderJob);
+      });
+    },
+    close: async () => {
+      await worker?.terminate();
+      worker = undefined;
+    },
+  };
+}
+
 export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<LocalBedrock> {
   const log = opts.log ?? (() => {});
+  const engine = renderer();
   const byModel = new Map<string, Map<string, string>>();
   for (const [style, s] of Object.entries(opts.styles)) {
     if (!s) continue;
@@ -131,7 +177,7 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     const style = prompts.get(req.prompt);
     if (!style) throw invalid('The local stand-in draws only the configured prompts (lib/config.ts generativeStyles)');
     const t0 = Date.now();
-    const png = await renderStyle(req.image, style, { maxSize: Math.max(req.width, req.height) });
+    const png = await engine.render(req.image, style, Math.max(req.width, req.height));
     const out = req.format === 'png' ? png : await sharp(png)[req.format]().toBuffer();
     log(`bedrock ${modelId} ${style} ${req.width}x${req.height} in ${Date.now() - t0} ms`);
     return Buffer.from(JSON.stringify({ seeds: [req.seed], finish_reasons: [null], images: [out.toString('base64')] }));
@@ -167,9 +213,12 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+      await engine.close();
+    },
   };
 }
