@@ -95,9 +95,9 @@ function crop(img: Image8, cx: number, cy: number, size: number, angle: number, 
 }
 
 /** Runs a single-input graph model on n x n x 3 pixels; returns each output's values. */
-function run(model: Models[keyof Models], pixels: Float32Array, n: number, m = n): Float32Array[] {
+function run(model: Models[keyof Models], pixels: Float32Array, n: number, m = n, batch = 1): Float32Array[] {
   return tf.tidy(() => {
-    const input = tf.tensor4d(pixels, [1, m, n, 3]);
+    const input = tf.tensor4d(pixels, [batch, m, n, 3]);
     const res = model.execute(input);
     const list = Array.isArray(res) ? res : [res];
     return list.map((t) => t.dataSync() as Float32Array);
@@ -203,53 +203,49 @@ function dist(a: Point, b: Point): number {
 }
 
 /**
- * Iris model on an eye crop (the model sees image-right eyes mirrored): iris centre and radius, and the lids
- * refined in `pts` (the iris model's own contour, sharper than the mesh's), all in image pixels.
+ * The iris model on both eyes' crops in one batch (the model sees image-right eyes mirrored): iris centres and
+ * radii, and the lids refined in `pts` (the iris model's own eye contour, sharper than the mesh's), all in image
+ * pixels.
  */
-function eye(models: Models, img: Image8, pts: Point[], which: EyeSpec, angle: number, flip: boolean): EyeInfo {
-  const a = pts[which.corners[0]];
-  const b = pts[which.corners[1]];
-  const size = dist(a, b) * 2.3;
-  const { pixels, toImage } = crop(img, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2, size, angle, 64, flip);
-  const out = run(models.iris, pixels, 64)[0];
-  // 71 eye-contour points, then the iris: centre and four points on its rim
-  const iris: Point[] = [];
-  for (let i = 71; i < 76; i++) iris.push(toImage(out[i * 3], out[i * 3 + 1]));
-  const center = iris[0];
-  let r = 0;
-  for (let i = 1; i < 5; i++) r += dist(center, iris[i]) / 4;
-  // contour points 0-8: lower lid from the outer to the inner corner; 9-15: upper lid
-  which.lids.forEach((m, i) => {
-    pts[m] = toImage(out[i * 3], out[i * 3 + 1]);
+function eyes(models: Models, img: Image8, pts: Point[], angle: number): [EyeInfo, EyeInfo] {
+  const specs = [EYE_LEFT, EYE_RIGHT];
+  const crops = specs.map((which, k) => {
+    const a = pts[which.corners[0]];
+    const b = pts[which.corners[1]];
+    return crop(img, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2, dist(a, b) * 2.3, angle, 64, k === 1);
   });
-  const corners: [Point, Point] = [pts[which.corners[0]], pts[which.corners[1]]];
-  const refined = dist(corners[0], corners[1]);
-  const open = dist(pts[which.lids[12]], pts[which.lids[4]]) / Math.max(1e-6, refined);
-  return { center, corners, width: refined, irisRadius: r, open };
+  const batch = new Float32Array(2 * 64 * 64 * 3);
+  batch.set(crops[0].pixels, 0);
+  batch.set(crops[1].pixels, 64 * 64 * 3);
+  const out = run(models.iris, batch, 64, 64, 2)[0];
+  const info = specs.map((which, k) => {
+    const o = k * 76 * 3;
+    const { toImage } = crops[k];
+    // 71 eye-contour points, then the iris: centre and four points on its rim
+    const iris: Point[] = [];
+    for (let i = 71; i < 76; i++) iris.push(toImage(out[o + i * 3], out[o + i * 3 + 1]));
+    const center = iris[0];
+    let r = 0;
+    for (let i = 1; i < 5; i++) r += dist(center, iris[i]) / 4;
+    // contour points 0-8: lower lid from the outer to the inner corner; 9-15: upper lid
+    which.lids.forEach((m, i) => {
+      pts[m] = toImage(out[o + i * 3], out[o + i * 3 + 1]);
+    });
+    const corners: [Point, Point] = [pts[which.corners[0]], pts[which.corners[1]]];
+    const width = dist(corners[0], corners[1]);
+    const open = dist(pts[which.lids[12]], pts[which.lids[4]]) / Math.max(1e-6, width);
+    return { center, corners, width, irisRadius: r, open };
+  });
+  return [info[0], info[1]];
 }
 
 function faceInfo(models: Models, img: Image8, d: Detection): FaceInfo | undefined {
-  // pass 1 from the detector's box, pass 2 from the first mesh's own bounds (a tighter, better aligned crop)
-  let angle = eyeAngle(d.kp[0], d.kp[1]);
-  let m = mesh(models, img, d.cx, d.cy, d.size * 1.5, angle);
+  // the mesh on the detector's box, turned upright by the detector's eye line
+  const angle = eyeAngle(d.kp[0], d.kp[1]);
+  const m = mesh(models, img, d.cx, d.cy, d.size * 1.5, angle);
   if (!m) return undefined;
-  for (let pass = 0; pass < 1; pass++) {
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -Infinity;
-    let y1 = -Infinity;
-    for (const [x, y] of m.pts) {
-      x0 = Math.min(x0, x);
-      y0 = Math.min(y0, y);
-      x1 = Math.max(x1, x);
-      y1 = Math.max(y1, y);
-    }
-    angle = eyeAngle(m.pts[33], m.pts[263]);
-    const again = mesh(models, img, (x0 + x1) / 2, (y0 + y1) / 2, Math.max(x1 - x0, y1 - y0) * 1.5, angle);
-    if (!again) break;
-    m = again;
-  }
   const pts = m.pts;
+  const [left, right] = eyes(models, img, pts, angle);
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
@@ -260,12 +256,7 @@ function faceInfo(models: Models, img: Image8, d: Detection): FaceInfo | undefin
     x1 = Math.max(x1, x);
     y1 = Math.max(y1, y);
   }
-  return {
-    score: m.score,
-    box: [x0, y0, x1 - x0, y1 - y0],
-    eyes: { left: eye(models, img, pts, EYE_LEFT, angle, false), right: eye(models, img, pts, EYE_RIGHT, angle, true) },
-    landmarks: pts,
-  };
+  return { score: m.score, box: [x0, y0, x1 - x0, y1 - y0], eyes: { left, right }, landmarks: pts };
 }
 
 /** Person probability (0..255) per pixel of `img`: the selfie model at 256 x 256, resampled to the image. */

@@ -67,13 +67,13 @@ export function simplifyBackground(work: Raster, s: number, scene: Scene, streng
 }
 
 /**
- * With people: DoG lines kept on the subject, thinned behind it (`bgKeep` of their strength), and off the
- * faces' skin, where the landmark strokes draw the features instead of wrinkles and shading. In place on D.
+ * With people: DoG lines kept on the subject, thinned behind it (`bgKeep` of their strength), and the weak ones
+ * off the faces' skin, where the landmark strokes draw the features instead of wrinkles and shading. In place on D.
  */
 export function focusLines(D: Float32Array, ww: number, wh: number, person: Float32Array, scene: Scene, s: number, bgKeep = 0.3): void {
   const { skin } = faceRegionsAt(scene, ww, wh, Math.max(0.5, 0.8 * s));
-  // the inner skin only: the jaw and hair line stay drawn
-  for (let i = 0; i < ww * wh; i++) D[i] *= (bgKeep + (1 - bgKeep) * person[i]) * (1 - 0.8 * smoothstep(0.5, 1, skin[i]));
+  // on the inner skin only the weak lines (wrinkles, shading) go: glasses, nostrils, the jaw and hair line stay
+  for (let i = 0; i < ww * wh; i++) D[i] = D[i] * (bgKeep + (1 - bgKeep) * person[i]) - 0.03 * smoothstep(0.5, 1, skin[i]);
 }
 
 /** The strokes of the faces' features at output size (width w), or undefined without people. */

@@ -250,13 +250,23 @@ function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): Peopl
       clayW[i] = Math.max(skin[i], like * (1 - features[i]));
     }
   }
-  const clay = domainTransform(cloneRaster(work), 36 * s, 0.9, 3);
+  // wide but edge-stopping: wrinkles and pores go, glasses, nostrils and the jaw line stay
+  const clay = domainTransform(cloneRaster(work), 36 * s, 0.4, 3);
   for (let i = 0; i < n; i++) {
     const c = clayW[i];
     const f = features[i] * 0.65;
-    work.r[i] += (clay.r[i] - work.r[i]) * c + (photoWork.r[i] - work.r[i]) * f;
-    work.g[i] += (clay.g[i] - work.g[i]) * c + (photoWork.g[i] - work.g[i]) * f;
-    work.b[i] += (clay.b[i] - work.b[i]) * c + (photoWork.b[i] - work.b[i]) * f;
+    let r = work.r[i] + (clay.r[i] - work.r[i]) * c + (photoWork.r[i] - work.r[i]) * f;
+    let g = work.g[i] + (clay.g[i] - work.g[i]) * c + (photoWork.g[i] - work.g[i]) * f;
+    let b = work.b[i] + (clay.b[i] - work.b[i]) * c + (photoWork.b[i] - work.b[i]) * f;
+    // clay is a little less saturated than skin (the grade that follows saturates everything)
+    const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    const d = 0.22 * c;
+    r += (y - r) * d;
+    g += (y - g) * d;
+    b += (y - b) * d;
+    work.r[i] = r;
+    work.g[i] = g;
+    work.b[i] = b;
   }
   headVolume(scene, work, skin);
   return { person, features };
