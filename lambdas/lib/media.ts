@@ -68,9 +68,14 @@ export async function writeObject(key: string, bytes: Buffer, contentType: strin
   await s3().send(new PutObjectCommand({ Bucket: settings.mediaBucket, Key: key, Body: bytes, ContentType: contentType }));
 }
 
+/** An object's bytes, or null when it is missing. Never reads one of MAX_UPLOAD_BYTES or more into memory. */
 export async function readObject(key: string): Promise<Buffer | null> {
   try {
     const res = await s3().send(new GetObjectCommand({ Bucket: settings.mediaBucket, Key: key }));
+    if ((res.ContentLength ?? 0) >= MAX_UPLOAD_BYTES) {
+      (res.Body as { destroy?: () => void } | undefined)?.destroy?.();
+      throw new Error(`${key} is too large to read (${res.ContentLength} bytes)`);
+    }
     return Buffer.from(await res.Body!.transformToByteArray());
   } catch (err) {
     if ((err as Error).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;

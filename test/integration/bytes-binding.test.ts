@@ -149,6 +149,9 @@ describe('bytes bound to their hash', () => {
     const bigHash = sha256(big);
     expect((await client.post('/api/upload-image', { image_hash: bigHash, file_type: 'image/png', file_size: 1000 })).body.status).toBe('upload');
     await overwrite(bigHash, big);
+    // Nothing of this size is ever read into memory (the generative renderer reads photos with readObject).
+    const { readObject } = await import('../../lambdas/lib/media');
+    await expect(readObject(`uploads/${bigHash}`)).rejects.toThrow(/too large/);
     await moderate(client, [bigHash]);
     expect((await client.get(`/api/get-moderation/${bigHash}`)).body.moderation).toBe('invalid');
     expect(await stored(bigHash)).toBeNull();
