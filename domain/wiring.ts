@@ -85,3 +85,33 @@ export const GENERATIVE_ERRORS = {
 } as const;
 export type GenerativeErrorName = (typeof GENERATIVE_ERRORS)[keyof typeof GENERATIVE_ERRORS];
 export const GENERATIVE_RETRYABLE: readonly GenerativeErrorName[] = [GENERATIVE_ERRORS.throttled, GENERATIVE_ERRORS.unavailable];
+
+/** Powertools service name: the `service` dimension of every metric and field of every log line. */
+export const SERVICE_NAME = 'toonzap';
+
+/**
+ * The app's own CloudWatch metrics (namespace from the stack's config, dimension service=SERVICE_NAME). Handlers emit
+ * them through lambdas/lib/observability.ts; lib/monitoring.ts alarms on them and draws them on the dashboard.
+ */
+export const METRICS = {
+  ordersPaid: 'OrdersPaid',
+  imagesDelivered: 'ImagesDelivered',
+  itemsRefunded: 'ItemsRefunded',
+  /** A refund Stripe did not make: the customer is still charged. Critical. */
+  refundFailures: 'RefundFailures',
+  moderationRefusals: 'ModerationRefusals',
+  previewsMade: 'PreviewsMade',
+  /** Milliseconds per engine call (SageMaker endpoint), and calls that failed. */
+  engineLatency: 'EngineLatency',
+  engineErrors: 'EngineErrors',
+  /** Milliseconds per moderation model call (Rekognition). */
+  moderationLatency: 'ModerationLatency',
+  /** Generative model calls (Bedrock): latency and errors. */
+  modelLatency: 'ModelLatency',
+  modelErrors: 'ModelErrors',
+  /** API answers of 500 or more, with dimension `route` (the route key, e.g. `POST /api/stripe-webhook`). */
+  serverErrors: 'ServerErrors',
+  /** Orders or jobs the reconciler had to repair (each one is a failure something else missed). */
+  reconcilerRepairs: 'ReconcilerRepairs',
+} as const;
+export type MetricName = (typeof METRICS)[keyof typeof METRICS];

@@ -15,7 +15,7 @@ import { type Access, ROUTES, routeId } from './routes';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { ORIGIN_VERIFY_HEADER } from './security-headers';
 import { Site } from './site';
-import { ENV, MEDIA_PREFIX, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
+import { ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
 import { siteResponseHeadersPolicy } from './site-headers';
 import { grantMedia, Storage } from './storage';
 
@@ -83,6 +83,10 @@ export class ToonZapStack extends Stack {
       // Links in e-mails and Checkout redirects. The distribution is made last (it fronts the API), hence Lazy;
       // functions may depend on it, the distribution depends only on the HTTP API, so there is no cycle.
       [ENV.siteUrl]: config.siteUrl ?? Lazy.string({ produce: () => `https://${site?.distribution.distributionDomainName}` }),
+      // Powertools (lambdas/lib/observability.ts): service name, metrics namespace (alarms read it), log level.
+      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      POWERTOOLS_METRICS_NAMESPACE: config.metricsNamespace,
+      POWERTOOLS_LOG_LEVEL: 'INFO',
     };
     for (const name of Object.keys(TABLES) as TableName[]) {
       environment[tableEnvVar(name)] = this.storage.tables[name].tableName;

@@ -32,6 +32,10 @@ export interface GatewayOptions {
   staticDir: string;
   /** The template's CloudFront Function: it decides which file answers a site path, or answers itself (404). */
   siteFunctionCode: string;
+  /** The site's security headers and CSP (lib/security-headers.ts), as CloudFront's response headers policy adds them. */
+  siteHeaders: Record<string, string>;
+  /** Headers CloudFront adds to every API request (the origin secret the HTTP wrapper checks). */
+  apiOriginHeaders: Record<string, string>;
 }
 
 /**
@@ -59,6 +63,7 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     const values = match.regex.exec(url.pathname)!.slice(1);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
+    Object.assign(headers, opts.apiOriginHeaders);
     const contentType = headers['content-type'] ?? '';
     const textual = !contentType || /json|text|x-www-form-urlencoded|xml/.test(contentType);
     const event: HttpEvent & Record<string, unknown> = {
@@ -97,7 +102,7 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     }
     const out = siteFunction({ method: req.method ?? 'GET', uri: url.pathname });
     if (isResponse(out)) {
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...opts.siteHeaders };
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k] = v.value;
       const body = typeof out.body === 'string' ? out.body : out.body?.encoding === 'base64' ? Buffer.from(out.body.data, 'base64') : (out.body?.data ?? '');
       send(res, out.statusCode, headers, req.method === 'HEAD' ? '' : body);
@@ -128,7 +133,7 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     const headers: Record<string, string> = {
       'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
       'cache-control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-      'x-content-type-options': 'nosniff',
+      ...opts.siteHeaders,
       vary: 'accept-encoding',
     };
     const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));

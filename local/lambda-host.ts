@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../lib/functions';
+import { invokeStore } from './invoke-store';
 import type { LocalFunction } from './template';
 
 type Handler = (event: unknown, context: object) => Promise<unknown>;
@@ -45,8 +46,12 @@ export class LambdaHost {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new LambdaTimeout(`${fn.logicalId} timed out after ${fn.timeoutSeconds} s`)), fn.timeoutSeconds * 1000);
     });
+    // Each invocation in its own invocation store, as Lambda's runtime does where one environment serves several
+    // invocations at once: Powertools keeps log keys and metrics per invocation there, so concurrent handlers in
+    // this one process never see each other's request or order ids.
+    const handler = this.load(fn);
     try {
-      return await Promise.race([this.load(fn)(event, context), timeout]);
+      return await Promise.race([invokeStore().run(context.awsRequestId, () => handler(event, context)), timeout]);
     } finally {
       clearTimeout(timer);
     }

@@ -18,6 +18,7 @@ import { startLocalRekognition } from './rekognition/server';
 import { startLocalStripe } from './stripe/server';
 import { startStepFunctions } from './step-functions';
 import { LOCAL_REGION, type LocalModel, readModel, synthesizeLocal } from './template';
+import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../lib/security-headers';
 
 /** Bedrock endpoints this process started (a second runtime in one process must not take them for a user's). */
 const ownBedrockUrls = new Set<string>();
@@ -29,6 +30,8 @@ export interface LocalRuntimeOptions {
   dataDir?: string;
   paymentMode?: PaymentMode;
   log?: (msg: string) => void;
+  /** Handlers' log level (Powertools): WARN unless asked (`POWERTOOLS_LOG_LEVEL=INFO npm start`). */
+  logLevel?: string;
 }
 
 export interface LocalRuntime {
@@ -135,6 +138,18 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     }
     // Links in e-mails and Checkout redirects lead back to this app, not to the template's CloudFront domain.
     env.SITE_URL = url;
+    // Powertools: metrics (EMF on stdout) and X-Ray are AWS's; logs show warnings and errors unless the shell asks
+    // for more (opts.logLevel; npm start passes POWERTOOLS_LOG_LEVEL). Many invocations share this process, so each runs in its own
+    // invocation store, as on Lambda's multi-concurrency runtime (local/invoke-store.ts).
+    Object.assign(env, {
+      POWERTOOLS_METRICS_DISABLED: 'true',
+      POWERTOOLS_TRACE_ENABLED: 'false',
+      POWERTOOLS_LOG_LEVEL: opts.logLevel ?? 'WARN',
+      AWS_LAMBDA_MAX_CONCURRENCY: '64',
+    });
+    // The origin secret CloudFront would send (the template's is a deploy-time secret reference).
+    const originSecret = randomBytes(24).toString('base64url');
+    env[ENV.originVerifySecret] = originSecret;
 
     // Payment mode 'simulated': a local Stripe stand-in, with the real SDK pointed at it. It starts before Step
     // Functions, so executions resumed below (refunds) already reach it; its webhooks wait for the gateway.
@@ -166,7 +181,14 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     started.push(stepFunctions);
     process.env.AWS_ENDPOINT_URL_SFN = env.AWS_ENDPOINT_URL_SFN = stepFunctions.url;
     if (stepFunctions.resumed.length) log(`Resumed ${stepFunctions.resumed.length} unfinished execution(s): ${stepFunctions.resumed.join(', ')}`);
-    openGateway(createGateway({ routes: model.routes, lambdas, staticDir: FRONTEND_DIST, siteFunctionCode: model.siteFunctionCode }));
+    openGateway(createGateway({
+      routes: model.routes,
+      lambdas,
+      staticDir: FRONTEND_DIST,
+      siteFunctionCode: model.siteFunctionCode,
+      siteHeaders: siteSecurityHeaders({ mediaOrigin: new URL(s3.url).origin, https: false }),
+      apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: originSecret },
+    }));
     log(`ToonZap is running on ${url}`);
     log(`Mail viewer (e-mails the app sends): ${ses.url}`);
 

@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     dataDir: process.env.TOONZAP_DATA_DIR,
     paymentMode: (process.env.PAYMENT_MODE as PaymentMode | undefined) ?? 'simulated',
     log: (msg) => console.log(msg),
+    logLevel: process.env.POWERTOOLS_LOG_LEVEL,
   });
   console.log(`Ready in ${((Date.now() - t0) / 1000).toFixed(1)} s. Press Ctrl+C to stop.`);
   const stop = async () => {

@@ -8,6 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { tracer } from './observability';
 
 /**
  * AWS clients, created once per container. Endpoints come from the SDK's standard variables
@@ -26,7 +27,8 @@ function client<T extends { destroy(): void }>(endpointVar: string, create: () =
   const h = held.get(endpointVar);
   if (h && h.key === key) return h.client as T;
   h?.client.destroy();
-  const c = create();
+  // Each AWS call becomes a trace subsegment (a no-op where tracing is off, as locally).
+  const c = tracer.captureAWSv3Client(create());
   held.set(endpointVar, { key, client: c });
   return c;
 }

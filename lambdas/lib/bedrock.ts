@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { GenerativeStyleSettings } from '../../domain/generative';
-import { GENERATIVE_ERRORS, type GenerativeErrorName } from '../../domain/wiring';
+import { GENERATIVE_ERRORS, type GenerativeErrorName, METRICS } from '../../domain/wiring';
 import { sniffFormat } from '../../engine/image-io';
 import { bedrock } from './aws';
 import { settings } from './settings';
+import { timed } from './observability';
 
 /**
  * One call to Stability AI's Stable Image Control Structure on Amazon Bedrock (docs/bedrock.md): the photo's
@@ -60,12 +61,12 @@ const UNAVAILABLE = new Set(['InternalServerException', 'ModelTimeoutException',
 export async function invokeControlStructure(s: GenerativeStyleSettings, image: Buffer, seed: number): Promise<Buffer> {
   let raw: Uint8Array;
   try {
-    const res = await bedrock(settings.bedrockRegion).send(new InvokeModelCommand({
+    const res = await timed(METRICS.modelLatency, METRICS.modelErrors, () => bedrock(settings.bedrockRegion).send(new InvokeModelCommand({
       modelId: s.modelId,
       contentType: 'application/json',
       accept: 'application/json',
       body: new TextEncoder().encode(JSON.stringify(controlStructureBody(s, image, seed))),
-    }));
+    })));
     raw = res.body;
   } catch (err) {
     const name = (err as Error).name;

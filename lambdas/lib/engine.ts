@@ -1,7 +1,8 @@
-import { ENGINE_ERRORS, type EngineErrorName } from '../../domain/wiring';
+import { ENGINE_ERRORS, type EngineErrorName, METRICS } from '../../domain/wiring';
 import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
 import { sagemaker } from './aws';
 import { settings } from './settings';
+import { timed } from './observability';
 
 /** Request to the engine's model server (engine/server.ts documents the contract). S3 in, S3 out. */
 export interface EngineRequest {
@@ -27,12 +28,12 @@ export class EngineError extends Error {
 
 export async function renderOnEngine(request: EngineRequest): Promise<EngineResponse> {
   try {
-    const res = await sagemaker().send(new InvokeEndpointCommand({
+    const res = await timed(METRICS.engineLatency, METRICS.engineErrors, () => sagemaker().send(new InvokeEndpointCommand({
       EndpointName: settings.engineEndpoint,
       ContentType: 'application/json',
       Accept: 'application/json',
       Body: new TextEncoder().encode(JSON.stringify(request)),
-    }));
+    })));
     return JSON.parse(new TextDecoder().decode(res.Body)) as EngineResponse;
   } catch (err) {
     const name = (err as Error).name;

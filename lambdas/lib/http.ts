@@ -1,4 +1,9 @@
+import { timingSafeEqual } from 'node:crypto';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { z } from 'zod';
+import { ENV, METRICS } from '../../domain/wiring';
+import { API_SECURITY_HEADERS, ORIGIN_VERIFY_HEADER } from '../../lib/security-headers';
+import { type InvocationContext, instrumented, logger, metrics } from './observability';
 import type { ResponseOf, RouteName } from '../../domain/contract';
 
 /** Minimal API Gateway HTTP API (payload 2.0) shapes: the only parts the handlers use. */
@@ -108,15 +113,44 @@ export function parseBody<S extends z.ZodType>(event: HttpEvent, schema: S): z.o
   return parseWith(schema, jsonBody(event));
 }
 
-/** Wraps a handler: HttpErrors become `{"detail"}` answers; anything else is logged and becomes a 500 without internals. */
-export function httpHandler(fn: (event: HttpEvent) => Promise<HttpResult>): (event: HttpEvent) => Promise<HttpResult> {
-  return async (event) => {
-    try {
-      return await fn(event);
-    } catch (err) {
-      if (err instanceof HttpError) return json(err.statusCode, { detail: err.message });
-      console.error(JSON.stringify({ level: 'error', route: event.routeKey, message: (err as Error).message, stack: (err as Error).stack }));
-      return json(500, { detail: 'Internal server error. Please try again.' });
+/**
+ * True when the request came through CloudFront: it carries the origin secret CloudFront adds (lib/site.ts). With no
+ * secret configured (unit tests calling a handler directly) there is nothing to check.
+ */
+function fromCloudFront(event: HttpEvent): boolean {
+  const expected = process.env[ENV.originVerifySecret];
+  if (!expected) return true;
+  const given = Buffer.from(event.headers?.[ORIGIN_VERIFY_HEADER] ?? '');
+  const want = Buffer.from(expected);
+  return given.length === want.length && timingSafeEqual(given, want);
+}
+
+/**
+ * Wraps a route handler, once for all routes: requests that did not come through CloudFront are refused (403);
+ * HttpErrors become `{"detail"}` answers; anything else is logged and becomes a 500 without internals. Every
+ * answer carries the API's security headers; every log line the request id (lambdas/lib/observability.ts).
+ */
+export function httpHandler(fn: (event: HttpEvent) => Promise<HttpResult>): (event: HttpEvent, context?: InvocationContext) => Promise<HttpResult> {
+  return async (event, context) => {
+    const route = event.routeKey ?? 'unknown route';
+    const result = await instrumented(route, context, { request_id: event.requestContext?.requestId }, async () => {
+      if (!fromCloudFront(event)) return json(403, { detail: 'Forbidden: use the site, not the API endpoint.' });
+      try {
+        return await fn(event);
+      } catch (err) {
+        if (err instanceof HttpError) {
+          if (err.statusCode >= 500) logger.warn('answered with a server error', { route, status: err.statusCode, detail: err.message });
+          return json(err.statusCode, { detail: err.message });
+        }
+        logger.error('unhandled error', { route, error: err as Error });
+        return json(500, { detail: 'Internal server error. Please try again.' });
+      }
+    });
+    if (result.statusCode >= 500) {
+      const metric = metrics.singleMetric();
+      metric.addDimension('route', route);
+      metric.addMetric(METRICS.serverErrors, MetricUnit.Count, 1);
     }
+    return { ...result, headers: { ...API_SECURITY_HEADERS, ...result.headers } };
   };
 }

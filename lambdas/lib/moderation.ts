@@ -4,6 +4,8 @@ import { rekognition } from './aws';
 import { getImage, type ImageRecord, markVerified, recordModeration, verdictBinding, type ModerationVerdict } from './images';
 import { checkBinding, deleteObject, mediaKey, type ObjectBinding, verifyUpload } from './media';
 import { settings } from './settings';
+import { METRICS } from '../../domain/wiring';
+import { countMetric, timed } from './observability';
 
 export interface ModerationOutcome {
   image_hash: string;
@@ -36,10 +38,10 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
   await markVerified(hash, check.info);
   let verdict: ReturnType<typeof judgeLabels>;
   try {
-    const res = await rekognition().send(new DetectModerationLabelsCommand({
+    const res = await timed(METRICS.moderationLatency, null, () => rekognition().send(new DetectModerationLabelsCommand({
       Image: { S3Object: { Bucket: settings.mediaBucket, Name: mediaKey.upload(hash) } },
       MinConfidence: Math.min(50, settings.moderationMinConfidence),
-    }));
+    })));
     verdict = judgeLabels(res.ModerationLabels ?? [], settings.moderationMinConfidence);
   } catch (err) {
     if (!IMAGE_ERRORS.has((err as Error).name)) throw err;
@@ -55,6 +57,7 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
 
 async function done(hash: string, moderation: ModerationVerdict, reasons: string[], category: RefusalCategory | null = null, binding: ObjectBinding | null = null): Promise<ModerationOutcome> {
   await recordModeration(hash, moderation, reasons, category, binding);
+  if (moderation !== 'allowed') countMetric(METRICS.moderationRefusals);
   return { image_hash: hash, moderation, reasons };
 }
 

@@ -7,6 +7,8 @@ import { mediaKey } from './media';
 import { allowedUpload, mapLimit } from './moderation';
 import { budgetDay, pendingPreviews, previewRenderer, rendererFor } from './renderer';
 import { settings } from './settings';
+import { METRICS } from '../../domain/wiring';
+import { countMetric, logger } from './observability';
 
 export class NotAllowedError extends Error {
   override name = 'NotAllowed';
@@ -68,12 +70,13 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
       await renderGenerative(hash, style, r.settings, { key: mediaKey.preview(hash, style), inputSize: r.settings.previewSize, size: PREVIEW_SIZE, watermark: true });
       made[style] = r.id;
     } catch (err) {
-      console.warn(JSON.stringify({ level: 'warn', image_hash: hash, style, message: `generative preview not made: ${(err as Error).name}: ${(err as Error).message}` }));
+      logger.warn('generative preview not made', { image_hash: hash, style, error: err as Error });
     }
   });
   // Settled, not all: what one renderer made is recorded (the model calls are paid for) even if the other failed.
   const [engineRes, generativeRes] = await Promise.allSettled([engineCall, generativeCalls]);
   if (engineRes.status === 'fulfilled') for (const o of engineRes.value?.outputs ?? []) made[o.style] = 'engine';
+  countMetric(METRICS.previewsMade, Object.keys(made).length);
   if (Object.keys(made).length || paused.length) {
     await recordPreviews(hash, made, paused.length ? { day, styles: paused } : undefined);
   }

@@ -1,6 +1,8 @@
 import { refundFor } from '../../domain/orders';
 import { type GenerationRecord, getGeneration, type RefundInfo, recordRefund } from './orders';
 import { payments } from './payments';
+import { METRICS } from '../../domain/wiring';
+import { countMetric, logger } from './observability';
 
 /**
  * Refunds whatever of the order was not delivered and is not refunded yet; returns the refund state afterwards.
@@ -17,14 +19,23 @@ export async function refundUndelivered(generationId: string, reason: string): P
   if (target <= already) return generation.refund;
 
   const { stripe } = await payments();
-  const refund = await stripe.refunds.create(
+  let refund: Awaited<ReturnType<typeof stripe.refunds.create>>;
+  try {
+    refund = await stripe.refunds.create(
     {
       payment_intent: generation.payment_intent,
       amount: target - already,
       metadata: { order_id: generation.order_id, undelivered_items: String(undelivered), reason: reason.slice(0, 450) },
     },
     { idempotencyKey: `refund-${generation.order_id}-${undelivered}` },
-  );
+    );
+  } catch (err) {
+    // The customer stays charged until someone acts: the RefundFailures alarm is critical (lib/monitoring.ts).
+    countMetric(METRICS.refundFailures);
+    logger.error('refund failed', { amount: target - already, undelivered_items: undelivered, error: err as Error });
+    throw err;
+  }
+  countMetric(METRICS.itemsRefunded, undelivered - (generation.refund?.items ?? 0));
   const info: RefundInfo = {
     amount: target,
     currency: generation.currency,

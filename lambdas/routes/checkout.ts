@@ -9,6 +9,7 @@ import { getImage } from '../lib/images';
 import { type OrderRecord, putOrder, setOrderSession } from '../lib/orders';
 import { payments } from '../lib/payments';
 import { settings } from '../lib/settings';
+import { logContext, logger } from '../lib/observability';
 
 /**
  * POST /api/checkout {email, hashes, styles} → {session_id, order_id, url}.
@@ -43,6 +44,7 @@ export const handler = httpHandler(async (event) => {
     session_expires_at: now + CHECKOUT_SESSION_SECONDS,
   };
   await putOrder(order);
+  logContext({ order_id: order.order_id });
 
   const { stripe } = await payments();
   const styleNames = styles.map((s) => getStyle(s)?.name ?? s).join(', ');
@@ -74,12 +76,12 @@ export const handler = httpHandler(async (event) => {
       { idempotencyKey: `checkout-${order.order_id}` },
     );
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', route: 'checkout', order_id: order.order_id, message: (err as Error).message }));
+    logger.error('Checkout Session not created', { error: err as Error });
     throw new HttpError(502, 'The payment provider is not reachable. Please try again.');
   }
   if (session.amount_total !== order.total) {
     // Never let a customer pay an amount other than the order's: the webhook would refuse to fulfil it.
-    console.error(JSON.stringify({ level: 'error', route: 'checkout', order_id: order.order_id, amount_total: session.amount_total, total: order.total }));
+    logger.error('Checkout Session amount differs from the order total', { amount_total: session.amount_total, total: order.total });
     throw new HttpError(502, 'The payment provider returned an unexpected amount. Please try again.');
   }
   await setOrderSession(order.order_id, session.id);

@@ -4,6 +4,8 @@ import { claimEvent, completeEvent, createGeneration, getOrder, markOrderExpired
 import { payments } from '../lib/payments';
 import { settings } from '../lib/settings';
 import { startExecution } from '../lib/workflows';
+import { METRICS } from '../../domain/wiring';
+import { countMetric, logContext, logger } from '../lib/observability';
 
 /** How far ahead of our clock a signed webhook timestamp may be (Stripe's own tolerance for age is 300 s too). */
 const MAX_CLOCK_SKEW_SECONDS = 300;
@@ -42,12 +44,13 @@ export const handler = httpHandler(async (event) => {
   }
   // The SDK checks only the age of the signed timestamp; a future one would stay replayable until then.
   if (signedAt(signature) > Date.now() / 1000 + MAX_CLOCK_SKEW_SECONDS) throw badRequest('Webhook timestamp is in the future.');
+  logContext({ event_id: evt.id });
   if (!HANDLED.has(evt.type)) return json(200, { received: true, ignored: evt.type });
   if (!(await claimEvent(evt.id, evt.type))) return json(200, { received: true, duplicate: true });
   try {
     const outcome = await handle(evt, stripe);
     await completeEvent(evt.id, outcome);
-    console.log(JSON.stringify({ level: 'info', event_id: evt.id, type: evt.type, outcome }));
+    logger.info('webhook handled', { type: evt.type, outcome });
     return json(200, { received: true, outcome });
   } catch (err) {
     await releaseEvent(evt.id).catch(() => {});
@@ -59,9 +62,10 @@ async function handle(evt: Stripe.Event, stripe: Stripe): Promise<string> {
   const session = evt.data.object as Stripe.Checkout.Session;
   const orderId = session.metadata?.order_id || session.client_reference_id;
   if (!orderId) return 'ignored: session without order';
+  logContext({ order_id: orderId });
   const order = await getOrder(orderId);
   if (!order) {
-    console.error(JSON.stringify({ level: 'error', event_id: evt.id, message: `Order ${orderId} of session ${session.id} not found` }));
+    logger.error('order of a paid session not found', { session_id: session.id });
     return 'ignored: unknown order';
   }
 
@@ -73,7 +77,7 @@ async function handle(evt: Stripe.Event, stripe: Stripe): Promise<string> {
   if (!paymentIntent) throw new Error(`Paid session ${session.id} has no payment intent`);
   if (session.amount_total !== order.total || session.currency !== order.currency) {
     // Checkout always charges the order's total; anything else is not ours to fulfil, so the payment goes back.
-    console.error(JSON.stringify({ level: 'error', event_id: evt.id, order_id: orderId, amount_total: session.amount_total, currency: session.currency, total: order.total }));
+    logger.error('paid amount differs from the order total: refunding', { amount_total: session.amount_total, currency: session.currency, total: order.total });
     await stripe.refunds.create({ payment_intent: paymentIntent, metadata: { order_id: orderId, reason: 'amount mismatch' } }, { idempotencyKey: `mismatch-${orderId}` });
     return 'refunded: amount mismatch';
   }
@@ -82,5 +86,6 @@ async function handle(evt: Stripe.Event, stripe: Stripe): Promise<string> {
   await createGeneration(paid, paid.payment_intent ?? paymentIntent);
   // Named after the order: a second start (replay, retry, race) finds the execution and starts nothing.
   await startExecution(settings.orderMachineArn, orderId, { order_id: orderId });
+  if (order.status !== 'paid') countMetric(METRICS.ordersPaid);
   return 'order paid, generation started';
 }

@@ -11,6 +11,9 @@ import { deliveredStyles, recordOutput } from '../lib/outputs';
 import { previewRenderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
 import type { WorkItem } from './order-prepare';
+import { taskHandler } from '../lib/task';
+import { METRICS } from '../../domain/wiring';
+import { countMetric } from '../lib/observability';
 
 /** The paid engine render: full resolution, no watermark (generative styles use their configured output size). */
 const OUTPUT_SIZE = 2048;
@@ -22,7 +25,7 @@ const OUTPUT_SIZE = 2048;
  * fail the item at once (it is refunded when the order finishes).
  * Idempotent: an item no longer pending is skipped, and an output already rendered and recorded is not rendered again.
  */
-export async function handler(input: WorkItem) {
+async function run(input: WorkItem) {
   const generation = await getGeneration(input.order_id);
   const item = generation?.items[itemKey(input.image_hash, input.style)];
   if (!item) throw new Error(`Item ${input.image_hash}:${input.style} is not part of order ${input.order_id}`);
@@ -60,5 +63,8 @@ export async function handler(input: WorkItem) {
     rendered = true;
   }
   await finishItem(input.order_id, input, { status: 'done' });
+  countMetric(METRICS.imagesDelivered);
   return { rendered };
 }
+
+export const handler = taskHandler('generate-item', run);

@@ -1,12 +1,14 @@
 import { setJobStatus } from '../lib/jobs';
+import { taskHandler } from '../lib/task';
+import { logger } from '../lib/observability';
 
 export interface JobFailedInput { job_id?: string; error?: { Error?: string; Cause?: string } }
 
 /** Step Functions catch handler: the job ends FAILURE with a readable reason, so nothing waits forever. */
-export async function handler(input: JobFailedInput) {
+async function run(input: JobFailedInput) {
   if (!input.job_id) return { recorded: false };
   const reason = describeFailure(input.error);
-  console.error(JSON.stringify({ level: 'error', job_id: input.job_id, reason }));
+  logger.error('job failed', { reason });
   return { recorded: await setJobStatus(input.job_id, 'FAILURE', { error: reason }) };
 }
 
@@ -21,3 +23,5 @@ export function describeFailure(error: JobFailedInput['error']): string {
   }
   return error.Cause || error.Error || 'Unknown failure';
 }
+
+export const handler = taskHandler('job-failed', run);

@@ -3,11 +3,13 @@ import { runJob } from '../lib/jobs';
 import { mapLimit, moderateImage } from '../lib/moderation';
 import { makePreviews } from '../lib/previews';
 import { pendingPreviews } from '../lib/renderer';
+import { taskHandler } from '../lib/task';
+import { logger } from '../lib/observability';
 
 export interface ModerateInput { job_id?: string; image_hashes: string[] }
 
 /** Step Functions task: moderates every photo of a job; the verdicts are in the images table. */
-export async function handler(input: ModerateInput) {
+async function run(input: ModerateInput) {
   return runJob(input.job_id, async () => {
     const outcomes = await mapLimit(input.image_hashes, 4, moderateImage);
     const allowed = outcomes.filter((o) => o.moderation === 'allowed').map((o) => o.image_hash);
@@ -17,7 +19,7 @@ export async function handler(input: ModerateInput) {
     if (allowed[0]) {
       const first = await getImage(allowed[0]);
       if (pendingPreviews(first).length) {
-        await makePreviews(allowed[0], { budget: true }).catch((err) => console.error(JSON.stringify({ level: 'warn', message: `early previews failed: ${(err as Error).message}` })));
+        await makePreviews(allowed[0], { budget: true }).catch((err) => logger.warn('early previews failed', { image_hash: allowed[0], error: err as Error }));
       }
     }
     return {
@@ -26,3 +28,5 @@ export async function handler(input: ModerateInput) {
     };
   });
 }
+
+export const handler = taskHandler('moderate-images', run);

@@ -1,10 +1,13 @@
 import { sendOrderEmail } from '../lib/mail';
 import { getGeneration } from '../lib/orders';
 import type { OrderInput } from './order-prepare';
+import { taskHandler } from '../lib/task';
 
 /** Order pipeline, last step: the one e-mail with links to the results (or the refund, if nothing could be made). */
-export async function handler(input: OrderInput) {
+async function run(input: OrderInput) {
   const generation = await getGeneration(input.order_id);
   if (!generation) throw new Error(`Generation ${input.order_id} not found`);
   return { email: await sendOrderEmail(generation) };
 }
+
+export const handler = taskHandler('order-email', run);

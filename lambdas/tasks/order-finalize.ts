@@ -1,8 +1,11 @@
 import { ITEM_ERRORS } from '../../domain/orders';
 import { settleGeneration } from '../lib/order-outcome';
 import type { OrderInput } from './order-prepare';
+import { taskHandler } from '../lib/task';
 
 /** Order pipeline, after the Map: refunds the items that failed and sets the generation's final status. */
-export async function handler(input: OrderInput) {
+async function run(input: OrderInput) {
   return settleGeneration(input.order_id, { error: ITEM_ERRORS.render, detail: 'still pending after the generation step' });
 }
+
+export const handler = taskHandler('order-finalize', run);

@@ -1,6 +1,7 @@
 import { ITEM_ERRORS } from '../../domain/orders';
 import { mapLimit, moderateImage } from '../lib/moderation';
 import { finishItem, getGeneration, markGenerationProcessing } from '../lib/orders';
+import { taskHandler } from '../lib/task';
 
 export interface OrderInput { order_id: string }
 export interface WorkItem { order_id: string; image_hash: string; style: string }
@@ -11,7 +12,7 @@ export interface WorkItem { order_id: string; image_hash: string; style: string 
  * none; items of refused photos fail at once and are refunded later.
  * Returns the items still to generate, so a re-run after a restart skips everything already finished.
  */
-export async function handler(input: OrderInput): Promise<{ allowed: string[]; items: WorkItem[] }> {
+async function run(input: OrderInput): Promise<{ allowed: string[]; items: WorkItem[] }> {
   const generation = await getGeneration(input.order_id);
   if (!generation) throw new Error(`Generation ${input.order_id} not found`);
   await markGenerationProcessing(input.order_id);
@@ -29,3 +30,5 @@ export async function handler(input: OrderInput): Promise<{ allowed: string[]; i
     items: pending.filter((i) => allowed.includes(i.image_hash)).map((i) => ({ order_id: input.order_id, image_hash: i.image_hash, style: i.style })),
   };
 }
+
+export const handler = taskHandler('order-prepare', run);

@@ -1,5 +1,7 @@
 import { getGeneration } from '../lib/orders';
 import { makePreviews } from '../lib/previews';
+import { taskHandler } from '../lib/task';
+import { logger } from '../lib/observability';
 
 export interface OrderPreviewsInput { order_id: string; prepared: { allowed: string[] } }
 
@@ -8,7 +10,7 @@ export interface OrderPreviewsInput { order_id: string; prepared: { allowed: str
  * thumbnails use them), through the same previews path as the style step. Paid for, so outside the free budget.
  * Best effort: previews are not what the customer paid for, so a failure is logged and the order goes on.
  */
-export async function handler(input: OrderPreviewsInput) {
+async function run(input: OrderPreviewsInput) {
   const generation = await getGeneration(input.order_id);
   if (!generation) throw new Error(`Generation ${input.order_id} not found`);
   const made: Record<string, string[]> = {};
@@ -18,8 +20,10 @@ export async function handler(input: OrderPreviewsInput) {
       const res = await makePreviews(hash, { styles, onlyMissing: true, budget: false });
       if (res.styles.length) made[hash] = res.styles;
     } catch (err) {
-      console.warn(JSON.stringify({ level: 'warn', order_id: input.order_id, image_hash: hash, message: `previews skipped: ${(err as Error).message}` }));
+      logger.warn('previews skipped', { image_hash: hash, error: err as Error });
     }
   }
   return { made };
 }
+
+export const handler = taskHandler('order-previews', run);

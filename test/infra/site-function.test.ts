@@ -92,7 +92,7 @@ describe('local gateway runs the same function', () => {
   beforeAll(async () => {
     const model = readModel(template);
     const lambdas = { invoke: () => Promise.reject(new Error('no Lambda should run')) } as unknown as LambdaHost;
-    server = http.createServer(createGateway({ routes: model.routes, lambdas, staticDir: FRONTEND_DIST, siteFunctionCode: model.siteFunctionCode }));
+    server = http.createServer(createGateway({ routes: model.routes, lambdas, staticDir: FRONTEND_DIST, siteFunctionCode: model.siteFunctionCode, siteHeaders: {}, apiOriginHeaders: {} }));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

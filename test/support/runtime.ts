@@ -9,9 +9,9 @@ import { sha256 } from '../fixtures/photos';
 export { PHOTOS, photo, sha256 } from '../fixtures/photos';
 
 /** Starts the whole local runtime on a free port with its own data directory. */
-export async function startTestRuntime(opts: { paymentMode?: PaymentMode; dataDir?: string } = {}): Promise<LocalRuntime & { dataDir: string }> {
+export async function startTestRuntime(opts: { paymentMode?: PaymentMode; dataDir?: string; logLevel?: string } = {}): Promise<LocalRuntime & { dataDir: string }> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-test-'));
-  const runtime = await startLocalRuntime({ port: 0, dataDir, paymentMode: opts.paymentMode ?? 'simulated' });
+  const runtime = await startLocalRuntime({ port: 0, dataDir, paymentMode: opts.paymentMode ?? 'simulated', logLevel: opts.logLevel });
   return Object.assign(runtime, { dataDir });
 }
 
