@@ -23,6 +23,9 @@ export function repositoryArnOf(imageUri: string): string {
   return `arn:${partition}:ecr:${m[2]}:${m[1]}:repository/${m[3]}`;
 }
 
+/** The endpoint's one production variant (alarms and dashboard name it). */
+export const ENGINE_VARIANT = 'engine';
+
 /**
  * The cartoon engine's model server (engine/server.ts) as a SageMaker serverless inference endpoint.
  * It reads inputs from and writes outputs to the media bucket, so request payload limits never apply.
@@ -70,7 +73,7 @@ export class EngineEndpoint extends Construct {
     const endpointConfig = new sagemaker.CfnEndpointConfig(this, 'Config', {
       productionVariants: [{
         modelName: model.attrModelName,
-        variantName: 'engine',
+        variantName: ENGINE_VARIANT,
         serverlessConfig: { memorySizeInMb: 6144, maxConcurrency: 10 },
       }],
     });

@@ -8,7 +8,8 @@ import { Construct } from 'constructs';
 import { Api } from './api';
 import { bedrockModelArns } from './bedrock-access';
 import type { EnvConfig } from './config';
-import { EngineEndpoint } from './engine-endpoint';
+import { ENGINE_VARIANT, EngineEndpoint } from './engine-endpoint';
+import { Monitoring } from './monitoring';
 import { OrderPipeline } from './order-pipeline';
 import { Pipelines } from './pipelines';
 import { type Access, ROUTES, routeId } from './routes';
@@ -45,6 +46,7 @@ export class ToonZapStack extends Stack {
   readonly orderPipeline: OrderPipeline;
   readonly api: Api;
   readonly site: Site;
+  readonly monitoring: Monitoring;
   private readonly config: EnvConfig;
   private stripeSecret?: secretsmanager.ISecret;
 
@@ -126,6 +128,14 @@ export class ToonZapStack extends Stack {
     });
     this.site = site;
 
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      config,
+      orderMachine: this.orderPipeline.machine,
+      jobsMachine: this.pipelines.jobsMachine,
+      engineEndpointName: this.engine.endpointName,
+      engineVariantName: ENGINE_VARIANT,
+    });
+
     acknowledgeNagFindings({
       stack: this,
       api: this.api,
@@ -138,6 +148,7 @@ export class ToonZapStack extends Stack {
       siteBucket: site.bucket,
       engineRole: this.engine.role,
       originSecret,
+      alarmTopic: this.monitoring.topic,
       distribution: site.distribution,
       hasCertificate: Boolean(config.siteCertificateArn),
       describesJobs: ROUTES.filter((r) => r.access.includes('jobs-machine:read')).map((r) => this.api.functions[routeId(r)].role!),

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { MEDIA_PREFIX } from '../../domain/wiring';
 import { buildToonZap } from '../../lib/app';
 import { ENVIRONMENTS, type EnvConfig } from '../../lib/config';
 import { ROUTES, routeId } from '../../lib/routes';
@@ -82,9 +83,11 @@ describe('least privilege', () => {
     expect(mediaGrants(roleOfRoute('upload-image'))).toEqual(['s3:DeleteObject uploads/', 's3:GetObject uploads/', 's3:ListBucket bucket', 's3:PutObject uploads/']);
   });
 
-  test('the engine reads uploads/, writes previews/ and outputs/, and pulls only its repository', () => {
+  test('the engine reads uploads/, writes previews/ and outputs/, keeps its analysis cache, and pulls only its repository', () => {
     const engineRole = main.getLogicalId(main.engine.role.node.defaultChild as never);
-    expect(mediaGrants(engineRole)).toEqual(['s3:GetObject uploads/', 's3:ListBucket bucket', 's3:PutObject outputs/', 's3:PutObject previews/']);
+    expect(mediaGrants(engineRole)).toEqual([
+      's3:GetObject analysis/', 's3:GetObject uploads/', 's3:ListBucket bucket', 's3:PutObject analysis/', 's3:PutObject outputs/', 's3:PutObject previews/',
+    ]);
     const ecr = statementsOf(engineRole).filter((s) => s.actions.some((a) => a.startsWith('ecr:')));
     const pull = ecr.find((s) => s.actions.includes('ecr:BatchGetImage'))!;
     expect(pull.resources).toEqual([JSON.stringify('arn:aws:ecr:eu-west-1:123456789012:repository/toonzap-engine')]);
@@ -116,7 +119,7 @@ describe('least privilege', () => {
       for (const s of r.Properties.PolicyDocument.Statement as any[]) {
         for (const res of [s.Resource].flat()) {
           const text = JSON.stringify(res);
-          if (text.includes(mediaId) && text.includes('/*')) expect(text).toMatch(/\/(uploads|previews|outputs)\/\*/);
+          if (text.includes(mediaId) && text.includes('/*')) expect(Object.values(MEDIA_PREFIX).some((p) => text.includes(`"/${p}*"`))).toBe(true);
         }
       }
     }

@@ -1,0 +1,126 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { METRICS, type MetricName, SERVICE_NAME } from '../domain/wiring';
+import type { EnvConfig } from './config';
+import { ENTRY_METADATA_KEY } from './functions';
+
+export interface MonitoringProps {
+  readonly config: EnvConfig;
+  readonly orderMachine: sfn.StateMachine;
+  readonly jobsMachine: sfn.StateMachine;
+  /** The engine's SageMaker endpoint and variant. */
+  readonly engineEndpointName: string;
+  readonly engineVariantName: string;
+}
+
+/** The route whose 5xx means a payment may go unfulfilled. */
+export const WEBHOOK_ROUTE = 'POST /api/stripe-webhook';
+
+/**
+ * Alarms that reach a person and a dashboard with the same figures. One SNS topic per environment; with
+ * `alarmEmail` configured, that address is subscribed (AWS sends a confirmation mail first).
+ *
+ * Alarms: order pipeline failures and timeouts, any failed refund (critical: the customer stays charged), the
+ * reconciler's repairs, webhook 5xx, every function's errors and throttles, the engine endpoint's errors and latency,
+ * generative model (Bedrock) errors, and the depth of any dead-letter queue a function has (asynchronous invocations).
+ * Every function of the stack is found by walking the construct tree, so a new one is watched without a change here.
+ */
+export class Monitoring extends Construct {
+  readonly topic: sns.Topic;
+  readonly alarms: Record<string, cloudwatch.Alarm> = {};
+  readonly dashboard: cloudwatch.Dashboard;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const { config } = props;
+    this.topic = new sns.Topic(this, 'AlarmTopic', {
+      displayName: `ToonZap ${config.envName} alarms`,
+      enforceSSL: true,
+    });
+    if (config.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
+    const notify = new actions.SnsAction(this.topic);
+
+    const app = (name: MetricName, statistic = 'Sum', dimensionsMap: Record<string, string> = {}) =>
+      new cloudwatch.Metric({ namespace: config.metricsNamespace, metricName: name, statistic, period: Duration.minutes(5), dimensionsMap: { service: SERVICE_NAME, ...dimensionsMap } });
+
+    const alarm = (name: string, metric: cloudwatch.IMetric, description: string, threshold = 1, evaluationPeriods = 1) => {
+      const a = new cloudwatch.Alarm(this, name, {
+        alarmName: `toonzap-${config.envName}-${name}`,
+        alarmDescription: description,
+        metric,
+        threshold,
+        evaluationPeriods,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      a.addAlarmAction(notify);
+      this.alarms[name] = a;
+      return a;
+    };
+
+    const five = { period: Duration.minutes(5) };
+    alarm('OrderPipelineFailed', props.orderMachine.metricFailed(five), 'An order execution failed: undelivered items were refunded (check the RefundFailures alarm) and the customer was e-mailed. Find the cause in the order machine\'s log group.');
+    alarm('OrderPipelineTimedOut', props.orderMachine.metricTimedOut(five), 'An order execution ran past its 2 h timeout: the order may be neither delivered nor refunded. The reconciler should repair it; check the generation record.');
+    alarm('JobsFailed', props.jobsMachine.metricFailed(five), 'Moderation or preview jobs are failing (5 or more in 5 minutes): visitors cannot get past the upload step.', 5);
+    alarm('RefundFailed', app(METRICS.refundFailures), 'CRITICAL: a refund failed, so a customer is charged for images they did not get. Refund by hand in Stripe (the order id is in the log line "refund failed").');
+    alarm('ReconcilerRepairs', app(METRICS.reconcilerRepairs), 'The reconciler repaired an order or job that something else left unfinished: a bug or an outage to look into.');
+    alarm('WebhookServerErrors', app(METRICS.serverErrors, 'Sum', { route: WEBHOOK_ROUTE }), 'The Stripe webhook answered 5xx: Stripe retries, but a paid order waits until it succeeds.');
+    alarm('EngineErrors', app(METRICS.engineErrors), 'Engine calls are failing (5 or more in 5 minutes): previews and paid renders are being retried or refunded.', 5);
+    alarm('ModelErrors', app(METRICS.modelErrors), 'Generative model (Bedrock) calls are failing (3 or more in 5 minutes): generative styles are being refunded.', 3);
+
+    const endpoint = { EndpointName: props.engineEndpointName, VariantName: props.engineVariantName };
+    const sagemaker = (metricName: string, statistic: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/SageMaker', metricName, dimensionsMap: endpoint, statistic, period: Duration.minutes(5) });
+    alarm('EngineEndpoint5xx', sagemaker('Invocation5XXErrors', 'Sum'), 'The engine endpoint answered 5xx (model container errors).');
+    // ModelLatency is in microseconds: a p90 over 60 s for 15 minutes means renders crawl (cold starts, overload).
+    alarm('EngineLatency', sagemaker('ModelLatency', 'p90'), 'The engine endpoint\'s p90 latency stayed over 60 s for 15 minutes.', 60_000_000, 3);
+
+    // The app's own functions (tagged with their source module), not CDK's deploy-time helpers.
+    const functions = Stack.of(this).node.findAll()
+      .filter((c): c is lambda.Function => c instanceof lambda.Function && Boolean((c.node.defaultChild as lambda.CfnFunction).getMetadata(ENTRY_METADATA_KEY)));
+    for (const fn of functions) {
+      const name = fn.node.path.split('/').slice(1).join('');
+      alarm(`${name}Errors`, fn.metricErrors(five), `${fn.node.path}: the function failed (an error or a timeout).`);
+      alarm(`${name}Throttles`, fn.metricThrottles(five), `${fn.node.path}: invocations were throttled (account concurrency used up).`);
+      if (fn.deadLetterQueue) {
+        alarm(`${name}DeadLetters`, fn.deadLetterQueue.metricApproximateNumberOfMessagesVisible(five), `${fn.node.path}: asynchronous invocations failed for good and wait in its dead-letter queue.`);
+      }
+    }
+
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: `toonzap-${config.envName}` });
+    const sums = (...names: MetricName[]) => names.map((n) => app(n));
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({ title: 'Orders', left: sums(METRICS.ordersPaid, METRICS.imagesDelivered, METRICS.itemsRefunded, METRICS.refundFailures), width: 12 }),
+      new cloudwatch.GraphWidget({ title: 'Moderation and previews', left: sums(METRICS.moderationRefusals, METRICS.previewsMade), width: 12 }),
+      new cloudwatch.GraphWidget({
+        title: 'Engine and model latency (ms, p90)',
+        left: [app(METRICS.engineLatency, 'p90'), app(METRICS.modelLatency, 'p90'), app(METRICS.moderationLatency, 'p90')],
+        width: 12,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Errors',
+        left: [...sums(METRICS.engineErrors, METRICS.modelErrors, METRICS.reconcilerRepairs), app(METRICS.serverErrors, 'Sum', { route: WEBHOOK_ROUTE })],
+        right: [sagemaker('Invocation5XXErrors', 'Sum'), sagemaker('Invocation4XXErrors', 'Sum')],
+        width: 12,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Pipelines',
+        left: [props.orderMachine.metricSucceeded(five), props.orderMachine.metricFailed(five), props.orderMachine.metricTimedOut(five), props.jobsMachine.metricFailed(five)],
+        width: 12,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Lambda errors and throttles',
+        left: functions.map((fn) => fn.metricErrors({ ...five, label: fn.node.id })),
+        right: functions.map((fn) => fn.metricThrottles({ ...five, label: fn.node.id })),
+        width: 12,
+      }),
+      new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: Object.values(this.alarms), width: 24, height: 8 }),
+    );
+  }
+}
