@@ -11,7 +11,7 @@ const base = {
   transformIgnorePatterns: ['/node_modules/(?!(some-esm-only)/)'],
 };
 const project = (displayName, roots, extra = {}) => ({ ...base, displayName, roots: roots.map((r) => `<rootDir>/test/${r}`), ...extra });
-// The runtime and browser tests serve the built frontend: build it once, only when its sources changed.
+// The runtime, browser and CloudFront Function tests read the built frontend: build it once, only when its sources changed.
 const withSite = { globalSetup: '<rootDir>/test/support/global-setup.ts' };
 
 module.exports = {
@@ -20,7 +20,7 @@ module.exports = {
   projects: [
     project('unit', ['domain', 'frontend', 'lambdas']),
     project('engine', ['engine']),
-    project('infra', ['infra']),
+    project('infra', ['infra'], withSite),
     project('local', ['local']),
     project('integration', ['integration'], withSite),
     project('browser', ['browser'], withSite),
