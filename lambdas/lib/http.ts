@@ -103,8 +103,10 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue.path.join('.');
-  // Our schemas carry user-facing messages; zod's own (a wrong type deep inside) get the field's name in front.
-  const detail = issue.code === 'custom' || !field || issue.message.includes(String(issue.path[0])) ? issue.message : `${field}: ${issue.message}`;
+  // Our schemas carry user-facing messages, shown as they are; zod's own generic ones ("Invalid input: expected
+  // string, received number" for a field we gave no message) get the field's name in front.
+  const generic = /^(Invalid|Too (big|small)|Unrecognized)\b/.test(issue.message);
+  const detail = generic && field ? `${field}: ${issue.message}` : issue.message;
   throw badRequest(detail);
 }
 

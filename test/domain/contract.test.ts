@@ -34,3 +34,20 @@ describe('the API contract', () => {
     expect(firstMessage(contract['upload-image'].request, { image_hash: 'x', file_type: 'image/png' })).toBe('image_hash must be a SHA-256 hash (64 lowercase hex characters).');
   });
 });
+
+describe('parseWith', () => {
+  const { parseWith } = jest.requireActual('../../lambdas/lib/http') as typeof import('../../lambdas/lib/http');
+  const detailOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error('expected a 400');
+  };
+
+  it('shows our messages as they are, even deep in a list, and names the field on zod generic ones', () => {
+    expect(detailOf(() => parseWith(contract.checkout.request, { email: 'a@b.co', hashes: [hash], styles: ['3d', 'claymation'] }))).toBe('Unknown style: "claymation".');
+    expect(detailOf(() => parseWith(contract['get-job'].params, { job_id: 5 }))).toMatch(/^job_id: Invalid input/);
+  });
+});
