@@ -250,23 +250,55 @@ function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): Peopl
       clayW[i] = Math.max(skin[i], like * (1 - features[i]));
     }
   }
-  // wide but edge-stopping: wrinkles and pores go, glasses, nostrils and the jaw line stay
-  const clay = domainTransform(cloneRaster(work), 36 * s, 0.4, 3);
-  for (let i = 0; i < n; i++) {
-    const c = clayW[i];
-    const f = features[i] * 0.65;
-    let r = work.r[i] + (clay.r[i] - work.r[i]) * c + (photoWork.r[i] - work.r[i]) * f;
-    let g = work.g[i] + (clay.g[i] - work.g[i]) * c + (photoWork.g[i] - work.g[i]) * f;
-    let b = work.b[i] + (clay.b[i] - work.b[i]) * c + (photoWork.b[i] - work.b[i]) * f;
-    // clay is a little less saturated than skin (the grade that follows saturates everything)
-    const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    const d = 0.22 * c;
-    r += (y - r) * d;
-    g += (y - g) * d;
-    b += (y - b) * d;
-    work.r[i] = r;
-    work.g[i] = g;
-    work.b[i] = b;
+  // wide but edge-stopping: wrinkles and pores go, glasses, nostrils and the jaw line stay. Only the box around the
+  // skin (plus a margin) is smoothed: outside it the clay weight is zero.
+  let bx0 = ww;
+  let by0 = wh;
+  let bx1 = -1;
+  let by1 = -1;
+  for (let y = 0; y < wh; y++) {
+    for (let x = 0; x < ww; x++) {
+      if (clayW[y * ww + x] <= 0.004 && features[y * ww + x] <= 0.004) continue;
+      if (x < bx0) bx0 = x;
+      if (x > bx1) bx1 = x;
+      if (y < by0) by0 = y;
+      if (y > by1) by1 = y;
+    }
+  }
+  if (bx1 < 0) return { person, features };
+  const margin = Math.ceil(12 * s);
+  bx0 = Math.max(0, bx0 - margin);
+  by0 = Math.max(0, by0 - margin);
+  bx1 = Math.min(ww - 1, bx1 + margin);
+  by1 = Math.min(wh - 1, by1 + margin);
+  const cw = bx1 - bx0 + 1;
+  const box = createRaster(cw, by1 - by0 + 1);
+  for (let y = by0; y <= by1; y++) {
+    const o = (y - by0) * cw;
+    box.r.set(work.r.subarray(y * ww + bx0, y * ww + bx1 + 1), o);
+    box.g.set(work.g.subarray(y * ww + bx0, y * ww + bx1 + 1), o);
+    box.b.set(work.b.subarray(y * ww + bx0, y * ww + bx1 + 1), o);
+  }
+  const clay = domainTransform(box, 36 * s, 0.4, 3);
+  for (let y = by0; y <= by1; y++) {
+    for (let x = bx0; x <= bx1; x++) {
+      const i = y * ww + x;
+      const j = (y - by0) * cw + (x - bx0);
+      const c = clayW[i];
+      const f = features[i] * 0.65;
+      let r = work.r[i] + (clay.r[j] - work.r[i]) * c + (photoWork.r[i] - work.r[i]) * f;
+      let g = work.g[i] + (clay.g[j] - work.g[i]) * c + (photoWork.g[i] - work.g[i]) * f;
+      let b = work.b[i] + (clay.b[j] - work.b[i]) * c + (photoWork.b[i] - work.b[i]) * f;
+      // clay is a little less saturated than skin (the grade that follows saturates everything)
+      const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      const d = 0.22 * c;
+      r += (lum - r) * d;
+      g += (lum - g) * d;
+      b += (lum - b) * d;
+      work.r[i] = r;
+      work.g[i] = g;
+      work.b[i] = b;
+    }
   }
   headVolume(scene, work, skin);
   return { person, features };

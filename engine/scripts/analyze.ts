@@ -1,6 +1,7 @@
 /**
- * Print a photo's analysis as JSON: `npm run engine:analyze -- <photo> [--mask]`.
- * Faces with eye centres (iris) and widths, mask coverage; landmarks and the mask itself only with --full.
+ * Print a photo's analysis as JSON: `npm run engine:analyze -- <photo> [--full]`.
+ * Faces with eye centres (iris), widths, iris radii and openness, the person mask's coverage, the time taken
+ * (model loading included); the 468 landmarks only with --full.
  */
 import fs from 'node:fs';
 import { analyzePhoto } from '../index';
