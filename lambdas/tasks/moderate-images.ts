@@ -2,7 +2,8 @@ import { getImage } from '../lib/images';
 import { runJob } from '../lib/jobs';
 import { mapLimit, moderateImage } from '../lib/moderation';
 import { makePreviews } from '../lib/previews';
-import { pendingPreviews } from '../lib/renderer';
+import { STYLE_IDS } from '../../domain/styles';
+import { pendingPreviews, rendererFor } from '../lib/renderer';
 import { taskHandler } from '../lib/task';
 import { logger } from '../lib/observability';
 
@@ -13,13 +14,15 @@ async function run(input: ModerateInput) {
   return runJob(input.job_id, async () => {
     const outcomes = await mapLimit(input.image_hashes, 4, moderateImage);
     const allowed = outcomes.filter((o) => o.moderation === 'allowed').map((o) => o.image_hash);
-    // The style step asks for the first allowed photo's previews next: make them now, inside this job, so that
-    // request finds them ready (the page polls every 2 s; this saves one round). Best effort: a failure here only
-    // means the previews job does the work.
+    // The style step asks for the first allowed photo's previews next: make the engine's now, inside this job, so
+    // that request finds them ready (the page polls every 2 s; this saves one round). Not the generative ones: a
+    // model call takes seconds and would hold back the verdict; the previews job makes them while the tiles wait.
+    // Best effort: a failure here only means the previews job does the work.
+    const engineStyles = STYLE_IDS.filter((s) => rendererFor(s).kind === 'engine');
     if (allowed[0]) {
       const first = await getImage(allowed[0]);
-      if (pendingPreviews(first).length) {
-        await makePreviews(allowed[0], { budget: true }).catch((err) => logger.warn('early previews failed', { image_hash: allowed[0], error: err as Error }));
+      if (pendingPreviews(first, engineStyles).length) {
+        await makePreviews(allowed[0], { styles: engineStyles, budget: true }).catch((err) => logger.warn('early previews failed', { image_hash: allowed[0], error: err as Error }));
       }
     }
     return {

@@ -2,7 +2,7 @@ import { GENERATIVE_PRESETS } from '../../domain/generative';
 import { startLocalBedrock } from '../../local/bedrock/server';
 import { startBedrockFaults } from '../support/bedrock';
 import { moderate } from '../support/orders';
-import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
+import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
 
 /**
  * AWS_ENDPOINT_URL_BEDROCK_RUNTIME set before the runtime starts (a real account from a laptop): the runtime uses
@@ -38,7 +38,9 @@ describe('a Bedrock endpoint given at start', () => {
     expect(runtime.bedrockUrl).not.toBe(recorder.url);
     const client = api(runtime.url);
     const hash = await uploadPhoto(client, photo('astronaut.png'));
-    await moderate(client, [hash]); // the first allowed photo's previews: 3d and anime through the given endpoint
+    await moderate(client, [hash]);
+    const job = await client.post('/api/process-thumbnail', { image_hash: hash }); // 3d and anime through the given endpoint
+    expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
     expect(recorder.requests.map((r) => r.style).sort()).toEqual(['3d', 'anime']);
     for (const r of recorder.requests) expect(r.authorization).toContain('Credential=AKIALAPTOPEXAMPLE/');
     const thumbs = (await client.get(`/api/get-thumbnails/${hash}`)).body as { style: { id: string }; image: string | null }[];

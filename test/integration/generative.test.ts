@@ -69,7 +69,9 @@ describe('generative styles', () => {
 
   test('previews and a paid order of 3d and anime come from the model, with the documented request; previews are reused', async () => {
     const hash = await uploadPhoto(client, photo('astronaut.png'));
-    await moderate(client, [hash]); // makes the first allowed photo's previews in the same job
+    await moderate(client, [hash]); // makes the engine's previews in the same job, not the model's (seconds each)
+    expect(faults.requests.filter((r) => r.style)).toEqual([]);
+    const list = await thumbnails(hash);
     const previewCalls = faults.requests.filter((r) => r.style);
     expect(previewCalls.map((r) => r.style).sort()).toEqual(['3d', 'anime']);
     for (const r of previewCalls) {
@@ -78,7 +80,6 @@ describe('generative styles', () => {
       expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(GENERATIVE_PRESETS[r.style as "3d"].previewSize);
     }
     // Every style has a preview; the generative ones are PNG without metadata, watermarked previews of the model's image.
-    const list = await thumbnails(hash);
     expect(list.filter((t) => t.image).map((t) => t.style.id).sort()).toEqual(['3d', 'anime', 'comic', 'oil-paint', 'pixel-art', 'pop-art', 'sketch', 'watercolor']);
     const png = Buffer.from(await (await fetch(list.find((t) => t.style.id === '3d')!.image!)).arrayBuffer());
     const meta = await sharp(png).metadata();
@@ -94,7 +95,8 @@ describe('generative styles', () => {
     expect(generation.status).toBe('completed');
     expect(generation.images.map((i) => i.styleId).sort()).toEqual(['3d', 'anime', 'comic']);
     const paid = faults.requests.slice(before);
-    expect(paid.map((r) => r.style).sort()).toEqual(['3d', 'anime']); // comic is the engine's; previews were not redone
+    // comic is the engine's. (A call may be repeated: a transient network error is retried like throttling.)
+    expect([...new Set(paid.map((r) => r.style))].sort()).toEqual(['3d', 'anime']);
     for (const r of paid) {
       const size = await expectDocumentedBody(r.body, r.style as '3d' | 'anime');
       expect(size).toEqual({ width: 512, height: 512 }); // the photo's own size (never enlarged)
@@ -110,6 +112,7 @@ describe('generative styles', () => {
   test('throttling is retried with backoff and the order completes', async () => {
     const hash = await uploadPhoto(client, photo('coffee.png'));
     await moderate(client, [hash]);
+    await thumbnails(hash); // as on the style step: the previews exist before the order
     faults.throttle('3d', 2);
     const before = faults.calls('3d');
     const generation = await buy(hash, ['3d', 'sketch'], 'throttled@example.com');
@@ -122,6 +125,7 @@ describe('generative styles', () => {
   test('content filtered by the model: that item is refunded and shown, the others are delivered', async () => {
     const hash = await uploadPhoto(client, photo('chelsea.png'));
     await moderate(client, [hash]);
+    await thumbnails(hash); // as on the style step: the previews exist before the order
     faults.filter('anime');
     const before = faults.calls('anime');
     const generation = await buy(hash, ['3d', 'anime', 'comic'], 'filtered@example.com');
@@ -136,6 +140,7 @@ describe('generative styles', () => {
   test('a paid item is never drawn by another renderer than its preview', async () => {
     const hash = await uploadPhoto(client, photo('rocket.jpg'), 'image/jpeg');
     await moderate(client, [hash]);
+    await thumbnails(hash); // as on the style step: the previews exist before the order
     // As if the preview had been made before 3d became generative (an engine preview the customer saw).
     const table = runtime.env.IMAGES_TABLE;
     const rec = (await doc.send(new GetCommand({ TableName: table, Key: { image_hash: hash } }))).Item!;
