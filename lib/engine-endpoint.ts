@@ -37,10 +37,11 @@ export class EngineEndpoint extends Construct {
 
   constructor(scope: Construct, id: string, props: EngineEndpointProps) {
     super(scope, id);
-    const role = (this.role = new iam.Role(this, 'ExecutionRole', {
+    const role = new iam.Role(this, 'ExecutionRole', {
       assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
       description: 'ToonZap engine: read uploads, write previews and outputs, cache photo analyses',
-    }));
+    });
+    this.role = role;
     // The model server reads uploaded photos, writes previews and paid outputs, and keeps each photo's analysis
     // (analysis/<sha256>.json, read and written): nothing else in the bucket.
     grantMedia(props.media, role, MEDIA_PREFIX.uploads, 'read');

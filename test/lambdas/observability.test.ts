@@ -11,8 +11,13 @@ describe('metrics from the wrappers', () => {
     delete process.env.ORIGIN_VERIFY_SECRET;
     out = [];
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: unknown) => (out.push(String(chunk)), true)) as typeof process.stdout.write;
-    restore = () => (process.stdout.write = write);
+    process.stdout.write = ((chunk: unknown) => {
+      out.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    restore = () => {
+      process.stdout.write = write;
+    };
   });
   afterEach(() => {
     restore();
