@@ -14,7 +14,6 @@
  * (a running model server): worker threads started and JIT-warmed before anything is timed.
  */
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import sharp from 'sharp';
@@ -76,7 +75,7 @@ async function timeIt(runs: number, fn: () => unknown | Promise<unknown>, warmup
   return median(ts);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: OpenCV.js has no usable types here
+// OpenCV.js has no usable types here.
 type CV = any;
 
 async function loadOpenCv(): Promise<{ cv: CV }> {

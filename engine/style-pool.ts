@@ -220,10 +220,14 @@ export async function applyStyles(
       .then(
         (results) => {
           renderedByWorkers += results.length;
-          g.forEach((s, i) => onResult(s, Buffer.from(results[i].buffer, results[i].byteOffset, results[i].byteLength)));
+          g.forEach((s, i) => {
+            onResult(s, Buffer.from(results[i].buffer, results[i].byteOffset, results[i].byteLength));
+          });
         },
         // a failed worker: render its share here (same code, same bytes)
-        () => g.forEach((s) => onResult(s, applyStyle(img, s, analysis).data)),
+        () => {
+          for (const s of g) onResult(s, applyStyle(img, s, analysis).data);
+        },
       );
   });
   for (const s of groups[0]) {

@@ -4,7 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { Api } from './api';
 import { bedrockModelArns } from './bedrock-access';
 import type { EnvConfig } from './config';

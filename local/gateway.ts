@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import * as http from 'node:http';
+import type * as http from 'node:http';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import type { HttpEvent, HttpResult } from '../lambdas/lib/http';

@@ -1,5 +1,4 @@
 import { type Plane, Upsampler } from '../raster';
-import { resizePlane } from './blur';
 
 /** Deterministic integer hash -> [0,1). */
 export function hash2(x: number, y: number, seed: number): number {

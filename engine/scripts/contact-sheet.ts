@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
-import { analyzePhoto, closeStylePool, renderStyle, STYLES } from '../index';
+import { analyzePhoto, renderStyle, STYLES } from '../index';
 
 const PHOTOS_DIR = path.resolve(__dirname, '../../test/fixtures/photos');
 const DEFAULT_PHOTOS = ['astronaut.png', 'chelsea.png', 'coffee.png', 'rocket.jpg', 'motorcycle_left.png'];

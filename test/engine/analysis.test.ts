@@ -35,14 +35,14 @@ async function portrait(): Promise<Buffer> {
 
 /** Mean absolute Laplacian of the luma over the pixels `sel` picks (high-frequency energy). */
 function hfEnergy(data: Uint8Array, w: number, h: number, sel: (i: number) => boolean): number {
-  const L = (k: number) => 0.2126 * data[k * 3] + 0.7152 * data[k * 3 + 1] + 0.0722 * data[k * 3 + 2];
+  const luma = (k: number) => 0.2126 * data[k * 3] + 0.7152 * data[k * 3 + 1] + 0.0722 * data[k * 3 + 2];
   let s = 0;
   let n = 0;
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
       const i = y * w + x;
       if (!sel(i)) continue;
-      s += Math.abs(4 * L(i) - L(i - 1) - L(i + 1) - L(i - w) - L(i + w));
+      s += Math.abs(4 * luma(i) - luma(i - 1) - luma(i + 1) - luma(i - w) - luma(i + w));
       n++;
     }
   }
@@ -121,7 +121,9 @@ describe('photo analysis', () => {
     }
     const all = await renderAllThumbnails(bytes, { size: 128 });
     const none = await renderAllThumbnails(bytes, { size: 128, analysis: null });
-    all.forEach((t, k) => expect(t.png.equals(none[k].png)).toBe(true));
+    all.forEach((t, k) => {
+      expect(t.png.equals(none[k].png)).toBe(true);
+    });
   });
 
   it('every style uses it on people, deterministically (worker threads and the calling thread agree)', async () => {

@@ -1,5 +1,4 @@
-import * as path from 'node:path';
-import * as fs from 'node:fs';
+
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';

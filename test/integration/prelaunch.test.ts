@@ -1,5 +1,4 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+
 import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 /** Payment mode 'prelaunch': no checkout, sign-ups instead. */

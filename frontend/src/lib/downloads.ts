@@ -53,7 +53,9 @@ export async function downloadZip(entries: ZipEntry[], zipName: string): Promise
     return blob ? [{ blob, name: imageFileName(e.styleName, e.imageHash, blob.type) }] : [];
   });
   const names = dedupeNames(fetched.map((f) => f.name));
-  fetched.forEach((f, i) => zip.file(names[i], f.blob));
+  fetched.forEach((f, i) => {
+    zip.file(names[i], f.blob);
+  });
   const content = await zip.generateAsync({ type: 'blob' });
   saveBlob(content, zipName);
 }

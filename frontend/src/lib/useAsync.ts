@@ -5,6 +5,7 @@ export type AsyncState<T> = { status: 'loading' } | { status: 'error'; error: st
 /** Loads data once per key; the request is aborted when the key changes or the component unmounts. */
 export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, key: string, fallbackError: string): AsyncState<T> {
   const [state, setState] = useState<AsyncState<T>>({ status: 'loading' });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once per key; `load` and `fallbackError` are new closures each render
   useEffect(() => {
     const controller = new AbortController();
     setState({ status: 'loading' });
@@ -17,7 +18,6 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, key: stri
       },
     );
     return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   return state;
 }

@@ -14,6 +14,7 @@ export function usePolling(
   const tickRef = useRef(tick);
   tickRef.current = tick;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` restarts polling for a new subject; `tick` is read through a ref
   useEffect(() => {
     if (!enabled) return;
     const controller = new AbortController();

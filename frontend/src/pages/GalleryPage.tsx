@@ -57,6 +57,7 @@ export default function GalleryPage() {
                   <div className="aspect-square bg-muted">
                     <img
                       src={image.url}
+                      // biome-ignore lint/a11y/noRedundantAlt: the photo is the subject; "photo" says what is shown, not that it is an image
                       alt={`Photo transformed into the ${image.styleName} style`}
                       loading="lazy"
                       className="size-full object-cover"

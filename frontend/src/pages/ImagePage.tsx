@@ -61,6 +61,7 @@ export default function ImagePage() {
     <div className="container-page py-10 sm:py-14">
       <div className="grid items-start gap-8 md:grid-cols-2 md:gap-12">
         <Card className="overflow-hidden">
+          {/* biome-ignore lint/a11y/noRedundantAlt: the visitor's photo is the subject; "photo" says what is shown, not that it is an image */}
           <img src={image.url} alt={`Photo transformed into the ${image.styleName} style`} className="w-full object-contain" />
         </Card>
         <div>

@@ -30,6 +30,7 @@ function ImageCard({ image }: { image: GeneratedImage }) {
   return (
     <Card className="overflow-hidden">
       <div className="aspect-square bg-muted">
+        {/* biome-ignore lint/a11y/noRedundantAlt: the visitor's photo is the subject; "photo" says what is shown, not that it is an image */}
         <img src={image.url} alt={`Your photo in the ${image.styleName} style`} loading="lazy" className="size-full object-cover" />
       </div>
       <div className="space-y-3 p-4">

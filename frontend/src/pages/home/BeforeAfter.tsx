@@ -9,6 +9,7 @@ export function BeforeAfter({ className, eager = false }: { className?: string; 
       <figure className="relative overflow-hidden rounded-2xl border border-border bg-muted shadow-sm">
         <img
           src="/thumbnails/input.jpg"
+          // biome-ignore lint/a11y/noRedundantAlt: the photo is the subject; "photo" says what is shown, not that it is an image
           alt="Original photo before the cartoon transformation"
           width={512}
           height={512}
@@ -23,6 +24,7 @@ export function BeforeAfter({ className, eager = false }: { className?: string; 
       <figure className="relative overflow-hidden rounded-2xl border border-border bg-muted shadow-lg shadow-fuchsia-500/10">
         <img
           src="/thumbnails/pixar.png"
+          // biome-ignore lint/a11y/noRedundantAlt: the photo is the subject; "photo" says what is shown, not that it is an image
           alt="The same photo transformed into a Pixar-like 3D cartoon"
           width={512}
           height={512}

@@ -57,11 +57,15 @@ export default function HomePage() {
   // Object URLs of the previews are released when the page goes away.
   const filesRef = useRef(files);
   filesRef.current = files;
-  useEffect(() => () => filesRef.current.forEach((f) => URL.revokeObjectURL(f.previewUrl)), []);
+  useEffect(() => () => filesRef.current.forEach((f) => {
+        URL.revokeObjectURL(f.previewUrl);
+      }), []);
 
   const reset = useCallback(() => {
     setFiles((prev) => {
-      prev.forEach((f) => URL.revokeObjectURL(f.previewUrl));
+      prev.forEach((f) => {
+        URL.revokeObjectURL(f.previewUrl);
+      });
       return [];
     });
     setHashes([]);

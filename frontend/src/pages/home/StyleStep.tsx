@@ -67,6 +67,7 @@ function useModerationAndThumbnails(
     known?.allowed[0] ? (thumbnailCache.get(known.allowed[0]) ?? {}) : {},
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per set of photos; `hashes` and `known` derive from `key`, the callbacks are the parent's
   useEffect(() => {
     const controller = new AbortController();
     const { signal } = controller;
@@ -78,7 +79,7 @@ function useModerationAndThumbnails(
       await pollJobUntilSuccess((s) => getJobStatus(jobId, 'moderation', s), { signal });
       const results = await Promise.all(hashes.map((h) => getModeration(h, signal)));
       if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
-      const allowed = hashes.filter((h, i) => results[i]?.moderation === 'allowed');
+      const allowed = hashes.filter((_h, i) => results[i]?.moderation === 'allowed');
       onModeration({ key, allowed });
       toast.success('Moderation Completed', {
         description: `${allowed.length} / ${hashes.length} images passed moderation.`,
@@ -128,8 +129,6 @@ function useModerationAndThumbnails(
     })();
 
     return () => controller.abort();
-    // Runs once per set of photos; `known` is derived from the same key.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 
   return { phase, error, thumbError, thumbs, allowed: known?.allowed ?? null };
@@ -203,6 +202,7 @@ export default function StyleStep({
       {styles === null ? (
         <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4" aria-busy="true" aria-label="Loading styles">
           {Array.from({ length: 8 }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: eight fixed placeholders with no identity of their own
             <li key={i}>
               <Skeleton className="aspect-square" />
               <Skeleton className="mt-2 h-4 w-2/3" />
