@@ -10,7 +10,17 @@ import { formatPrice } from './pricing';
  */
 export const CHECKOUT_SESSION_SECONDS = 31 * 60;
 
-export type OrderStatus = 'created' | 'paid' | 'expired';
+/** 'refunded': paid, but not ours to fulfil (the amount did not match), so the whole payment went back. */
+export type OrderStatus = 'created' | 'paid' | 'expired' | 'refunded';
+
+/**
+ * Timeout of the Stripe webhook function (lib/routes.ts). Lambda stops a run at this age, so it also bounds how
+ * long a webhook's event claim can belong to a live run (the claim's lease, lambdas/lib/orders.ts).
+ */
+export const WEBHOOK_TIMEOUT_SECONDS = 30;
+
+/** Timeout of the order pipeline's execution (lib/order-pipeline.ts); past it a generation can only be stuck. */
+export const ORDER_PIPELINE_TIMEOUT_SECONDS = 2 * 3600;
 export type GenerationStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export type ItemStatus = 'pending' | 'done' | 'failed';
 

@@ -4,6 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { ORDER_PIPELINE_TIMEOUT_SECONDS } from '../domain/orders';
 import { lambdaTask, taskFunctions } from './pipelines';
 import type { Access } from './routes';
 
@@ -85,7 +86,7 @@ export class OrderPipeline extends Construct {
     this.machine = new sfn.StateMachine(this, 'OrderMachine', {
       definitionBody: sfn.DefinitionBody.fromChainable(definition),
       stateMachineType: sfn.StateMachineType.STANDARD,
-      timeout: Duration.hours(2),
+      timeout: Duration.seconds(ORDER_PIPELINE_TIMEOUT_SECONDS),
       tracingEnabled: true,
       logs: { destination: new logs.LogGroup(this, 'OrderMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }), level: sfn.LogLevel.ALL, includeExecutionData: false },
     });

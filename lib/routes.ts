@@ -1,3 +1,4 @@
+import { WEBHOOK_TIMEOUT_SECONDS } from '../domain/orders';
 /**
  * The one route table. The CDK stack makes one Lambda + API Gateway route per entry; the local runtime
  * serves the same routes by reading them back out of the synthesized template. List only routes that work.
@@ -17,6 +18,7 @@ export type Access =
   // Jobs machine: start an execution, or only look at one (never both unless the function starts jobs).
   | 'jobs-machine:start' | 'jobs-machine:read'
   | 'pipeline:start'
+  | 'pipeline:manage'
   | 'payments:secret'
   | 'rekognition'
   | 'engine'
@@ -51,7 +53,7 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/get-thumbnails/{image_hash}', handler: 'get-thumbnails', access: ['images:read', 'media:previews:read'] },
   { method: 'POST', path: '/api/checkout', handler: 'checkout', access: ['images:read', 'orders:write', 'payments:secret'], timeoutSeconds: 30, startsWork: true },
   { method: 'POST', path: '/api/preview-signup', handler: 'preview-signup', access: ['signups:write'], startsWork: true },
-  { method: 'POST', path: '/api/stripe-webhook', handler: 'stripe-webhook', access: ['orders:write', 'generations:write', 'events:write', 'pipeline:start', 'payments:secret'], timeoutSeconds: 30 },
+  { method: 'POST', path: '/api/stripe-webhook', handler: 'stripe-webhook', access: ['orders:write', 'generations:write', 'events:write', 'pipeline:start', 'payments:secret'], timeoutSeconds: WEBHOOK_TIMEOUT_SECONDS },
   { method: 'GET', path: '/api/generation/{id}', handler: 'get-generation', access: ['generations:read', 'media:outputs:read'] },
   { method: 'GET', path: '/api/image/{hash}/{style}', handler: 'get-image', access: ['images:read', 'media:outputs:read'] },
   { method: 'GET', path: '/api/image/{hash}', handler: 'get-images', access: ['images:read', 'media:outputs:read'] },

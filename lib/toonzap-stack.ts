@@ -15,6 +15,7 @@ import { Pipelines } from './pipelines';
 import { type Access, ROUTES, routeId } from './routes';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { ORIGIN_VERIFY_HEADER } from './security-headers';
+import { Schedules } from './schedules';
 import { Site } from './site';
 import { ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
 import { siteResponseHeadersPolicy } from './site-headers';
@@ -45,6 +46,7 @@ export class ToonZapStack extends Stack {
   readonly pipelines: Pipelines;
   readonly orderPipeline: OrderPipeline;
   readonly api: Api;
+  readonly schedules: Schedules;
   readonly site: Site;
   readonly monitoring: Monitoring;
   private readonly config: EnvConfig;
@@ -65,7 +67,7 @@ export class ToonZapStack extends Stack {
     });
     this.engine = new EngineEndpoint(this, 'Engine', { config, media: this.storage.media });
 
-    // Every function sees the same settings; only route functions also learn the state machines' ARNs
+    // Every function sees the same settings; only route and scheduled functions also learn the state machines' ARNs
     // (task functions must not, or the machines would depend on themselves).
     const environment: Record<string, string> = {
       [ENV.mediaBucket]: this.storage.media.bucketName,
@@ -104,6 +106,15 @@ export class ToonZapStack extends Stack {
       generateSecretString: { excludePunctuation: true, passwordLength: 48 },
     });
     const originSecretValue = originSecret.secretValue.unsafeUnwrap();
+    // Scheduled functions (the reconciler) work on orders like the routes do, but answer no requests: no origin secret.
+    this.schedules = new Schedules(this, 'Schedules', {
+      environment: {
+        ...environment,
+        [ENV.jobsMachineArn]: this.pipelines.jobsMachine.stateMachineArn,
+        [ENV.orderMachineArn]: this.orderPipeline.machine.stateMachineArn,
+      },
+      grant,
+    });
     this.api = new Api(this, 'Api', {
       environment: {
         ...environment,
@@ -175,6 +186,10 @@ export class ToonZapStack extends Stack {
         else fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executionArns(this, machine)] }));
       } else if (resource === 'pipeline') {
         this.orderPipeline.machine.grantStartExecution(fn);
+        if (verb === 'manage') {
+          // The reconciler: looks at an order's execution, and stops one stuck past its deadline.
+          fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:DescribeExecution', 'states:StopExecution'], resources: [executionArns(this, this.orderPipeline.machine)] }));
+        }
       } else if (resource === 'payments') {
         // Only real Stripe keys live in Secrets Manager; other modes have no secret to read.
         if (this.config.paymentMode === 'stripe') {

@@ -3,6 +3,7 @@ import type * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { writeFileDurably } from './durable-file';
 import type { LocalBucket, LocalTable } from './template';
 
 /** In-process stand-ins for DynamoDB (dynalite), S3 (s3rver) and SES (aws-ses-v2-local), data under dataDir. */
@@ -82,9 +83,31 @@ export async function startS3(dataDir: string, buckets: LocalBucket[], siteOrigi
   return { url: `http://${LOCAL_HOST}:${address.port}`, close: () => server.close() };
 }
 
-export async function startSes(port = 0): Promise<Running> {
+interface SesStore { emails: unknown[]; templates: Map<string, unknown> }
+let sesFile: string | undefined;
+let sesSaveWrapped = false;
+
+/**
+ * aws-ses-v2-local with its mail store kept in dataDir/ses/emails.json: SES keeps what it accepted, so an e-mail
+ * sent before a crash is still in the mail viewer after a restart. The file is written durably before SendEmail
+ * answers. (The package keeps one store per process; a runtime started in the same process loads the file over it.)
+ */
+export async function startSes(dataDir: string, port = 0): Promise<Running> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const start = (require('aws-ses-v2-local') as { default: (c: { host: string; port: number }) => Promise<http.Server> }).default;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const store = require('aws-ses-v2-local/dist/store') as { saveEmail: (email: unknown) => void; getStoreReadonly: () => SesStore };
+  const file = path.join(dataDir, 'ses', 'emails.json');
+  store.getStoreReadonly().emails = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as unknown[]) : [];
+  sesFile = file;
+  if (!sesSaveWrapped) {
+    const original = store.saveEmail;
+    store.saveEmail = (email) => {
+      original(email);
+      if (sesFile) writeFileDurably(sesFile, JSON.stringify(store.getStoreReadonly().emails));
+    };
+    sesSaveWrapped = true;
+  }
   if (port === 0) {
     // aws-ses-v2-local cannot report an ephemeral port, so pick a free one first.
     const net = await import('node:net');

@@ -16,6 +16,7 @@ import { startBedrockRelay } from './bedrock/relay';
 import { startLocalBedrock } from './bedrock/server';
 import { startLocalRekognition } from './rekognition/server';
 import { startLocalStripe } from './stripe/server';
+import { startSchedules } from './scheduler';
 import { startStepFunctions } from './step-functions';
 import { LOCAL_REGION, type LocalModel, readModel, synthesizeLocal } from './template';
 import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../lib/security-headers';
@@ -29,6 +30,8 @@ export interface LocalRuntimeOptions {
   /** Where emulator data lives; kept across restarts. */
   dataDir?: string;
   paymentMode?: PaymentMode;
+  /** Signing secret of the local Stripe's webhooks (simulated mode); default a fresh random one per start. */
+  webhookSecret?: string;
   log?: (msg: string) => void;
   /** Handlers' log level (Powertools): WARN unless asked (`POWERTOOLS_LOG_LEVEL=INFO npm start`). */
   logLevel?: string;
@@ -50,6 +53,8 @@ export interface LocalRuntime {
   bedrockUrl: string;
   /** Model calls the local Rekognition stand-in has answered (tests check verdicts are reused). */
   rekognitionCalls(): number;
+  /** Runs every scheduled function of the template now, as its schedule would (tests). */
+  runSchedules(): Promise<unknown[]>;
   /** Resolves when no state machine execution is running (tests). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -61,7 +66,7 @@ export interface LocalRuntime {
  */
 export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const log = opts.log ?? (() => {});
-  const dataDir = opts.dataDir ?? path.join(REPO_ROOT, '.data');
+  const dataDir = path.resolve(opts.dataDir || path.join(REPO_ROOT, '.data'));
   const paymentMode = opts.paymentMode ?? 'simulated';
   const started: Running[] = [];
 
@@ -86,7 +91,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const [dynamo, s3, ses] = await Promise.all([
       startDynamo(dataDir, model.tables),
       startS3(dataDir, model.buckets, [url, `http://${LOCAL_HOST}:${port}`]),
-      startSes(),
+      startSes(dataDir),
     ]);
     started.push(dynamo, s3, ses);
     // The engine's model server plays the SageMaker endpoint; the nsfwjs model plays Rekognition.
@@ -155,7 +160,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     // Functions, so executions resumed below (refunds) already reach it; its webhooks wait for the gateway.
     let stripeUrl: string | null = null;
     if (paymentMode === 'simulated') {
-      const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
+      // Given: an outside harness signs events with it too. Else a fresh one: nothing outside needs to know it.
+      const webhookSecret = opts.webhookSecret || `whsec_${randomBytes(24).toString('base64url')}`;
       const stripe = await startLocalStripe({
         port: 0,
         host: LOCAL_HOST,
@@ -189,6 +195,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       siteHeaders: siteSecurityHeaders({ mediaOrigin: new URL(s3.url).origin, https: false }),
       apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: originSecret },
     }));
+    // The template's schedules (the reconciler): once now, to repair what a crash left, then at their rate.
+    const schedules = startSchedules({ schedules: model.schedules, lambdas, log });
     log(`ToonZap is running on ${url}`);
     log(`Mail viewer (e-mails the app sends): ${ses.url}`);
 
@@ -203,10 +211,12 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       env,
       resumedExecutions: stepFunctions.resumed,
       rekognitionCalls: () => moderation.calls(),
+      runSchedules: () => schedules.runAll(),
       idle: () => stepFunctions.idle(),
       async close() {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await schedules.close();
         // Step Functions first: unfinished executions are saved as running before the services they use go away.
         await stepFunctions.close();
         await Promise.all(started.filter((s) => s !== stepFunctions).map((s) => s.close()));

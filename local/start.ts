@@ -13,6 +13,7 @@ async function main(): Promise<void> {
     port: Number(process.env.PORT ?? 3000),
     dataDir: process.env.TOONZAP_DATA_DIR,
     paymentMode: (process.env.PAYMENT_MODE as PaymentMode | undefined) ?? 'simulated',
+    webhookSecret: process.env.STRIPE_WEBHOOK_SECRET,
     log: (msg) => console.log(msg),
     logLevel: process.env.POWERTOOLS_LOG_LEVEL,
   });

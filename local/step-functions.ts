@@ -4,6 +4,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
+import { writeFileDurably } from './durable-file';
 import { LOCAL_HOST } from './emulators';
 import type { LambdaHost } from './lambda-host';
 import type { LocalStateMachine } from './template';
@@ -46,8 +47,9 @@ function taskHandlers(definition: Json, lambdas: LambdaHost): Record<string, (in
 /**
  * A local AWS Step Functions endpoint (JSON 1.0 protocol): StartExecution, DescribeExecution, StopExecution and
  * ListExecutions for the template's state machines, run by aws-local-stepfunctions with the Lambda tasks mapped
- * to the same handler code. Executions are kept in a file; any still running when the process stopped is started
- * again from its input on the next start (tasks are idempotent), so no order or job is lost to a restart.
+ * to the same handler code. Executions are kept in a file, written durably before StartExecution answers and on every
+ * status change; any still running when the process stopped (or died) is started again from its input on the next
+ * start (tasks are idempotent), so no order or job is lost to a restart.
  */
 export async function startStepFunctions(opts: { dataDir: string; machines: LocalStateMachine[]; lambdas: LambdaHost; port?: number }) {
   const file = path.join(opts.dataDir, 'stepfunctions', 'executions.json');
@@ -60,15 +62,9 @@ export async function startStepFunctions(opts: { dataDir: string; machines: Loca
   // After close, unfinished executions stay RUNNING on disk (as after a crash) and are resumed on the next start.
   let closed = false;
 
-  let saveTimer: NodeJS.Timeout | undefined;
-  const save = () => {
-    clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => {
-      const tmp = `${file}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify([...executions.values()]));
-      fs.renameSync(tmp, file);
-    }, 20);
-  };
+  // Every change is on disk before anyone hears of it: StartExecution answers only after its execution is stored,
+  // so an acknowledged execution can never exist only in memory (a crash right after the answer loses nothing).
+  const save = () => writeFileDurably(file, JSON.stringify([...executions.values()]));
 
   function run(execution: Execution): void {
     const machine = machines.get(execution.stateMachineArn)!;
@@ -78,10 +74,11 @@ export async function startStepFunctions(opts: { dataDir: string; machines: Loca
     });
     const done = handle.result.then(
       (output: unknown) => {
-        if (!closed) Object.assign(execution, { status: 'SUCCEEDED', output: JSON.stringify(output) });
+        if (!closed && execution.status === 'RUNNING') Object.assign(execution, { status: 'SUCCEEDED', output: JSON.stringify(output) });
       },
       (err: Error & { cause?: unknown }) => {
-        if (closed) return;
+        // Closed: stays RUNNING on disk, to be resumed. Already ABORTED: StopExecution recorded it.
+        if (closed || execution.status !== 'RUNNING') return;
         const name = err.name ?? 'Error';
         const aborted = name === 'ExecutionAbortedError';
         Object.assign(execution, {
@@ -93,7 +90,7 @@ export async function startStepFunctions(opts: { dataDir: string; machines: Loca
     ).then(() => {
       running.delete(execution.executionArn);
       if (closed) return;
-      execution.stopDate = Date.now() / 1000;
+      execution.stopDate ??= Date.now() / 1000;
       save();
     });
     running.set(execution.executionArn, { abort: handle.abort, done });
@@ -113,7 +110,12 @@ export async function startStepFunctions(opts: { dataDir: string; machines: Loca
       }
       const execution: Execution = { executionArn, stateMachineArn: machine.arn, name, status: 'RUNNING', startDate: Date.now() / 1000, input };
       executions.set(executionArn, execution);
-      save();
+      try {
+        save();
+      } catch (err) {
+        executions.delete(executionArn);
+        throw apiError('ServiceUnavailable', `Execution could not be stored: ${(err as Error).message}`);
+      }
       run(execution);
       return { executionArn, startDate: execution.startDate };
     },
@@ -125,8 +127,14 @@ export async function startStepFunctions(opts: { dataDir: string; machines: Loca
     StopExecution(body) {
       const e = executions.get(body.executionArn);
       if (!e) throw apiError('ExecutionDoesNotExist', `Execution Does Not Exist: '${body.executionArn}'`);
+      const stopDate = Date.now() / 1000;
+      // As in Step Functions, the execution is ABORTED when StopExecution answers (its tasks may still be winding down).
+      if (e.status === 'RUNNING') {
+        Object.assign(e, { status: 'ABORTED', stopDate, error: body.error, cause: body.cause });
+        save();
+      }
       running.get(e.executionArn)?.abort();
-      return { stopDate: Date.now() / 1000 };
+      return { stopDate };
     },
     ListExecutions(body) {
       const list = [...executions.values()].filter((e) => e.stateMachineArn === body.stateMachineArn && (!body.statusFilter || e.status === body.statusFilter));
@@ -171,8 +179,7 @@ export async function startStepFunctions(opts: { dataDir: string; machines: Loca
       while (running.size) await Promise.all([...running.values()].map((r) => r.done));
     },
     async close() {
-      clearTimeout(saveTimer);
-      fs.writeFileSync(file, JSON.stringify([...executions.values()]));
+      save();
       closed = true;
       for (const r of running.values()) r.abort();
       server.closeAllConnections();

@@ -6,7 +6,7 @@ import { viewerRequestCode } from './cloudfront-function';
 
 /**
  * Synthesizes the real stack (without bundling) and reads back what the local runtime needs: tables, buckets,
- * functions with their source modules and environment, HTTP routes and state machines. CloudFormation
+ * functions with their source modules and environment, HTTP routes, state machines and schedules. CloudFormation
  * intrinsics are resolved to local names, so everything the stack defines is run here exactly once defined.
  */
 export const LOCAL_REGION = 'us-east-1';
@@ -21,6 +21,8 @@ export interface LocalBucket { logicalId: string; name: string; cors: Json[] | u
 export interface LocalFunction { logicalId: string; arn: string; entry: string; environment: Record<string, string>; timeoutSeconds: number }
 export interface LocalRoute { method: string; path: string; functionId: string }
 export interface LocalStateMachine { logicalId: string; arn: string; name: string; definition: Json }
+/** An EventBridge Scheduler schedule that invokes one of the template's functions at a fixed rate. */
+export interface LocalSchedule { logicalId: string; expression: string; periodMs: number; functionId: string; input: Json }
 
 export interface LocalModel {
   template: CfnTemplate;
@@ -31,6 +33,7 @@ export interface LocalModel {
   stateMachines: LocalStateMachine[];
   /** The site's CloudFront Function (viewer request), run by the local gateway for every non-API path. */
   siteFunctionCode: string;
+  schedules: LocalSchedule[];
 }
 
 export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
@@ -125,5 +128,23 @@ export function readModel(template: CfnTemplate, attrs?: (logicalId: string, att
     const raw = resolve(template, r.Properties.DefinitionString, attrs);
     return { logicalId: id, arn: physicalName(id, r.Type), name: id, definition: JSON.parse(raw) };
   });
-  return { template, tables, buckets, functions, routes, stateMachines, siteFunctionCode: viewerRequestCode(template) };
+  const schedules: LocalSchedule[] = [];
+  for (const [id, r] of res) {
+    if (r.Type !== 'AWS::Scheduler::Schedule' || r.Properties.State === 'DISABLED') continue;
+    const expression = String(r.Properties.ScheduleExpression);
+    const target = resolve(template, r.Properties.Target.Arn, attrs) as string;
+    const fn = [...functions.values()].find((f) => f.arn === target);
+    if (!fn) throw new Error(`Schedule ${id} targets ${target}, which the local runtime cannot run (only the template's functions)`);
+    const input = r.Properties.Target.Input === undefined ? {} : JSON.parse(resolve(template, r.Properties.Target.Input, attrs));
+    schedules.push({ logicalId: id, expression, periodMs: rateMs(expression, id), functionId: fn.logicalId, input });
+  }
+  return { template, tables, buckets, functions, routes, stateMachines, siteFunctionCode: viewerRequestCode(template), schedules };
+}
+
+/** Milliseconds between runs of an EventBridge Scheduler `rate(value unit)` expression (the only kind the stack uses). */
+export function rateMs(expression: string, id = 'schedule'): number {
+  const m = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(expression);
+  if (!m) throw new Error(`${id}: only rate(...) schedules run locally, not ${expression}`);
+  const unit = m[2].startsWith('minute') ? 60_000 : m[2].startsWith('hour') ? 3_600_000 : 86_400_000;
+  return Number(m[1]) * unit;
 }

@@ -6,7 +6,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { tracer } from './observability';
 
@@ -50,6 +50,20 @@ export function ddb(): DynamoDBDocumentClient {
   return client('AWS_ENDPOINT_URL_DYNAMODB', () =>
     DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } }),
   );
+}
+
+/**
+ * Sends a conditional write: true when it was applied, false when its ConditionExpression did not hold (the
+ * expected answer of an idempotent step that already happened); any other error is thrown.
+ */
+export async function writeIf(command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
+  try {
+    await ddb().send(command as UpdateCommand);
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
 }
 
 export const sfn = () => client('AWS_ENDPOINT_URL_SFN', () => new SFNClient({}));

@@ -1,6 +1,7 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { renderOrderEmail } from '../../domain/order-email';
 import { ses } from './aws';
+import { pausePoint } from './fault-points';
 import { claimEmail, type GenerationRecord, markEmailSent, releaseEmail } from './orders';
 import { settings } from './settings';
 
@@ -22,6 +23,7 @@ export async function sendOrderEmail(generation: GenerationRecord): Promise<'sen
   const claim = await claimEmail(generation.generation_id, EMAIL_LEASE_SECONDS);
   if (claim === 'sent') return 'already-sent';
   if (claim === 'busy') throw new EmailInProgress(`E-mail for ${generation.generation_id} is being sent by another run`);
+  await pausePoint('email:claimed');
   const items = Object.values(generation.items);
   const delivered = items.filter((i) => i.status === 'done');
   const galleryHashes = [...new Set(delivered.map((i) => i.image_hash))];

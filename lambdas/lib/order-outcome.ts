@@ -1,4 +1,6 @@
 import { failureText, finalStatus, ITEM_ERRORS } from '../../domain/orders';
+import { sendOrderEmail } from './mail';
+import { logger } from './observability';
 import { finishGeneration, finishItem, getGeneration } from './orders';
 import { refundUndelivered } from './refunds';
 
@@ -26,4 +28,21 @@ export async function settleGeneration(id: string, pendingReason: { error: strin
   });
   await finishGeneration(id, status, error);
   return { status, done, failed: failedItems.length, refunded: refund?.amount ?? 0 };
+}
+
+/**
+ * Ends an order whose pipeline broke, whatever broke it (the pipeline's own "Order failed" step, or the reconciler
+ * after an execution ended or got stuck): the customer keeps what was delivered, gets back the rest of the money and
+ * hears about it once. Each part is idempotent and does nothing when an earlier run already did it.
+ */
+export async function closeBrokenOrder(orderId: string, reason: string) {
+  const outcome = await settleGeneration(orderId, { error: ITEM_ERRORS.stopped, detail: reason });
+  let email: string;
+  try {
+    email = await sendOrderEmail((await getGeneration(orderId))!);
+  } catch (err) {
+    email = `not sent: ${(err as Error).message}`;
+    logger.error('order e-mail not sent', { order_id: orderId, error: err as Error });
+  }
+  return { ...outcome, email };
 }

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type GenerationStatus, type ItemStatus, itemKey, type OrderItem, type OrderStatus, orderItems } from '../../domain/orders';
-import { ddb } from './aws';
+import { type GenerationStatus, type ItemStatus, itemKey, type OrderItem, type OrderStatus, orderItems, WEBHOOK_TIMEOUT_SECONDS } from '../../domain/orders';
+import { ddb, writeIf } from './aws';
 import { settings } from './settings';
 
 /** An order as checkout stored it; amounts in cents, computed on the server. */
@@ -23,6 +23,8 @@ export interface OrderRecord {
   payment_intent?: string;
   paid_at?: string;
   expired_at?: string;
+  refunded_at?: string;
+  refund_reason?: string;
 }
 
 export interface GenerationItem extends OrderItem {
@@ -70,7 +72,6 @@ export interface GenerationRecord {
 
 const orders = () => settings.table('orders');
 const generations = () => settings.table('generations');
-const isConditionFailure = (err: unknown) => (err as Error).name === 'ConditionalCheckFailedException';
 
 export async function putOrder(order: OrderRecord): Promise<void> {
   await ddb().send(new PutCommand({ TableName: orders(), Item: order, ConditionExpression: 'attribute_not_exists(order_id)' }));
@@ -91,36 +92,44 @@ export async function setOrderSession(orderId: string, sessionId: string): Promi
   }));
 }
 
-/** Marks an order paid (idempotent: the first payment time and intent are kept). Returns the order as stored. */
-export async function markOrderPaid(orderId: string, paymentIntent: string, sessionId: string): Promise<OrderRecord> {
-  const res = await ddb().send(new UpdateCommand({
+/**
+ * Marks an order paid (idempotent: the first payment time and intent are kept). Returns the order as stored, or
+ * null when the order is not there or its payment was refunded instead (it is never fulfilled then).
+ */
+export async function markOrderPaid(orderId: string, paymentIntent: string, sessionId: string): Promise<OrderRecord | null> {
+  const paid = await writeIf(new UpdateCommand({
     TableName: orders(),
     Key: { order_id: orderId },
     UpdateExpression: 'SET #s = :paid, paid_at = if_not_exists(paid_at, :now), payment_intent = if_not_exists(payment_intent, :pi), session_id = if_not_exists(session_id, :sid)',
-    ConditionExpression: 'attribute_exists(order_id)',
+    ConditionExpression: 'attribute_exists(order_id) AND #s <> :refunded',
     ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':paid': 'paid', ':now': new Date().toISOString(), ':pi': paymentIntent, ':sid': sessionId },
-    ReturnValues: 'ALL_NEW',
+    ExpressionAttributeValues: { ':paid': 'paid', ':refunded': 'refunded', ':now': new Date().toISOString(), ':pi': paymentIntent, ':sid': sessionId },
   }));
-  return res.Attributes as OrderRecord;
+  return paid ? getOrder(orderId) : null;
 }
 
 /** An unpaid order whose session expired; a paid order is never moved back. */
-export async function markOrderExpired(orderId: string): Promise<boolean> {
-  try {
-    await ddb().send(new UpdateCommand({
-      TableName: orders(),
-      Key: { order_id: orderId },
-      UpdateExpression: 'SET #s = :expired, expired_at = :now',
-      ConditionExpression: 'attribute_exists(order_id) AND #s = :created',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':expired': 'expired', ':created': 'created', ':now': new Date().toISOString() },
-    }));
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+export function markOrderExpired(orderId: string): Promise<boolean> {
+  return writeIf(new UpdateCommand({
+    TableName: orders(),
+    Key: { order_id: orderId },
+    UpdateExpression: 'SET #s = :expired, expired_at = :now',
+    ConditionExpression: 'attribute_exists(order_id) AND #s = :created',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':expired': 'expired', ':created': 'created', ':now': new Date().toISOString() },
+  }));
+}
+
+/** A payment that is not ours to fulfil was refunded whole: the order ends there (never paid, never generated). */
+export function markOrderRefunded(orderId: string, reason: string): Promise<boolean> {
+  return writeIf(new UpdateCommand({
+    TableName: orders(),
+    Key: { order_id: orderId },
+    UpdateExpression: 'SET #s = :refunded, refunded_at = :now, refund_reason = :r',
+    ConditionExpression: 'attribute_exists(order_id) AND #s = :created',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':refunded': 'refunded', ':created': 'created', ':now': new Date().toISOString(), ':r': reason },
+  }));
 }
 
 /** Creates the generation of a paid order once: every (photo, style) pair pending. False if it already existed. */
@@ -143,13 +152,7 @@ export async function createGeneration(order: OrderRecord, paymentIntent: string
     created_at: now,
     updated_at: now,
   };
-  try {
-    await ddb().send(new PutCommand({ TableName: generations(), Item: record, ConditionExpression: 'attribute_not_exists(generation_id)' }));
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return writeIf(new PutCommand({ TableName: generations(), Item: record, ConditionExpression: 'attribute_not_exists(generation_id)' }));
 }
 
 export async function getGeneration(id: string): Promise<GenerationRecord | null> {
@@ -159,62 +162,49 @@ export async function getGeneration(id: string): Promise<GenerationRecord | null
 
 /** pending → processing; later calls (a re-run) change nothing. */
 export async function markGenerationProcessing(id: string): Promise<void> {
-  try {
-    await ddb().send(new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: 'SET #s = :processing, updated_at = :now',
-      ConditionExpression: '#s = :pending',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':processing': 'processing', ':pending': 'pending', ':now': new Date().toISOString() },
-    }));
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  await writeIf(new UpdateCommand({
+    TableName: generations(),
+    Key: { generation_id: id },
+    UpdateExpression: 'SET #s = :processing, updated_at = :now',
+    ConditionExpression: '#s = :pending',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':processing': 'processing', ':pending': 'pending', ':now': new Date().toISOString() },
+  }));
 }
 
 /**
  * Moves one item from pending to done or failed and counts it, in one conditional update: a retried or re-run
  * task finds the item no longer pending and changes nothing, so progress is never counted twice.
  */
-export async function finishItem(id: string, item: OrderItem, outcome: { status: 'done' } | { status: 'failed'; error: string; detail?: string }): Promise<boolean> {
+export function finishItem(id: string, item: OrderItem, outcome: { status: 'done' } | { status: 'failed'; error: string; detail?: string }): Promise<boolean> {
+  const counter = outcome.status === 'done' ? 'done_count' : 'failed_count';
   const values: Record<string, unknown> = { ':to': outcome.status, ':pending': 'pending', ':now': new Date().toISOString(), ':one': 1 };
-  let update = `SET #items.#k.#s = :to, #items.#k.finished_at = :now, updated_at = :now, ${outcome.status === 'done' ? 'done_count' : 'failed_count'} = ${outcome.status === 'done' ? 'done_count' : 'failed_count'} + :one`;
+  let update = `SET #items.#k.#s = :to, #items.#k.finished_at = :now, updated_at = :now, ${counter} = ${counter} + :one`;
   if (outcome.status === 'failed') {
     update += ', #items.#k.#e = :error, #items.#k.error_detail = :detail';
     values[':error'] = outcome.error;
     values[':detail'] = outcome.detail ?? outcome.error;
   }
-  try {
-    await ddb().send(new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: update,
-      ConditionExpression: '#items.#k.#s = :pending',
-      ExpressionAttributeNames: { '#items': 'items', '#k': itemKey(item.image_hash, item.style), '#s': 'status', ...(outcome.status === 'failed' ? { '#e': 'error' } : {}) },
-      ExpressionAttributeValues: values,
-    }));
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return writeIf(new UpdateCommand({
+    TableName: generations(),
+    Key: { generation_id: id },
+    UpdateExpression: update,
+    ConditionExpression: '#items.#k.#s = :pending',
+    ExpressionAttributeNames: { '#items': 'items', '#k': itemKey(item.image_hash, item.style), '#s': 'status', ...(outcome.status === 'failed' ? { '#e': 'error' } : {}) },
+    ExpressionAttributeValues: values,
+  }));
 }
 
 /** Records the refund total reached so far; never lowers it (a late or repeated call changes nothing). */
 export async function recordRefund(id: string, refund: RefundInfo): Promise<void> {
-  try {
-    await ddb().send(new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: 'SET #r = :r, updated_at = :now',
-      ConditionExpression: 'attribute_not_exists(#r) OR #r.#a < :amount',
-      ExpressionAttributeNames: { '#r': 'refund', '#a': 'amount' },
-      ExpressionAttributeValues: { ':r': refund, ':amount': refund.amount, ':now': new Date().toISOString() },
-    }));
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  await writeIf(new UpdateCommand({
+    TableName: generations(),
+    Key: { generation_id: id },
+    UpdateExpression: 'SET #r = :r, updated_at = :now',
+    ConditionExpression: 'attribute_not_exists(#r) OR #r.#a < :amount',
+    ExpressionAttributeNames: { '#r': 'refund', '#a': 'amount' },
+    ExpressionAttributeValues: { ':r': refund, ':amount': refund.amount, ':now': new Date().toISOString() },
+  }));
 }
 
 /** Sets the final status once; a generation that already finished keeps its outcome. */
@@ -227,18 +217,14 @@ export async function finishGeneration(id: string, status: 'completed' | 'failed
   } else {
     update += ' REMOVE #e';
   }
-  try {
-    await ddb().send(new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: update,
-      ConditionExpression: 'attribute_exists(generation_id) AND #s <> :completed AND #s <> :failed',
-      ExpressionAttributeNames: { '#s': 'status', '#e': 'error' },
-      ExpressionAttributeValues: values,
-    }));
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  await writeIf(new UpdateCommand({
+    TableName: generations(),
+    Key: { generation_id: id },
+    UpdateExpression: update,
+    ConditionExpression: 'attribute_exists(generation_id) AND #s <> :completed AND #s <> :failed',
+    ExpressionAttributeNames: { '#s': 'status', '#e': 'error' },
+    ExpressionAttributeValues: values,
+  }));
 }
 
 /**
@@ -248,20 +234,16 @@ export async function finishGeneration(id: string, status: 'completed' | 'failed
  */
 export async function claimEmail(id: string, leaseSeconds: number): Promise<'claimed' | 'sent' | 'busy'> {
   const now = Math.floor(Date.now() / 1000);
-  try {
-    await ddb().send(new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: 'SET email_status = :sending, email_claimed_at = :now',
-      ConditionExpression: 'attribute_exists(generation_id) AND (attribute_not_exists(email_status) OR (email_status = :sending AND email_claimed_at < :stale))',
-      ExpressionAttributeValues: { ':sending': 'sending', ':now': now, ':stale': now - leaseSeconds },
-    }));
-    return 'claimed';
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-    const current = await getGeneration(id);
-    return current?.email_status === 'sent' ? 'sent' : 'busy';
-  }
+  const claimed = await writeIf(new UpdateCommand({
+    TableName: generations(),
+    Key: { generation_id: id },
+    UpdateExpression: 'SET email_status = :sending, email_claimed_at = :now',
+    ConditionExpression: 'attribute_exists(generation_id) AND (attribute_not_exists(email_status) OR (email_status = :sending AND email_claimed_at < :stale))',
+    ExpressionAttributeValues: { ':sending': 'sending', ':now': now, ':stale': now - leaseSeconds },
+  }));
+  if (claimed) return 'claimed';
+  const current = await getGeneration(id);
+  return current?.email_status === 'sent' ? 'sent' : 'busy';
 }
 
 export async function markEmailSent(id: string, messageId: string | undefined): Promise<void> {
@@ -275,41 +257,43 @@ export async function markEmailSent(id: string, messageId: string | undefined): 
 
 /** Gives a claim back after a failed send so a retry can send at once. */
 export async function releaseEmail(id: string): Promise<void> {
-  try {
-    await ddb().send(new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: 'REMOVE email_status, email_claimed_at',
-      ConditionExpression: 'email_status = :sending',
-      ExpressionAttributeValues: { ':sending': 'sending' },
-    }));
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  await writeIf(new UpdateCommand({
+    TableName: generations(),
+    Key: { generation_id: id },
+    UpdateExpression: 'REMOVE email_status, email_claimed_at',
+    ConditionExpression: 'email_status = :sending',
+    ExpressionAttributeValues: { ':sending': 'sending' },
+  }));
 }
 
 /** Webhook events: claimed before handling so that each event id is handled once. */
 const EVENT_TTL_SECONDS = 30 * 24 * 3600;
-/** A claim this old belongs to a delivery that died mid-handling; a redelivery may take it over. */
-const EVENT_CLAIM_STALE_SECONDS = 60;
+/**
+ * How long a claim protects a delivery that is being handled. The webhook function is stopped by Lambda after
+ * WEBHOOK_TIMEOUT_SECONDS, and it claims after it started, so a claim older than that belongs to a run that died or
+ * timed out: a redelivery takes it over and runs the (idempotent) fulfilment again. Within the lease a redelivery is
+ * told to come back later (409), never "done": the first run may still die before the execution exists.
+ */
+export const EVENT_CLAIM_LEASE_SECONDS = WEBHOOK_TIMEOUT_SECONDS;
 
-export async function claimEvent(eventId: string, type: string): Promise<boolean> {
+/** 'claimed': handle it now; 'handled': an earlier delivery finished it; 'busy': a live claim holds it (retry later). */
+export type EventClaim = 'claimed' | 'handled' | 'busy';
+
+export async function claimEvent(eventId: string, type: string): Promise<EventClaim> {
   const now = Math.floor(Date.now() / 1000);
-  try {
-    await ddb().send(new PutCommand({
-      TableName: settings.table('events'),
-      Item: { event_id: eventId, type, status: 'processing', claimed_at: now, expires_at: now + EVENT_TTL_SECONDS },
-      ConditionExpression: 'attribute_not_exists(event_id) OR (#s = :processing AND claimed_at < :stale)',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':processing': 'processing', ':stale': now - EVENT_CLAIM_STALE_SECONDS },
-    }));
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  const claimed = await writeIf(new PutCommand({
+    TableName: settings.table('events'),
+    Item: { event_id: eventId, type, status: 'processing', claimed_at: now, expires_at: now + EVENT_TTL_SECONDS },
+    ConditionExpression: 'attribute_not_exists(event_id) OR (#s = :processing AND claimed_at < :stale)',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':processing': 'processing', ':stale': now - EVENT_CLAIM_LEASE_SECONDS },
+  }));
+  if (claimed) return 'claimed';
+  const res = await ddb().send(new GetCommand({ TableName: settings.table('events'), Key: { event_id: eventId }, ConsistentRead: true }));
+  return res.Item?.status === 'handled' ? 'handled' : 'busy';
 }
 
+/** Marks an event done; called only once everything it causes is durable (for a payment: the execution exists). */
 export async function completeEvent(eventId: string, outcome: string): Promise<void> {
   await ddb().send(new UpdateCommand({
     TableName: settings.table('events'),
@@ -326,17 +310,11 @@ export async function releaseEvent(eventId: string): Promise<void> {
 }
 
 /** Preview sign-ups: one per (normalized e-mail, photo). */
-export async function putSignup(email: string, imageHash: string): Promise<boolean> {
+export function putSignup(email: string, imageHash: string): Promise<boolean> {
   const normalized = email.trim().toLowerCase();
-  try {
-    await ddb().send(new PutCommand({
-      TableName: settings.table('signups'),
-      Item: { signup_id: `${normalized}#${imageHash}`, email: normalized, image_hash: imageHash, created_at: new Date().toISOString() },
-      ConditionExpression: 'attribute_not_exists(signup_id)',
-    }));
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return writeIf(new PutCommand({
+    TableName: settings.table('signups'),
+    Item: { signup_id: `${normalized}#${imageHash}`, email: normalized, image_hash: imageHash, created_at: new Date().toISOString() },
+    ConditionExpression: 'attribute_not_exists(signup_id)',
+  }));
 }

@@ -1,10 +1,8 @@
 import { contract } from '../../domain/contract';
-import { HttpError, httpHandler, respond, parseBody } from '../lib/http';
-import { createJob, setJobStatus } from '../lib/jobs';
+import { HttpError, httpHandler, parseBody, respond } from '../lib/http';
+import { createJob, startJob } from '../lib/jobs';
 import { pendingPreviews } from '../lib/renderer';
 import { knownImage } from '../lib/requests';
-import { settings } from '../lib/settings';
-import { startExecution } from '../lib/workflows';
 
 /** POST /api/process-thumbnail {image_hash} → {job_id}: previews of every style, for an allowed photo only. */
 export const handler = httpHandler(async (event) => {
@@ -16,13 +14,6 @@ export const handler = httpHandler(async (event) => {
   if (pendingPreviews(image).length === 0) {
     return respond('process-thumbnail', 200, { job_id: (await createJob('thumbnail', [hash], 'SUCCESS')).job_id });
   }
-  const job = await createJob('thumbnail', [hash]);
-  try {
-    const executionArn = await startExecution(settings.jobsMachineArn, job.job_id, { kind: 'thumbnail', job_id: job.job_id, image_hash: hash });
-    await setJobStatus(job.job_id, 'PENDING', { execution_arn: executionArn });
-  } catch (err) {
-    await setJobStatus(job.job_id, 'FAILURE', { error: `Could not start: ${(err as Error).message}` });
-    throw new HttpError(503, 'Thumbnail generation could not be started. Please try again.');
-  }
+  const job = await startJob('thumbnail', [hash], { image_hash: hash });
   return respond('process-thumbnail', 200, { job_id: job.job_id });
 });

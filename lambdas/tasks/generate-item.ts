@@ -2,6 +2,7 @@ import { GENERATIVE_ERRORS } from '../../domain/wiring';
 import { ITEM_ERRORS, itemKey } from '../../domain/orders';
 import { GenerativeError } from '../lib/bedrock';
 import { renderOnEngine } from '../lib/engine';
+import { pausePoint } from '../lib/fault-points';
 import { renderGenerative } from '../lib/generative';
 import { getImage } from '../lib/images';
 import { allowedUpload } from '../lib/moderation';
@@ -59,6 +60,7 @@ async function run(input: WorkItem) {
         outputs: [{ style: input.style, bucket, key }],
       });
     }
+    await pausePoint('item:rendered');
     await recordOutput(input.image_hash, input.style);
     rendered = true;
   }

@@ -1,3 +1,4 @@
+import { pausePoint } from '../lib/fault-points';
 import { sendOrderEmail } from '../lib/mail';
 import { getGeneration } from '../lib/orders';
 import type { OrderInput } from './order-prepare';
@@ -5,6 +6,7 @@ import { taskHandler } from '../lib/task';
 
 /** Order pipeline, last step: the one e-mail with links to the results (or the refund, if nothing could be made). */
 async function run(input: OrderInput) {
+  await pausePoint('email:start');
   const generation = await getGeneration(input.order_id);
   if (!generation) throw new Error(`Generation ${input.order_id} not found`);
   return { email: await sendOrderEmail(generation) };

@@ -16,6 +16,7 @@ import {
   optArray,
   optBool,
   optEnum,
+  optCreatedFilter,
   optInt,
   optMetadata,
   optObject,
@@ -422,10 +423,11 @@ export class LocalStripeApi {
     const ref = optString(params, 'client_reference_id');
     const cd = optObject(params, 'customer_details');
     const email = cd ? optString(cd, 'email', 'customer_details') : undefined;
+    const created = optCreatedFilter(params);
     for (const rec of Object.values(this.state.sessions)) this.refreshExpiry(rec);
     const sessions = Object.values(this.state.sessions)
       .map((r) => this.view(r.session))
-      .filter((s) => (pi === undefined || s.payment_intent === pi) && (status === undefined || s.status === status))
+      .filter((s) => (pi === undefined || s.payment_intent === pi) && (status === undefined || s.status === status) && created(s.created))
       .filter((s) => (ref === undefined || s.client_reference_id === ref) && (email === undefined || s.customer_details?.email === email))
       .reverse();
     return this.list(sessions, params, '/v1/checkout/sessions');
@@ -697,8 +699,9 @@ export class LocalStripeApi {
     checkKnown(params, [...LIST_PARAMS, 'payment_intent', 'charge', 'created']);
     const pi = optString(params, 'payment_intent');
     const ch = optString(params, 'charge');
+    const created = optCreatedFilter(params);
     const refunds = Object.values(this.state.refunds)
-      .filter((r) => (pi === undefined || r.payment_intent === pi) && (ch === undefined || r.charge === ch))
+      .filter((r) => (pi === undefined || r.payment_intent === pi) && (ch === undefined || r.charge === ch) && created(r.created))
       .reverse();
     return this.list(refunds, params, '/v1/refunds');
   }
@@ -716,9 +719,10 @@ export class LocalStripeApi {
     checkKnown(params, [...LIST_PARAMS, 'type', 'types', 'created', 'delivery_success']);
     const type = optString(params, 'type');
     const types = optArray(params, 'types')?.map(String);
+    const created = optCreatedFilter(params);
     const events = this.state.events
       .map((e) => e.event)
-      .filter((e) => (type === undefined || matchesType(e.type, type)) && (types === undefined || types.some((t) => matchesType(e.type, t))))
+      .filter((e) => (type === undefined || matchesType(e.type, type)) && (types === undefined || types.some((t) => matchesType(e.type, t))) && created(e.created))
       .reverse();
     return this.list(events, params, '/v1/events');
   }

@@ -230,3 +230,22 @@ export function isHttpUrl(s: string): boolean {
     return false;
   }
 }
+
+/**
+ * Stripe's `created` list filter: an exact Unix time (`created=123`) or a range (`created[gte]=…&created[lt]=…`, any
+ * of gt, gte, lt, lte). Returns a predicate on an object's `created`; everything passes when the filter is absent.
+ */
+export function optCreatedFilter(obj: FormObject, key = 'created'): (created: number) => boolean {
+  const v = obj[key];
+  if (v === undefined || v === '') return () => true;
+  if (typeof v === 'string') {
+    const exact = optInt(obj, key);
+    return (c) => c === exact;
+  }
+  checkKnown(v, ['gt', 'gte', 'lt', 'lte'], key);
+  const gt = optInt(v, 'gt', key);
+  const gte = optInt(v, 'gte', key);
+  const lt = optInt(v, 'lt', key);
+  const lte = optInt(v, 'lte', key);
+  return (c) => (gt === undefined || c > gt) && (gte === undefined || c >= gte) && (lt === undefined || c < lt) && (lte === undefined || c <= lte);
+}

@@ -5,6 +5,7 @@
 import { randomInt } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileDurably } from '../durable-file';
 
 export type Metadata = Record<string, string>;
 
@@ -320,21 +321,6 @@ export class Store {
 
   /** Writes the whole state atomically. Synchronous on purpose: a response is only sent after its change is on disk. */
   save(): void {
-    if (!this.file) return;
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.${randomId('', 8)}.tmp`;
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      fs.writeSync(fd, JSON.stringify(this.state));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    try {
-      fs.renameSync(tmp, this.file);
-    } catch (err) {
-      fs.rmSync(tmp, { force: true });
-      throw err;
-    }
+    if (this.file) writeFileDurably(this.file, JSON.stringify(this.state));
   }
 }

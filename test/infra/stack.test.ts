@@ -5,6 +5,7 @@ import { ENVIRONMENTS, resolveConfig } from '../../lib/config';
 import { ENTRY_METADATA_KEY } from '../../lib/functions';
 import { ROUTES } from '../../lib/routes';
 import { ToonZapStack } from '../../lib/toonzap-stack';
+import { rateMs, readModel, synthesizeLocal } from '../../local/template';
 
 function synth(envName: 'dev' | 'prod' = 'dev') {
   // Skipping bundling keeps the test offline and fast; the template is otherwise the deployed one.
@@ -84,6 +85,26 @@ describe('ToonZap stack', () => {
     template.hasResourceProperties('AWS::SageMaker::EndpointConfig', {
       ProductionVariants: [Match.objectLike({ ServerlessConfig: Match.anyValue() })],
     });
+  });
+
+  test('the reconciler is its own Lambda, run every 5 minutes by EventBridge Scheduler, and may stop a stuck order', () => {
+    const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any>; Metadata?: Record<string, unknown> }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const [fnId] = Object.entries(resources).find(([, r]) => r.Metadata?.[ENTRY_METADATA_KEY] === 'lambdas/schedules/reconcile.ts')!;
+    const schedules = Object.values(resources).filter((r) => r.Type === 'AWS::Scheduler::Schedule');
+    expect(schedules).toHaveLength(1);
+    expect(schedules[0].Properties).toMatchObject({ ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED', Target: { Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } } });
+    expect(resources[fnId].Properties.Environment.Variables.ORDER_MACHINE_ARN).toBeDefined();
+    const role = resources[fnId].Properties.Role['Fn::GetAtt'][0];
+    const policy = Object.values(resources).find((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: { Ref: string }) => x.Ref === role))!;
+    const actions = policy.Properties.PolicyDocument.Statement.flatMap((st: { Action: string | string[] }) => [st.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(['states:StartExecution', 'states:DescribeExecution', 'states:StopExecution', 'ses:SendEmail']));
+
+    // The local runtime reads the same schedule from the template and runs the same handler at the same rate.
+    const model = readModel(synthesizeLocal('simulated'));
+    expect(model.schedules).toEqual([expect.objectContaining({ expression: 'rate(5 minutes)', periodMs: 300_000 })]);
+    expect(model.functions.get(model.schedules[0].functionId)?.entry).toBe('lambdas/schedules/reconcile.ts');
+    expect(rateMs('rate(1 hour)')).toBe(3_600_000);
+    expect(() => rateMs('cron(0 12 * * ? *)')).toThrow(/only rate/);
   });
 
   test('prod keeps its data; unknown environments are refused', () => {

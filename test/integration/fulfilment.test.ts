@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeExecutionCommand, SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { refundFor } from '../../domain/orders';
+import { S3RVER_CREDENTIALS } from '../../local/emulators';
+import { checkout, deliverWebhook, emailsTo, moderate, orderExecutions, stripeClient, waitForGeneration } from '../support/orders';
+import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
+
+/**
+ * The parts that keep a paid order from being lost, one by one: the webhook's claim is a lease, the reconciler
+ * repairs each gap a crash can leave, and a job whose execution is gone ends FAILURE. The gaps are made with the
+ * test-only pause points (lambdas/lib/fault-points.ts): a run stops for good where a crash would have stopped it.
+ */
+describe('fulfilment that cannot be lost', () => {
+  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  let client: ReturnType<typeof api>;
+  let ddb: DynamoDBDocumentClient;
+  let sfn: SFNClient;
+  let hash: string;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ paymentMode: 'simulated' });
+    client = api(runtime.url);
+    ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: S3RVER_CREDENTIALS }));
+    sfn = new SFNClient({ endpoint: runtime.env.AWS_ENDPOINT_URL_SFN, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+    hash = await uploadPhoto(client, photo('chelsea.png'));
+    await moderate(client, [hash]);
+  });
+  afterAll(async () => {
+    delete process.env.TOONZAP_PAUSE_AT;
+    ddb?.destroy();
+    sfn?.destroy();
+    await runtime?.close();
+  });
+
+  /** Makes the next run that reaches `point` (in this process) stop there for good; resolves when one did. */
+  function pauseAt(point: string): Promise<void> {
+    process.env.TOONZAP_PAUSE_AT = point;
+    const write = process.stdout.write;
+    return new Promise((resolve) => {
+      process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+        if (String(chunk).includes(JSON.stringify({ paused_at: point }))) {
+          delete process.env.TOONZAP_PAUSE_AT;
+          process.stdout.write = write;
+          resolve();
+          return true;
+        }
+        return write.call(process.stdout, chunk, ...rest);
+      }) as typeof process.stdout.write;
+    });
+  }
+
+  /** Pays on the local Stripe without waiting for the webhook (it may be paused for good). */
+  const payInBackground = (sessionId: string) => void fetch(`${runtime.stripeUrl}/__simulate/pay/${sessionId}`, { method: 'POST' }).then((r) => r.arrayBuffer(), () => null);
+
+  const orderStatus = async (id: string) =>
+    ((await ddb.send(new GetCommand({ TableName: runtime.env.ORDERS_TABLE, Key: { order_id: id } }))).Item as { status: string }).status;
+
+  const reconcile = async () => {
+    const [result] = (await runtime.runSchedules()) as { repairs: { repair: string; order_id: string }[]; errors: unknown[] }[];
+    expect(result.errors).toEqual([]);
+    return result.repairs;
+  };
+
+  const executionArn = (orderId: string) => `${runtime.env.ORDER_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${orderId}`;
+
+  test('a redelivery within the claim lease is asked to retry; after the lease it takes over and fulfils', async () => {
+    const order = await checkout(client, 'lease@example.com', [hash], ['comic']);
+    const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
+    const eventId = `evt_lease_${randomUUID().replace(/-/g, '')}`;
+    const payload = JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { ...session, status: 'complete', payment_status: 'paid', payment_intent: 'pi_lease_test' } },
+    });
+    // A delivery claimed the event a moment ago and (as far as anyone knows) is still at work.
+    const now = Math.floor(Date.now() / 1000);
+    await ddb.send(new PutCommand({ TableName: runtime.env.EVENTS_TABLE, Item: { event_id: eventId, type: 'checkout.session.completed', status: 'processing', claimed_at: now, expires_at: now + 3600 } }));
+
+    const busy = await deliverWebhook(runtime, payload);
+    expect(busy.status).toBe(409);
+    expect(String(busy.body.detail)).toMatch(/being handled/);
+    expect(await orderStatus(order.order_id)).toBe('created');
+
+    // That delivery died: its claim is older than the lease (the webhook function's 30 s timeout).
+    await ddb.send(new UpdateCommand({ TableName: runtime.env.EVENTS_TABLE, Key: { event_id: eventId }, UpdateExpression: 'SET claimed_at = :t', ExpressionAttributeValues: { ':t': now - 31 } }));
+    expect(await deliverWebhook(runtime, payload)).toEqual({ status: 200, body: { received: true, outcome: 'order paid, generation started' } });
+    expect(await orderStatus(order.order_id)).toBe('paid');
+    expect(await orderExecutions(runtime, order.order_id)).toHaveLength(1);
+    // Handled means handled: later deliveries change nothing.
+    expect(await deliverWebhook(runtime, payload)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(await waitForGeneration(client, order.order_id)).toMatchObject({ status: 'completed', progress: 100 });
+  });
+
+  test('the reconciler fulfils paid sessions a crash left at each step of the fulfilment, once', async () => {
+    // The repair lines the reconciler logs (Powertools writes them to stdout/stderr).
+    const logged: string[] = [];
+    const writes = [process.stdout, process.stderr].map((stream) => {
+      const write = stream.write;
+      stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+        logged.push(...String(chunk).split('\n'));
+        return write.call(stream, chunk, ...rest);
+      }) as typeof stream.write;
+      return () => (stream.write = write);
+    });
+    const cases = [
+      { point: 'webhook:claimed', repair: 'session-paid-order-unpaid', email: 'rec-claimed@example.com' },
+      { point: 'fulfil:paid', repair: 'order-paid-without-generation', email: 'rec-paid@example.com' },
+      { point: 'fulfil:generation', repair: 'generation-without-execution', email: 'rec-generation@example.com' },
+    ];
+    const orders: string[] = [];
+    try {
+      for (const c of cases) {
+        const order = await checkout(client, c.email, [hash], ['sketch']);
+        orders.push(order.order_id);
+        const paused = pauseAt(c.point);
+        payInBackground(order.session_id);
+        await paused;
+        expect(await orderExecutions(runtime, order.order_id)).toEqual([]);
+        const repairs = await reconcile();
+        expect(repairs).toContainEqual(expect.objectContaining({ repair: c.repair, order_id: order.order_id }));
+        expect(logged.map((l) => { try { return JSON.parse(l); } catch { return null; } })).toContainEqual(
+          expect.objectContaining({ message: 'reconciled', repair: c.repair, order_id: order.order_id }),
+        );
+      }
+    } finally {
+      for (const restore of writes) restore();
+    }
+    for (const [i, id] of orders.entries()) {
+      const generation = await waitForGeneration(client, id);
+      expect(generation).toMatchObject({ status: 'completed', progress: 100, error: null });
+      expect(generation.refund).toBeUndefined();
+      const until = Date.now() + 30_000;
+      while ((await emailsTo(runtime, cases[i].email)).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      expect(await emailsTo(runtime, cases[i].email)).toHaveLength(1);
+      expect(await orderExecutions(runtime, id)).toHaveLength(1);
+    }
+    // Idempotent: nothing is left to repair, and a second pass changes nothing.
+    await runtime.idle();
+    expect((await reconcile()).filter((r) => orders.includes(r.order_id))).toEqual([]);
+  });
+
+  test('an execution that ended without a final state: the rest is refunded and the customer told, once', async () => {
+    const email = 'rec-aborted@example.com';
+    // A style not rendered for this photo yet: an output already made would be reused without reaching the point.
+    const order = await checkout(client, email, [hash], ['watercolor']);
+    const paused = pauseAt('item:rendered');
+    payInBackground(order.session_id);
+    await paused;
+    await sfn.send(new StopExecutionCommand({ executionArn: executionArn(order.order_id), error: 'Test', cause: 'stopped by the test' }));
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(order.order_id) }))).status).toBe('ABORTED');
+    expect((await client.get(`/api/generation/${order.order_id}`)).body.status).toBe('processing');
+
+    expect(await reconcile()).toContainEqual(expect.objectContaining({ repair: 'execution-ended-unfinished', order_id: order.order_id }));
+    const generation = await waitForGeneration(client, order.order_id);
+    const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
+    expect(generation).toMatchObject({ status: 'failed', refund: { amount: session.amount_total, items: 1 } });
+    expect(await emailsTo(runtime, email)).toHaveLength(1);
+    const refunds = await stripeClient(runtime).refunds.list({ payment_intent: session.payment_intent as string });
+    expect(refunds.data.reduce((n, r) => n + r.amount, 0)).toBe(refundFor(session.amount_total!, 1, 1));
+
+    expect((await reconcile()).filter((r) => r.order_id === order.order_id)).toEqual([]);
+    expect(await emailsTo(runtime, email)).toHaveLength(1);
+  });
+
+  test('a generation stuck past its deadline: the execution is stopped and the order closed with a refund', async () => {
+    const email = 'rec-stuck@example.com';
+    const order = await checkout(client, email, [hash], ['pop-art']);
+    const paused = pauseAt('item:rendered');
+    payInBackground(order.session_id);
+    await paused;
+    // Still running, as far as Step Functions knows: only its age says it is stuck.
+    expect(await reconcile()).not.toContainEqual(expect.objectContaining({ order_id: order.order_id }));
+    const longAgo = new Date(Date.now() - 3 * 3600_000).toISOString();
+    await ddb.send(new UpdateCommand({ TableName: runtime.env.GENERATIONS_TABLE, Key: { generation_id: order.order_id }, UpdateExpression: 'SET created_at = :t', ExpressionAttributeValues: { ':t': longAgo } }));
+
+    expect(await reconcile()).toContainEqual(expect.objectContaining({ repair: 'generation-stuck', order_id: order.order_id }));
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(order.order_id) }))).status).toBe('ABORTED');
+    const generation = await waitForGeneration(client, order.order_id);
+    expect(generation).toMatchObject({ status: 'failed', refund: { items: 1 } });
+    expect(await emailsTo(runtime, email)).toHaveLength(1);
+  });
+
+  test('a job whose execution is gone ends FAILURE with a reason, never 500', async () => {
+    const put = async (job: Record<string, unknown>) => {
+      const id = randomUUID();
+      await ddb.send(new PutCommand({ TableName: runtime.env.JOBS_TABLE, Item: { job_id: id, kind: 'moderation', image_hashes: [hash], created_at: job.updated_at, expires_at: 9_999_999_999, ...job } }));
+      return id;
+    };
+    const minuteAgo = new Date(Date.now() - 60_000).toISOString();
+    const machine = runtime.env.JOBS_MACHINE_ARN;
+    // Its execution was acknowledged, then lost (the issue's case: PENDING forever, then 500 on every poll).
+    const lost = await put({ status: 'PENDING', updated_at: minuteAgo, execution_arn: `${machine.replace(':stateMachine:', ':execution:')}:gone-${randomUUID()}` });
+    // The process died between storing the job and starting its execution.
+    const neverStarted = await put({ status: 'PENDING', updated_at: minuteAgo });
+    // Just created: its execution may still be on its way.
+    const fresh = await put({ status: 'PENDING', updated_at: new Date().toISOString() });
+
+    for (const id of [lost, neverStarted]) {
+      expect(await client.get(`/api/jobs/${id}`)).toEqual({ status: 200, body: 'FAILURE' });
+      expect(await client.get(`/api/jobs/${id}`)).toEqual({ status: 200, body: 'FAILURE' });
+      const job = (await ddb.send(new GetCommand({ TableName: runtime.env.JOBS_TABLE, Key: { job_id: id } }))).Item!;
+      expect(job.error).toMatch(/lost/);
+    }
+    expect(await client.get(`/api/jobs/${fresh}`)).toEqual({ status: 200, body: 'PENDING' });
+  });
+});
