@@ -1,8 +1,11 @@
-import { App } from 'aws-cdk-lib';
-import { ENVIRONMENTS, type EnvConfig, type PaymentMode } from '../lib/config';
-import { ENTRY_METADATA_KEY } from '../lib/functions';
-import { ToonZapStack } from '../lib/toonzap-stack';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { PaymentMode } from '../lib/config';
+import { ENTRY_METADATA_KEY, REPO_ROOT } from '../lib/functions';
 import { viewerRequestCode } from './cloudfront-function';
+import { writeFileDurably } from './durable-file';
 
 /**
  * Synthesizes the real stack (without bundling) and reads back what the local runtime needs: tables, buckets,
@@ -36,10 +39,54 @@ export interface LocalModel {
   schedules: LocalSchedule[];
 }
 
+/**
+ * The synthesized template, from a cache when nothing it was made from changed. Synthesis takes seconds (much longer
+ * on a busy machine) and every start of the runtime needs it. The key hashes the repository's source files that were
+ * loaded when the cached template was made (a superset of what the stack imports) and the lock file: any edit to
+ * the stack, or to anything it imports, misses the cache. A process that cannot list its modules (jest) only reads it.
+ */
 export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
+  const dir = path.join(os.tmpdir(), 'toonzap-template-cache');
+  const index = path.join(dir, 'sources.json');
+  try {
+    const key = sourcesKey(JSON.parse(fs.readFileSync(index, 'utf8')) as string[], paymentMode);
+    if (key) return JSON.parse(fs.readFileSync(path.join(dir, `${key}.json`), 'utf8')) as CfnTemplate;
+  } catch {
+    // no usable cache: synthesize
+  }
+  const template = synthesize(paymentMode);
+  const sources = Object.keys(require.cache)
+    .filter((f) => f.startsWith(REPO_ROOT + path.sep) && !f.includes(`${path.sep}node_modules${path.sep}`))
+    .map((f) => path.relative(REPO_ROOT, f));
+  const key = sources.includes(path.join('lib', 'toonzap-stack.ts')) ? sourcesKey(sources, paymentMode) : null;
+  if (key) {
+    writeFileDurably(path.join(dir, `${key}.json`), JSON.stringify(template));
+    writeFileDurably(index, JSON.stringify(sources));
+  }
+  return template;
+}
+
+function sourcesKey(sources: string[], paymentMode: PaymentMode): string | null {
+  const hash = createHash('sha256').update(`${paymentMode}\0${process.version}\0`);
+  for (const file of [...new Set([...sources, 'package-lock.json'])].sort()) {
+    const abs = path.join(REPO_ROOT, file);
+    if (!fs.existsSync(abs)) return null;
+    hash.update(`${file}\0`).update(fs.readFileSync(abs)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function synthesize(paymentMode: PaymentMode): CfnTemplate {
+  // Loaded only when needed: the CDK and the stack's modules take a while to load.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { App } = require('aws-cdk-lib') as typeof import('aws-cdk-lib');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ENVIRONMENTS } = require('../lib/config') as typeof import('../lib/config');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ToonZapStack } = require('../lib/toonzap-stack') as typeof import('../lib/toonzap-stack');
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: undefined });
   // The engine runs in process here, so no container image needs staging.
-  const config: EnvConfig = { ...ENVIRONMENTS.dev, paymentMode, engineImageUri: `${LOCAL_ACCOUNT}.dkr.ecr.${LOCAL_REGION}.amazonaws.com/toonzap-engine:local` };
+  const config: import('../lib/config').EnvConfig = { ...ENVIRONMENTS.dev, paymentMode, engineImageUri: `${LOCAL_ACCOUNT}.dkr.ecr.${LOCAL_REGION}.amazonaws.com/toonzap-engine:local` };
   const stack = new ToonZapStack(app, 'ToonZap-local', {
     config,
     env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION },

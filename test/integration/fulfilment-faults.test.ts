@@ -65,7 +65,8 @@ describe('paid orders survive SIGKILL at every step', () => {
     alive.delete(child);
   };
 
-  test.each(CHAINS)('$name', async ({ name, steps }) => {
+  // The chains run at once (each has its own runtime and data): the suite waits on restarts, not on work.
+  test.concurrent.each(CHAINS)('$name', async ({ name, steps }) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-faults-'));
     const email = `faults-${results.length}@example.com`;
     const record = { chain: name, kills: 0, lost: true };

@@ -32,9 +32,11 @@ test('npm start honours STRIPE_WEBHOOK_SECRET and TOONZAP_DATA_DIR', async () =>
 
     expect(await post(Stripe.webhooks.generateTestHeaderString({ payload, secret }))).toEqual({ status: 200, body: { received: true, ignored: 'customer.created' } });
     expect((await post(Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_someone_else' }))).status).toBe(400);
-    for (const service of ['dynamodb', 's3', 'stripe', 'stepfunctions']) expect(fs.existsSync(path.join(dataDir, service))).toBe(true);
+    for (const service of ['dynamodb', 's3', 'stepfunctions']) expect(fs.existsSync(path.join(dataDir, service))).toBe(true);
   } finally {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }
+  // The simulated Stripe saves its state there when it stops.
+  expect(fs.existsSync(path.join(dataDir, 'stripe', 'stripe.json'))).toBe(true);
 });
