@@ -23,6 +23,9 @@ export interface NagTargets {
   readonly jobsMachine: sfn.StateMachine;
   readonly mediaBucket: s3.Bucket;
   readonly siteBucket: s3.Bucket;
+  readonly orderMachine: sfn.StateMachine;
+  /** Functions EventBridge Scheduler invokes (lib/schedules.ts). */
+  readonly scheduled: readonly lambda.IFunction[];
 }
 
 const ack = (scope: IConstruct, id: string, reason: string) => Validations.of(scope).acknowledge({ id: `AwsSolutions-${id}`, reason });
@@ -51,6 +54,18 @@ export function acknowledgeNagFindings(t: NagTargets): void {
   for (const fn of t.describesJobs) {
     ack(fn, `IAM5[Resource::arn:<AWS::Partition>:states:${t.stack.region}:${t.stack.account}:execution:<${t.stack.getLogicalId(t.jobsMachine.node.defaultChild as sfn.CfnStateMachine)}.Name>:*]`,
       "states:DescribeExecution on the jobs machine's executions only (one per job, named by job id, so not known in advance); the function cannot start any.");
+  }
+  const orderExecutions = `execution:<${t.stack.getLogicalId(t.orderMachine.node.defaultChild as sfn.CfnStateMachine)}.Name>:*`;
+  for (const fn of t.scheduled) {
+    ack(fn.role!, `IAM5[Resource::arn:<AWS::Partition>:states:${t.stack.region}:${t.stack.account}:${orderExecutions}]`,
+      "The reconciler describes an order's execution and stops one stuck past its deadline: executions of the order machine only (one per order, named by order id, so not known in advance).");
+  }
+  // The one role EventBridge Scheduler assumes for all Lambda targets (made by CDK at stack level).
+  for (const role of t.stack.node.children.filter((c) => c.node.id.startsWith('SchedulerRoleForTarget'))) {
+    for (const fn of t.scheduled) {
+      ack(role, `IAM5[Resource::<${t.stack.getLogicalId(fn.node.defaultChild as lambda.CfnFunction)}.Arn>:*]`,
+        'EventBridge Scheduler invokes this one scheduled function; `:*` covers its versions and aliases, as the Lambda target grant is made.');
+    }
   }
   ack(t.originSecret, 'SMG4',
     'The origin secret only proves a request came through CloudFront; CloudFront and the functions read it at deploy time, so it is rotated by replacing it and deploying (an automatic rotation would break the API until then).');

@@ -163,6 +163,8 @@ export class ToonZapStack extends Stack {
       distribution: site.distribution,
       hasCertificate: Boolean(config.siteCertificateArn),
       describesJobs: ROUTES.filter((r) => r.access.includes('jobs-machine:read')).map((r) => this.api.functions[routeId(r)].role!),
+      orderMachine: this.orderPipeline.machine,
+      scheduled: Object.values(this.schedules.functions),
     });
   }
 

@@ -50,7 +50,8 @@ describe('order pipeline stack', () => {
     for (const fn of model.functions.values()) {
       expect(fn.environment.SITE_URL).toBe('https://d111.cloudfront.net');
       expect(fn.environment.MAIL_FROM).toBeTruthy();
-      if (fn.entry.startsWith('lambdas/routes/')) expect(fn.environment.ORDER_MACHINE_ARN).toBe(machine.arn);
+      // Routes and scheduled functions (the reconciler) start and inspect executions; tasks run inside them.
+      if (fn.entry.startsWith('lambdas/routes/') || fn.entry.startsWith('lambdas/schedules/')) expect(fn.environment.ORDER_MACHINE_ARN).toBe(machine.arn);
       else expect(fn.environment.ORDER_MACHINE_ARN).toBeUndefined();
     }
     const webhookRole = JSON.stringify(Object.entries(resources).filter(([id]) => id.startsWith('ApiPostStripeWebhook')));
@@ -64,7 +65,7 @@ describe('order pipeline stack', () => {
       .filter(([, r]) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue'))
       .map(([id]) => id.replace(/ServiceRoleDefaultPolicy.*$/, ''))
       .sort();
-    expect(readers).toEqual(['ApiPostCheckout', 'ApiPostStripeWebhook', 'OrderPipelineOrderFailedTask', 'OrderPipelineOrderFinalizeTask']);
+    expect(readers).toEqual(['ApiPostCheckout', 'ApiPostStripeWebhook', 'OrderPipelineOrderFailedTask', 'OrderPipelineOrderFinalizeTask', 'SchedulesReconcileFunction']);
     const prelaunch = synth({ paymentMode: 'prelaunch' }).toJSON().Resources as Record<string, Json>;
     expect(JSON.stringify(prelaunch)).not.toContain('secretsmanager:GetSecretValue');
   });
