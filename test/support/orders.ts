@@ -208,7 +208,7 @@ export async function startRuntimeProcess(dataDir: string, opts: { env?: Record<
       });
     });
   };
-  const info = JSON.parse(await line(/^\{"url"/, 120_000)) as { url: string; stripeUrl: string; mailUrl: string; env: Record<string, string> };
+  const info = JSON.parse(await line(/^\{"url"/, 240_000)) as { url: string; stripeUrl: string; mailUrl: string; env: Record<string, string> };
   return {
     ...info,
     /** What the process wrote to stderr so far (its logs). */

@@ -62,8 +62,9 @@ export async function waitForJob(client: Api, jobId: string, timeoutMs = 60_000)
   while (Date.now() < until) {
     // A connection error is retried like a poll in a browser would be (a pooled socket the server closed while
     // its event loop was busy rendering).
+    // So is a 503: the gateway's answer when the handler ran out of time on a starved machine (as API Gateway's is).
     const res = await client.get(`/api/jobs/${jobId}`).catch(() => null);
-    if (!res) continue;
+    if (!res || res.status === 503) continue;
     if (res.status !== 200) throw new Error(`job ${jobId}: ${res.status} ${JSON.stringify(res.body)}`);
     if (res.body === 'SUCCESS' || res.body === 'FAILURE') return res.body;
     await new Promise((r) => setTimeout(r, 100));
