@@ -1,4 +1,5 @@
-import { logger } from '../lib/observability';
+import { METRICS } from '../../domain/wiring';
+import { countMetric, logger } from '../lib/observability';
 import { payments } from '../lib/payments';
 import { reconcile } from '../lib/reconciler';
 import { settings } from '../lib/settings';
@@ -13,6 +14,8 @@ async function run() {
   if (settings.paymentMode === 'prelaunch') return { skipped: 'payments are not live' };
   const { stripe } = await payments();
   const result = await reconcile(stripe);
+  // Each repair is a failure something else missed: the ReconcilerRepairs alarm (lib/monitoring.ts) tells a person.
+  countMetric(METRICS.reconcilerRepairs, result.repairs.length);
   logger.info('reconcile pass', { checked: result.checked, repaired: result.repairs.length, errors: result.errors.length });
   return result;
 }
