@@ -27,6 +27,8 @@ export interface ImageRecord {
   preview_renderers?: Record<string, string>;
   /** Generative styles not previewed on `day` because the daily preview budget was spent. */
   previews_paused?: { day: string; styles: string[] };
+  /** Styles whose model refused this photo (content filtered, input refused), by renderer id: not asked again. */
+  previews_refused?: Record<string, string>;
   /** Size the browser declared at registration (the upload URL signs exactly this length). */
   file_size?: number;
   /**
@@ -104,16 +106,17 @@ export async function recordModeration(hash: string, verdict: ModerationVerdict,
 }
 
 /** Adds previews just made (style → renderer id) to the record, keeping the others; records today's paused styles. */
-export async function recordPreviews(hash: string, made: Record<string, string>, paused?: { day: string; styles: string[] }): Promise<void> {
+export async function recordPreviews(hash: string, made: Record<string, string>, paused?: { day: string; styles: string[] }, refused: Record<string, string> = {}): Promise<void> {
   const latest = await getImage(hash);
   const renderers = { ...(latest?.preview_renderers ?? {}), ...made };
+  const refusals = { ...(latest?.previews_refused ?? {}), ...refused };
   const previews = [...new Set([...(latest?.previews ?? []), ...Object.keys(made)])];
   if (paused && latest?.previews_paused?.day === paused.day) paused = { day: paused.day, styles: [...new Set([...latest.previews_paused.styles, ...paused.styles])] };
   await ddb().send(new UpdateCommand({
     TableName: table(),
     Key: { image_hash: hash },
-    UpdateExpression: 'SET previews = :p, preview_renderers = :r' + (paused ? ', previews_paused = :z' : ''),
+    UpdateExpression: 'SET previews = :p, preview_renderers = :r, previews_refused = :x' + (paused ? ', previews_paused = :z' : ''),
     ConditionExpression: 'attribute_exists(image_hash)',
-    ExpressionAttributeValues: { ':p': previews, ':r': renderers, ...(paused ? { ':z': paused } : {}) },
+    ExpressionAttributeValues: { ':p': previews, ':r': renderers, ':x': refusals, ...(paused ? { ':z': paused } : {}) },
   }));
 }

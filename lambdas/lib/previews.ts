@@ -1,3 +1,4 @@
+import { GENERATIVE_ERRORS } from '../../domain/wiring';
 import { STYLE_IDS } from '../../domain/styles';
 import { takePreviewBudget } from './budget';
 import { renderOnEngine } from './engine';
@@ -46,6 +47,7 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
   const todo = opts.onlyMissing ? wanted.filter((s) => previewRenderer(image, s) === null) : pendingPreviews(image, wanted, day);
   const made: Record<string, string> = {};
   const paused: string[] = [];
+  const refused: Record<string, string> = {};
   const bucket = settings.mediaBucket;
 
   const engineStyles = todo.filter((s) => rendererFor(s).kind === 'engine');
@@ -70,6 +72,8 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
       await renderGenerative(hash, style, r.settings, { key: mediaKey.preview(hash, style), inputSize: r.settings.previewSize, size: PREVIEW_SIZE, watermark: true });
       made[style] = r.id;
     } catch (err) {
+      // A refusal is final for this photo and model: remembered, so later visits do not pay for it again.
+      if ((err as Error).name === GENERATIVE_ERRORS.refused) refused[style] = r.id;
       logger.warn('generative preview not made', { image_hash: hash, style, error: err as Error });
     }
   });
@@ -77,8 +81,8 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
   const [engineRes, generativeRes] = await Promise.allSettled([engineCall, generativeCalls]);
   if (engineRes.status === 'fulfilled') for (const o of engineRes.value?.outputs ?? []) made[o.style] = 'engine';
   countMetric(METRICS.previewsMade, Object.keys(made).length);
-  if (Object.keys(made).length || paused.length) {
-    await recordPreviews(hash, made, paused.length ? { day, styles: paused } : undefined);
+  if (Object.keys(made).length || paused.length || Object.keys(refused).length) {
+    await recordPreviews(hash, made, paused.length ? { day, styles: paused } : undefined, refused);
   }
   if (engineRes.status === 'rejected') throw engineRes.reason;
   if (generativeRes.status === 'rejected') throw generativeRes.reason;

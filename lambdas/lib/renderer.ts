@@ -43,10 +43,14 @@ export function pausedPreviews(image: ImageRecord | null, day = budgetDay()): st
 }
 
 /**
- * Styles still to preview for a photo: no preview by the style's current renderer, and not paused for today.
+ * Styles still to preview for a photo: no preview by the style's current renderer, not paused for today, and not
+ * refused by that renderer for this photo.
  * Made once per (photo, style, renderer) and reused.
  */
 export function pendingPreviews(image: ImageRecord | null, styles: readonly string[] = STYLE_IDS, day = budgetDay()): string[] {
   const paused = new Set(pausedPreviews(image, day));
-  return styles.filter((s) => previewRenderer(image, s) !== rendererFor(s).id && !paused.has(s));
+  return styles.filter((s) => {
+    const id = rendererFor(s).id;
+    return previewRenderer(image, s) !== id && !paused.has(s) && image?.previews_refused?.[s] !== id;
+  });
 }
