@@ -63,8 +63,12 @@ function crop(img: Image8, cx: number, cy: number, size: number, angle: number, 
   };
   const { data, width: w, height: h } = img;
   for (let v = 0; v < n; v++) {
+    const dv = (v + 0.5 - n / 2) * k;
     for (let u = 0; u < n; u++) {
-      const [x, y] = toImage(u + 0.5, v + 0.5);
+      // toImage(u + 0.5, v + 0.5), inlined: no array per sample
+      const du = ((flip ? n - (u + 0.5) : u + 0.5) - n / 2) * k;
+      const x = cx + du * c - dv * s;
+      const y = cy + du * s + dv * c;
       const fx = x - 0.5;
       const fy = y - 0.5;
       const x0 = Math.floor(fx);
