@@ -1,4 +1,4 @@
-import { DefaultStackSynthesizer, type Stack, Validations } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, type Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -31,6 +31,10 @@ export interface NagTargets {
 const ack = (scope: IConstruct, id: string, reason: string) => Validations.of(scope).acknowledge({ id: `AwsSolutions-${id}`, reason });
 
 export function acknowledgeNagFindings(t: NagTargets): void {
+  // A finding names the account and region as cdk-nag prints them: the value, or <AWS::AccountId> / <AWS::Region>
+  // when unresolved (a synth without credentials), since an acknowledgement id must be a plain string.
+  const account = Token.isUnresolved(t.stack.account) ? '<AWS::AccountId>' : t.stack.account;
+  const region = Token.isUnresolved(t.stack.region) ? '<AWS::Region>' : t.stack.region;
   ack(t.stack, 'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
     "Lambda's basic execution role only lets a function write its own CloudWatch logs; AWS maintains it. All data access is in inline policies made from each function's declared access (lib/routes.ts).");
   ack(t.stack, 'L1',
@@ -52,12 +56,12 @@ export function acknowledgeNagFindings(t: NagTargets): void {
   ack(t.engineRole, 'IAM5[Resource::*]',
     "ecr:GetAuthorizationToken has no resource-level permissions; image pulls (BatchGetImage, GetDownloadUrlForLayer) are granted on the engine's repository only.");
   for (const fn of t.describesJobs) {
-    ack(fn, `IAM5[Resource::arn:<AWS::Partition>:states:${t.stack.region}:${t.stack.account}:execution:<${t.stack.getLogicalId(t.jobsMachine.node.defaultChild as sfn.CfnStateMachine)}.Name>:*]`,
+    ack(fn, `IAM5[Resource::arn:<AWS::Partition>:states:${region}:${account}:execution:<${t.stack.getLogicalId(t.jobsMachine.node.defaultChild as sfn.CfnStateMachine)}.Name>:*]`,
       "states:DescribeExecution on the jobs machine's executions only (one per job, named by job id, so not known in advance); the function cannot start any.");
   }
   const orderExecutions = `execution:<${t.stack.getLogicalId(t.orderMachine.node.defaultChild as sfn.CfnStateMachine)}.Name>:*`;
   for (const fn of t.scheduled) {
-    ack(fn.role!, `IAM5[Resource::arn:<AWS::Partition>:states:${t.stack.region}:${t.stack.account}:${orderExecutions}]`,
+    ack(fn.role!, `IAM5[Resource::arn:<AWS::Partition>:states:${region}:${account}:${orderExecutions}]`,
       "The reconciler describes an order's execution and stops one stuck past its deadline: executions of the order machine only (one per order, named by order id, so not known in advance).");
   }
   // The one role EventBridge Scheduler assumes for all Lambda targets (made by CDK at stack level).
@@ -78,7 +82,7 @@ export function acknowledgeNagFindings(t: NagTargets): void {
   }
   // CDK's BucketDeployment handler (a singleton function at stack level, run only during a deploy).
   for (const child of t.stack.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
-    const assets = `cdk-${DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-${t.stack.account}-${t.stack.region}`;
+    const assets = `cdk-${DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-${account}-${region}`;
     const findings = [
       'Action::s3:GetObject*', 'Action::s3:GetBucket*', 'Action::s3:List*', 'Action::s3:DeleteObject*', 'Action::s3:Abort*',
       `Resource::arn:<AWS::Partition>:s3:::${assets}/*`, `Resource::<${t.stack.getLogicalId(t.siteBucket.node.defaultChild as s3.CfnBucket)}.Arn>/*`, 'Resource::*',
