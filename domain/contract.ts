@@ -70,7 +70,8 @@ export const contract = {
     response: z.object({ status: z.literal('ok'), time: z.string() }),
   },
   config: {
-    response: z.object({ brand: z.string(), paymentMode, publishableKey: z.string().nullable() }),
+    /** `supportEmail`: where visitors write to (footer, legal pages). */
+    response: z.object({ brand: z.string(), paymentMode, publishableKey: z.string().nullable(), supportEmail: z.string() }),
   },
   'available-styles': {
     response: z.object({
@@ -148,6 +149,19 @@ export const contract = {
       failed: z.array(z.object({ imageHash: z.string(), styleId: z.string(), styleName: z.string(), error: z.string().nullable() })).optional(),
     }),
   },
+  'delete-order-data': {
+    params: z.object({ id: z.string() }),
+    /** What was deleted (lambdas/lib/erasure.ts); the order keeps only its accounting figures. */
+    response: z.object({
+      deleted: z.object({
+        photos_deleted: z.number(),
+        photos_kept: z.number(),
+        files_deleted: z.number(),
+        email_removed: z.boolean(),
+        signups_deleted: z.number(),
+      }),
+    }),
+  },
   'get-image': {
     params: z.object({ hash: z.string(), style: z.string() }),
     response: deliveredImage,
@@ -174,4 +188,5 @@ export type ModerationResult = ResponseOf<'get-moderation'>;
 export type RegisterResult = ResponseOf<'upload-image'>;
 export type CheckoutResponse = ResponseOf<'checkout'>;
 export type Generation = ResponseOf<'get-generation'>;
+export type ErasureReport = ResponseOf<'delete-order-data'>['deleted'];
 export type GenerationStatus = Generation['status'];

@@ -5,6 +5,8 @@
 export interface OrderEmailInput {
   brand: string;
   siteUrl: string;
+  /** Where to write with questions (also the e-mail's Reply-To). */
+  supportEmail: string;
   generationId: string;
   status: 'completed' | 'failed';
   /** Photos with at least one delivered image, in order. */
@@ -38,14 +40,14 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
       '',
       `Order status: ${statusUrl}`,
       '',
-      `Sorry about that. Reply to this e-mail if you need help.`,
+      `Sorry about that. Reply to this e-mail or write to ${input.supportEmail} if you need help.`,
       `— ${brand}`,
     ];
     const html = page(brand, [
       `<p>Hello,</p>`,
       `<p>${escapeHtml(input.notice ?? 'We could not generate your images.')}</p>`,
       `<p><a href="${escapeHtml(statusUrl)}">View your order status</a></p>`,
-      `<p>Sorry about that. Reply to this e-mail if you need help.<br>— ${escapeHtml(brand)}</p>`,
+      `<p>Sorry about that. Reply to this e-mail or write to ${mailto(input.supportEmail)} if you need help.<br>— ${escapeHtml(brand)}</p>`,
     ]);
     return { subject, html, text: lines.join('\n') };
   }
@@ -60,6 +62,8 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
     '',
     ...(galleries.length ? ['Galleries by photo:', ...galleries.map((g) => `  ${g.label}: ${g.url}`), ''] : []),
     ...(input.notice ? [input.notice, ''] : []),
+    `Questions? Reply to this e-mail or write to ${input.supportEmail}. You can delete your photos and images at any time from the order status page.`,
+    '',
     `Thanks for using ${brand}!`,
   ].join('\n');
   const html = page(brand, [
@@ -70,10 +74,13 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
       ? `<p>Galleries by photo:</p><ul>${galleries.map((g) => `<li><a href="${escapeHtml(g.url)}">${escapeHtml(g.label)}</a></li>`).join('')}</ul>`
       : '',
     input.notice ? `<p>${escapeHtml(input.notice)}</p>` : '',
+    `<p>Questions? Reply to this e-mail or write to ${mailto(input.supportEmail)}. You can delete your photos and images at any time from the order status page.</p>`,
     `<p>Thanks for using ${escapeHtml(brand)}!</p>`,
   ]);
   return { subject, html, text };
 }
+
+const mailto = (address: string) => `<a href="mailto:${escapeHtml(address)}">${escapeHtml(address)}</a>`;
 
 function page(brand: string, blocks: string[]): string {
   return `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;color:#111827">` +

@@ -36,6 +36,9 @@ export const ENV = {
   engineEndpoint: 'ENGINE_ENDPOINT',
   mailFrom: 'MAIL_FROM',
   siteUrl: 'SITE_URL',
+  /** Every origin the site is served from, comma-separated (Checkout returns the visitor to theirs). */
+  siteOrigins: 'SITE_ORIGINS',
+  supportEmail: 'SUPPORT_EMAIL',
   /** Route functions only: task functions must not know the machines that run them (a dependency cycle). */
   jobsMachineArn: 'JOBS_MACHINE_ARN',
   orderMachineArn: 'ORDER_MACHINE_ARN',

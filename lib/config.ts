@@ -1,3 +1,5 @@
+import { DEFAULT_SUPPORT_EMAIL, RETENTION_DAYS } from '../domain/privacy';
+
 /**
  * Typed per-environment configuration, chosen with `-c env=dev|prod`.
  * Everything an operator may want to change per environment lives here, nothing else reads context.
@@ -21,8 +23,13 @@ export interface EnvConfig {
   readonly uploadUrlTtlSeconds: number;
   /** Lifetime of links to generated images handed out by the API. */
   readonly imageUrlTtlSeconds: number;
-  /** Days before uploaded photos and generated images are deleted from the media bucket. */
-  readonly mediaRetentionDays: number;
+  /**
+   * How long data is kept (days): S3 lifecycle rules and DynamoDB TTL. The same figures the privacy page states
+   * (domain/privacy.ts), so they are not overridable per environment: change them there, for both.
+   */
+  readonly retention: typeof RETENTION_DAYS;
+  /** Where visitors write to: shown on the site (footer, privacy, refund, terms) and the Reply-To of order e-mails. */
+  readonly supportEmail: string;
   /** Rekognition moderation confidence threshold (percent). */
   readonly moderationMinConfidence: number;
   /** Sender of order e-mails; must be a verified SES identity in the account. */
@@ -70,7 +77,8 @@ const base: Omit<EnvConfig, 'envName'> = {
   stripeSecretName: 'toonzap/stripe',
   uploadUrlTtlSeconds: 300,
   imageUrlTtlSeconds: 24 * 3600,
-  mediaRetentionDays: 30,
+  retention: RETENTION_DAYS,
+  supportEmail: DEFAULT_SUPPORT_EMAIL,
   moderationMinConfidence: 60,
   mailFrom: 'ToonZap <no-reply@toonzap.example>',
   siteUrl: null,
@@ -101,7 +109,7 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
   }
   const cfg: EnvConfig = { ...ENVIRONMENTS[envName] };
   const overridable: (keyof EnvConfig)[] = [
-    'brandName', 'paymentMode', 'stripePublishableKey', 'stripeSecretName', 'mailFrom', 'siteUrl', 'engineImageUri',
+    'brandName', 'paymentMode', 'stripePublishableKey', 'stripeSecretName', 'mailFrom', 'siteUrl', 'engineImageUri', 'supportEmail',
     'alarmEmail', 'metricsNamespace', 'siteDomain', 'siteCertificateArn', 'bedrockRegion',
   ];
   const out = cfg as unknown as Record<string, unknown>;
@@ -123,6 +131,9 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
   }
   if (!cfg.siteDomain !== !cfg.siteCertificateArn) throw new Error('siteDomain and siteCertificateArn go together: set both or neither');
   if (cfg.siteDomain && !cfg.siteUrl) out.siteUrl = `https://${cfg.siteDomain}`;
+  if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(cfg.supportEmail)) {
+    throw new Error(`supportEmail must be a plain e-mail address, not "${cfg.supportEmail}"`);
+  }
   if (cfg.paymentMode === 'simulated') {
     throw new Error('paymentMode "simulated" exists only in the local runtime (npm start)');
   }

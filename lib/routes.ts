@@ -13,8 +13,9 @@ export type Access =
   | 'counters:read' | 'counters:write'
   // Media bucket, per key prefix (lib/storage.ts MEDIA_PREFIX) and action: read = GET/HEAD, write = PUT, delete.
   | 'media:uploads:read' | 'media:uploads:write' | 'media:uploads:delete'
-  | 'media:previews:read' | 'media:previews:write'
-  | 'media:outputs:read' | 'media:outputs:write'
+  | 'media:previews:read' | 'media:previews:write' | 'media:previews:delete'
+  | 'media:outputs:read' | 'media:outputs:write' | 'media:outputs:delete'
+  | 'media:analysis:delete'
   // Jobs machine: start an execution, or only look at one (never both unless the function starts jobs).
   | 'jobs-machine:start' | 'jobs-machine:read'
   | 'pipeline:start'
@@ -54,6 +55,13 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/api/checkout', handler: 'checkout', access: ['images:read', 'orders:write', 'payments:secret'], timeoutSeconds: 30, startsWork: true },
   { method: 'POST', path: '/api/preview-signup', handler: 'preview-signup', access: ['signups:write'], startsWork: true },
   { method: 'POST', path: '/api/stripe-webhook', handler: 'stripe-webhook', access: ['orders:write', 'generations:write', 'events:write', 'pipeline:start', 'payments:secret'], timeoutSeconds: WEBHOOK_TIMEOUT_SECONDS },
+  {
+    method: 'POST', path: '/api/generation/{id}/delete', handler: 'delete-order-data',
+    access: [
+      'orders:write', 'generations:write', 'images:write', 'signups:write',
+      'media:uploads:read', 'media:uploads:delete', 'media:previews:delete', 'media:outputs:delete', 'media:analysis:delete',
+    ],
+  },
   { method: 'GET', path: '/api/generation/{id}', handler: 'get-generation', access: ['generations:read', 'media:outputs:read'] },
   { method: 'GET', path: '/api/image/{hash}/{style}', handler: 'get-image', access: ['images:read', 'media:outputs:read'] },
   { method: 'GET', path: '/api/image/{hash}', handler: 'get-images', access: ['images:read', 'media:outputs:read'] },

@@ -41,6 +41,7 @@ export class Storage extends Construct {
         partitionKey: { name: key, type: dynamodb.AttributeType.STRING },
         billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        // Records carry their end of life in `expires_at` (domain/privacy.ts: unpaid orders, sign-ups, image records, jobs).
         timeToLiveAttribute: 'expires_at',
         encryption: dynamodb.TableEncryption.AWS_MANAGED,
         removalPolicy,
@@ -60,7 +61,7 @@ export class Storage extends Construct {
       lifecycleRules: [{ id: 'expire-logs', expiration: Duration.days(90) }],
     });
 
-    const days = props.config.mediaRetentionDays;
+    const days = props.config.retention;
     this.media = new s3.Bucket(this, 'MediaBucket', {
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'media/',
@@ -81,11 +82,11 @@ export class Storage extends Construct {
         },
       ],
       lifecycleRules: [
-        { id: 'expire-uploads', prefix: MEDIA_PREFIX.uploads, expiration: Duration.days(days) },
-        { id: 'expire-previews', prefix: MEDIA_PREFIX.previews, expiration: Duration.days(7) },
-        { id: 'expire-outputs', prefix: MEDIA_PREFIX.outputs, expiration: Duration.days(days) },
+        { id: 'expire-uploads', prefix: MEDIA_PREFIX.uploads, expiration: Duration.days(days.uploads) },
+        { id: 'expire-previews', prefix: MEDIA_PREFIX.previews, expiration: Duration.days(days.previews) },
+        { id: 'expire-outputs', prefix: MEDIA_PREFIX.outputs, expiration: Duration.days(days.outputs) },
         // derived from an upload (face landmarks): kept no longer than the upload itself
-        { id: 'expire-analysis', prefix: MEDIA_PREFIX.analysis, expiration: Duration.days(days) },
+        { id: 'expire-analysis', prefix: MEDIA_PREFIX.analysis, expiration: Duration.days(days.uploads) },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });

@@ -79,6 +79,7 @@ export class ToonZapStack extends Stack {
       [ENV.moderationMinConfidence]: String(config.moderationMinConfidence),
       [ENV.engineEndpoint]: this.engine.endpointName,
       [ENV.mailFrom]: config.mailFrom,
+      [ENV.supportEmail]: config.supportEmail,
       [ENV.stripeSecretName]: config.stripeSecretName,
       // The renderer per style (lambdas/lib/renderer.ts): styles absent here are rendered by the engine.
       [ENV.generativeStyles]: JSON.stringify(config.generativeStyles),
@@ -91,6 +92,10 @@ export class ToonZapStack extends Stack {
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: config.metricsNamespace,
       POWERTOOLS_LOG_LEVEL: 'INFO',
+      // Every origin the site answers on; Checkout returns the visitor to the one they used (lambdas/lib/settings.ts).
+      [ENV.siteOrigins]: Lazy.string({
+        produce: () => [`https://${site?.distribution.distributionDomainName}`, ...(config.siteUrl ? [config.siteUrl] : [])].join(','),
+      }),
     };
     for (const name of Object.keys(TABLES) as TableName[]) {
       environment[tableEnvVar(name)] = this.storage.tables[name].tableName;

@@ -155,6 +155,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     // The origin secret CloudFront would send (the template's is a deploy-time secret reference).
     const originSecret = randomBytes(24).toString('base64url');
     env[ENV.originVerifySecret] = originSecret;
+    env.SITE_ORIGINS = [url, `http://${LOCAL_HOST}:${port}`].join(',');
 
     // Payment mode 'simulated': a local Stripe stand-in, with the real SDK pointed at it. It starts before Step
     // Functions, so executions resumed below (refunds) already reach it; its webhooks wait for the gateway.

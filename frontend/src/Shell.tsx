@@ -3,6 +3,7 @@ import { preloadApp, startApp } from './lib/boot';
 import { useBrand } from './lib/config';
 import { useDocumentTitle } from './lib/head';
 import { Landing } from './pages/home/Landing';
+import { stepPath } from './pages/home/wizard-state';
 
 /**
  * First paint of '/': the landing page without the router. 'Get Started' (or any link) loads the
@@ -16,7 +17,7 @@ export function LandingShell() {
       <SkipLink />
       <Header />
       <main id="main" className="flex-1">
-        <Landing brand={brand} onStart={() => startApp({ step: 1 })} onIntent={preloadApp} />
+        <Landing brand={brand} onStart={() => startApp({ to: stepPath(1) })} onIntent={preloadApp} />
       </main>
       <Footer />
       <section aria-label="Notifications" tabIndex={-1} aria-live="polite" aria-relevant="additions text" aria-atomic="false" />

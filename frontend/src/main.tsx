@@ -15,7 +15,7 @@ let appModule: Promise<typeof import('./app')> | null = null;
 const loadApp = () => (appModule ??= import('./app'));
 
 function startApp(to?: string) {
-  if (to && to !== window.location.pathname) window.history.pushState(null, '', to);
+  if (to && to !== window.location.pathname + window.location.search) window.history.pushState(null, '', to);
   loadApp().then(
     async ({ App, routerReady }) => {
       // A prerendered page stays on screen until the router has the same page ready to render over it.
@@ -36,7 +36,9 @@ function startApp(to?: string) {
 
 setAppStarter(startApp, () => void loadApp());
 
-if (window.location.pathname === '/') {
+// The landing shell is only for the bare landing page; a wizard step in the URL (a refresh, Back, a return from
+// the checkout page) opens the app on that step.
+if (window.location.pathname === '/' && !new URLSearchParams(window.location.search).has('step')) {
   root.render(
     <StrictMode>
       <LandingShell />

@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImageInfo } from '../../domain/image-format';
 import type { RefusalCategory } from '../../domain/moderation-policy';
+import { expiresAt } from '../../domain/privacy';
 import { ddb } from './aws';
 import type { ObjectBinding } from './media';
 import { settings } from './settings';
@@ -21,6 +22,8 @@ export interface ImageRecord {
   moderated_at?: string;
   /** For the visitor: what kind of content refused the photo ('rejected' only). */
   moderation_category?: RefusalCategory;
+  /** TTL (Unix seconds), domain/privacy.ts. */
+  expires_at?: number;
   /** Style ids whose watermarked preview is stored (previews/<hash>/<style>.png). */
   previews?: string[];
   /** Which renderer made each preview (lambdas/lib/renderer.ts ids): a paid item must come from the same one. */
@@ -60,9 +63,10 @@ export async function registerImage(hash: string, fileType: string, fileSize: nu
   await ddb().send(new UpdateCommand({
     TableName: table(),
     Key: { image_hash: hash },
-    UpdateExpression: 'SET file_type = :t, file_size = :s, registered_at = if_not_exists(registered_at, :now), verified = :f'
+    // Expires with the upload it describes (both counted from the first registration, domain/privacy.ts).
+    UpdateExpression: 'SET file_type = :t, file_size = :s, registered_at = if_not_exists(registered_at, :now), verified = :f, expires_at = if_not_exists(expires_at, :exp)'
       + ' REMOVE moderation, moderation_reasons, moderated_at, moderation_category, object_etag, object_size, previews, preview_renderers',
-    ExpressionAttributeValues: { ':t': fileType, ':s': fileSize, ':now': new Date().toISOString(), ':f': false },
+    ExpressionAttributeValues: { ':t': fileType, ':s': fileSize, ':now': new Date().toISOString(), ':f': false, ':exp': expiresAt('imageRecords') },
   }));
 }
 

@@ -3,6 +3,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, writeIf } from './aws';
 import { HttpError } from './http';
 import { logger } from './observability';
+import { expiresAt } from '../../domain/privacy';
 import { settings } from './settings';
 import { executionArn, executionStatus, startExecution } from './workflows';
 
@@ -24,7 +25,6 @@ export interface JobRecord {
 }
 
 const table = () => settings.table('jobs');
-const JOB_TTL_SECONDS = 7 * 24 * 3600;
 
 export async function createJob(kind: JobKind, imageHashes: string[], status: JobStatus = 'PENDING'): Promise<JobRecord> {
   const now = new Date();
@@ -35,7 +35,7 @@ export async function createJob(kind: JobKind, imageHashes: string[], status: Jo
     image_hashes: imageHashes,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
-    expires_at: Math.floor(now.getTime() / 1000) + JOB_TTL_SECONDS,
+    expires_at: expiresAt('jobs', now),
   };
   await ddb().send(new PutCommand({ TableName: table(), Item: job, ConditionExpression: 'attribute_not_exists(job_id)' }));
   return job;

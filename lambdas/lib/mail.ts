@@ -30,6 +30,7 @@ export async function sendOrderEmail(generation: GenerationRecord): Promise<'sen
   const message = renderOrderEmail({
     brand: settings.brandName,
     siteUrl: settings.siteUrl,
+    supportEmail: settings.supportEmail,
     generationId: generation.generation_id,
     status: generation.status,
     galleryHashes,
@@ -41,6 +42,8 @@ export async function sendOrderEmail(generation: GenerationRecord): Promise<'sen
     const res = await ses().send(new SendEmailCommand({
       FromEmailAddress: settings.mailFrom,
       Destination: { ToAddresses: [generation.email] },
+      // Replies reach people, not the no-reply sender.
+      ReplyToAddresses: [settings.supportEmail],
       Content: {
         Simple: {
           Subject: { Data: message.subject, Charset: 'UTF-8' },

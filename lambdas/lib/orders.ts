@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type GenerationStatus, type ItemStatus, itemKey, type OrderItem, type OrderStatus, orderItems, WEBHOOK_TIMEOUT_SECONDS } from '../../domain/orders';
+import { expiresAt } from '../../domain/privacy';
 import { ddb, writeIf } from './aws';
 import { settings } from './settings';
 
@@ -19,6 +20,10 @@ export interface OrderRecord {
   created_at: string;
   /** Unix seconds. Not `expires_at`: that name is the tables' TTL attribute and would delete the order. */
   session_expires_at: number;
+  /** TTL (Unix seconds): an order never paid is deleted then (domain/privacy.ts); removed when it is paid. */
+  expires_at?: number;
+  /** Set when the customer deleted their data: the e-mail address is gone, the accounting figures stay. */
+  erased_at?: string;
   session_id?: string;
   payment_intent?: string;
   paid_at?: string;
@@ -65,6 +70,8 @@ export interface GenerationRecord {
   email_status?: 'sending' | 'sent';
   email_claimed_at?: number;
   email_sent_at?: string;
+  /** Set when the customer deleted their data (lambdas/lib/erasure.ts): e-mail gone, images deleted. */
+  erased_at?: string;
   created_at: string;
   updated_at: string;
   finished_at?: string;
@@ -100,7 +107,8 @@ export async function markOrderPaid(orderId: string, paymentIntent: string, sess
   const paid = await writeIf(new UpdateCommand({
     TableName: orders(),
     Key: { order_id: orderId },
-    UpdateExpression: 'SET #s = :paid, paid_at = if_not_exists(paid_at, :now), payment_intent = if_not_exists(payment_intent, :pi), session_id = if_not_exists(session_id, :sid)',
+    // A paid order is kept for accounting: its expiry (meant for abandoned checkouts) goes.
+    UpdateExpression: 'SET #s = :paid, paid_at = if_not_exists(paid_at, :now), payment_intent = if_not_exists(payment_intent, :pi), session_id = if_not_exists(session_id, :sid) REMOVE expires_at',
     ConditionExpression: 'attribute_exists(order_id) AND #s <> :refunded',
     ExpressionAttributeNames: { '#s': 'status' },
     ExpressionAttributeValues: { ':paid': 'paid', ':refunded': 'refunded', ':now': new Date().toISOString(), ':pi': paymentIntent, ':sid': sessionId },
@@ -314,7 +322,10 @@ export function putSignup(email: string, imageHash: string): Promise<boolean> {
   const normalized = email.trim().toLowerCase();
   return writeIf(new PutCommand({
     TableName: settings.table('signups'),
-    Item: { signup_id: `${normalized}#${imageHash}`, email: normalized, image_hash: imageHash, created_at: new Date().toISOString() },
+    Item: {
+      signup_id: `${normalized}#${imageHash}`, email: normalized, image_hash: imageHash, created_at: new Date().toISOString(),
+      expires_at: expiresAt('signups'),
+    },
     ConditionExpression: 'attribute_not_exists(signup_id)',
   }));
 }

@@ -39,4 +39,14 @@ export const settings = {
     const n = Number(process.env[ENV.generativePreviewsPerDay]);
     return Number.isInteger(n) && n >= 0 ? n : 0;
   },
+  /** Where visitors write to (lib/config.ts supportEmail). */
+  get supportEmail() { return required(ENV.supportEmail); },
+  /**
+   * Every origin the site is served from (the custom domain, CloudFront's own; locally localhost and 127.0.0.1).
+   * Checkout sends the visitor back to the one they came from, and never anywhere else.
+   */
+  get siteOrigins(): string[] {
+    const list = (process.env[ENV.siteOrigins] ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
+    return [...new Set([this.siteUrl, ...list])];
+  },
 };

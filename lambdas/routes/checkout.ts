@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import { contract } from '../../domain/contract';
 import { getStyle } from '../../domain/styles';
 import { CHECKOUT_SESSION_SECONDS } from '../../domain/orders';
+import { expiresAt } from '../../domain/privacy';
 import { CURRENCY, orderSummary } from '../../domain/pricing';
 import { badRequest, HttpError, httpHandler, respond, parseBody } from '../lib/http';
 import { getImage } from '../lib/images';
@@ -42,10 +43,14 @@ export const handler = httpHandler(async (event) => {
     currency: CURRENCY,
     created_at: new Date(now * 1000).toISOString(),
     session_expires_at: now + CHECKOUT_SESSION_SECONDS,
+    expires_at: expiresAt('unpaidOrders', new Date(now * 1000)),
   };
   await putOrder(order);
   logContext({ order_id: order.order_id });
 
+  // Back to the host the visitor used, when it is one of the site's own (an Origin header is not an address to trust).
+  const origin = event.headers?.origin?.replace(/\/+$/, '');
+  const back = origin && settings.siteOrigins.includes(origin) ? origin : settings.siteUrl;
   const { stripe } = await payments();
   const styleNames = styles.map((s) => getStyle(s)?.name ?? s).join(', ');
   let session: Stripe.Checkout.Session;
@@ -69,8 +74,9 @@ export const handler = httpHandler(async (event) => {
         client_reference_id: order.order_id,
         metadata: { order_id: order.order_id },
         payment_intent_data: { metadata: { order_id: order.order_id } },
-        success_url: `${settings.siteUrl}/status/${order.order_id}`,
-        cancel_url: `${settings.siteUrl}/`,
+        success_url: `${back}/status/${order.order_id}`,
+        // Cancel returns to the wizard's order step (its URL), where the visitor's choices are kept.
+        cancel_url: `${back}/?step=order`,
         expires_at: order.session_expires_at,
       },
       { idempotencyKey: `checkout-${order.order_id}` },

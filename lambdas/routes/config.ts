@@ -7,5 +7,6 @@ export const handler = httpHandler(async () =>
     brand: settings.brandName,
     paymentMode: settings.paymentMode,
     publishableKey: settings.stripePublishableKey,
+    supportEmail: settings.supportEmail,
   }, { 'cache-control': 'public, max-age=60' }),
 );

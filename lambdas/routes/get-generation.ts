@@ -16,6 +16,7 @@ export const handler = httpHandler(async (event) => {
   const id = pathParam(event, 'id');
   const generation = GENERATION_ID.test(id) ? await getGeneration(id) : null;
   if (!generation) throw notFound('Generation not found.');
+  if (generation.erased_at) throw notFound('The photos and images of this order were deleted at your request.');
 
   const items = Object.values(generation.items);
   const hashOrder = [...new Set(items.map((i) => i.image_hash))];

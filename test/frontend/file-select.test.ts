@@ -35,7 +35,7 @@ describe('isPaymentReady', () => {
   it('needs a loaded config that is not pre-launch', () => {
     expect(isPaymentReady({ status: 'loading', config: null })).toBe(false);
     expect(isPaymentReady({ status: 'error', config: null })).toBe(false);
-    const cfg = (paymentMode: 'stripe' | 'simulated' | 'prelaunch') => ({ brand: 'ToonZap', paymentMode, publishableKey: null });
+    const cfg = (paymentMode: 'stripe' | 'simulated' | 'prelaunch') => ({ brand: 'ToonZap', paymentMode, publishableKey: null, supportEmail: 'support@toonzap.example' });
     expect(isPaymentReady({ status: 'ready', config: cfg('prelaunch') })).toBe(false);
     expect(isPaymentReady({ status: 'ready', config: cfg('stripe') })).toBe(true);
     expect(isPaymentReady({ status: 'ready', config: cfg('simulated') })).toBe(true);

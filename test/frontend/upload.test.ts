@@ -34,6 +34,13 @@ describe('uploadOne', () => {
     const bodies = (global.fetch as jest.Mock).mock.calls.filter(([url]) => String(url) === '/api/upload-image').map(([, init]) => JSON.parse(String(init.body)));
     expect(bodies.map((b) => b.file_size)).toEqual([3, 5]);
   });
+
+  it('a photo restored after a reload (hash only, bytes already stored) makes no request', async () => {
+    const fetchSpy = jest.spyOn(globalThis, 'fetch').mockRejectedValue(new Error('no request expected'));
+    expect(await uploadOne({ hash: 'ab'.repeat(32) })).toBe('ab'.repeat(32));
+    expect(fetchSpy).not.toHaveBeenCalled();
+    fetchSpy.mockRestore();
+  });
 });
 
 describe('uploadAll', () => {

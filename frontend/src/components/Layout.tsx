@@ -1,11 +1,13 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Link, Outlet, ScrollRestoration } from 'react-router';
 import { Toaster } from 'sonner';
+import { keepToastsClearOfFields } from '../lib/toast-clearance';
 import { Footer, Header, PageFallback, SkipLink } from './Chrome';
 import { LinkImplContext } from './SmartLink';
 
 /** App layout: chrome, routed content, and the notification region (bottom-right, system theme). */
 export function Layout() {
+  useEffect(keepToastsClearOfFields, []);
   return (
     <LinkImplContext.Provider value={Link}>
       <div className="flex min-h-dvh flex-col">

@@ -3,6 +3,7 @@
  * of the spec's error catalogue (section 8); screens only prefix or display them.
  */
 import type {
+  ErasureReport,
   AppConfig,
   CheckoutResponse,
   GeneratedImage,
@@ -18,7 +19,7 @@ import { detailFromBody, getJson, postJson, readDetail, statusTextOf } from './h
 import { hexToBase64 } from './hash';
 
 // The API's shapes come from the one contract (type-only: nothing of zod reaches the bundle).
-export type { AppConfig, CheckoutResponse, GeneratedImage, Generation, GenerationStatus, JobStatus, ModerationResult, PaymentMode, RegisterResult, Style, Thumbnail } from '../../../domain/contract';
+export type { AppConfig, CheckoutResponse, ErasureReport, GeneratedImage, Generation, GenerationStatus, JobStatus, ModerationResult, PaymentMode, RegisterResult, Style, Thumbnail } from '../../../domain/contract';
 
 /** The job id is no longer known to the server: polling must stop. */
 export class JobNotFoundError extends Error {
@@ -201,6 +202,16 @@ export async function getGeneration(id: string, signal?: AbortSignal): Promise<G
   if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
   const body = (await res.json()) as Generation;
   return { ...body, images: Array.isArray(body.images) ? body.images : [] };
+}
+
+/** Deletes the order's photos, images and e-mail address. Failures throw with the server detail. */
+export async function deleteOrderData(id: string): Promise<ErasureReport> {
+  const res = await postJson(`/api/generation/${encodeURIComponent(id)}/delete`, {});
+  if (!res.ok) {
+    const detail = await readDetail(res);
+    throw new Error(detail ?? `HTTP error! status: ${res.status}`);
+  }
+  return ((await res.json()) as { deleted: ErasureReport }).deleted;
 }
 
 export async function getImage(hash: string, style: string, signal?: AbortSignal): Promise<GeneratedImage> {

@@ -4,10 +4,9 @@
  * The landing page ('/') first renders a light shell (React only): React 19's DOM renderer alone is
  * ~65 KB gzip, so the router, toasts and wizard steps are loaded only when the visitor acts
  * (Get Started, or any link). The shell calls `startApp`, which loads the app chunk and replaces the
- * shell; `takeInitialStep` lets the wizard open on the step the visitor asked for.
+ * shell, at the path the visitor asked for (a wizard step is part of the URL, `/?step=upload`).
  */
 
-let initialStep = 0;
 let starter: ((to?: string) => void) | null = null;
 let preloader: (() => void) | null = null;
 
@@ -16,20 +15,12 @@ export function setAppStarter(start: (to?: string) => void, preload: () => void)
   preloader = preload;
 }
 
-/** Starts the full app, optionally at another path (pushed onto history first) or wizard step. */
-export function startApp(opts: { to?: string; step?: number } = {}): void {
-  if (opts.step !== undefined) initialStep = opts.step;
+/** Starts the full app, optionally at another path (pushed onto history first). */
+export function startApp(opts: { to?: string } = {}): void {
   starter?.(opts.to);
 }
 
 /** Warms the app chunk on intent (hover, focus, touch) so the hand-over is instant. */
 export function preloadApp(): void {
   preloader?.();
-}
-
-/** The wizard step to open on first render (consumed once). */
-export function takeInitialStep(): number {
-  const step = initialStep;
-  initialStep = 0;
-  return step;
 }

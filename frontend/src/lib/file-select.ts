@@ -11,8 +11,8 @@ export function fileKey(f: File): string {
 export async function selectFiles(
   existing: SelectedFile[],
   picked: File[],
-): Promise<{ added: SelectedFile[]; message: string | null }> {
-  const known = new Set(existing.map((s) => fileKey(s.file)));
+): Promise<{ added: Array<SelectedFile & { file: File }>; message: string | null }> {
+  const known = new Set(existing.map((s) => s.key));
   // The same file picked twice is ignored rather than uploaded (and charged) twice.
   const fresh = picked.filter((f) => {
     const k = fileKey(f);
@@ -34,6 +34,8 @@ export async function selectFiles(
   const { accepted, message } = validateFiles(existing.length, candidates);
   const added = accepted.map((c) => ({
     id: `f${++counter}`,
+    name: c.file.name,
+    key: fileKey(c.file),
     file: c.file,
     type: c.type,
     size: c.size,

@@ -2,12 +2,11 @@
 import { putToStorage, registerUpload } from './api';
 import { sha256Hex } from './hash';
 
-export interface UploadItem {
-  file: Blob;
-  type: string;
-}
+/** A photo to upload, or one already uploaded (restored after a reload) that only needs its hash back. */
+export type UploadItem = { file: Blob; type: string } | { hash: string };
 
 export async function uploadOne(item: UploadItem): Promise<string> {
+  if ('hash' in item) return item.hash;
   const hash = await sha256Hex(await item.file.arrayBuffer());
   const registered = await registerUpload(hash, item.type, item.file.size);
   if (registered.status === 'upload') {
@@ -20,10 +19,10 @@ export async function uploadOne(item: UploadItem): Promise<string> {
  * Uploads all items with limited concurrency and returns their hashes in input order. The first
  * failure aborts the batch (no new uploads start) and rejects with its message.
  */
-export async function uploadAll(
-  items: UploadItem[],
+export async function uploadAll<T extends UploadItem>(
+  items: T[],
   onProgress: (done: number) => void,
-  upload: (item: UploadItem) => Promise<string> = uploadOne,
+  upload: (item: T) => Promise<string> = uploadOne,
   concurrency = 4,
 ): Promise<string[]> {
   const hashes: string[] = new Array(items.length);

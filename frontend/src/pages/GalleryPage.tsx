@@ -1,15 +1,12 @@
 import { LoaderCircle } from 'lucide-react';
 import { useParams } from 'react-router';
-import { ShareActions } from '../components/ShareActions';
+import { ImageCard } from '../components/ImageCard';
 import { Alert } from '../components/ui/Alert';
-import { Card } from '../components/ui/Card';
 import { Skeleton } from '../components/ui/Skeleton';
 import { getGallery } from '../lib/api';
 import { useBrand } from '../lib/config';
 import { imageFileName } from '../../../domain/download-names';
-import { downloadImage } from '../lib/downloads';
 import { useDocumentTitle } from '../lib/head';
-import { COPIED_MESSAGES, styleLink, styleShareText } from '../lib/share';
 import { useAsync } from '../lib/useAsync';
 import { TryYourOwn } from './ImagePage';
 
@@ -18,7 +15,6 @@ export default function GalleryPage() {
   const brand = useBrand();
   useDocumentTitle(`Cartoon gallery | ${brand}`);
   const state = useAsync((signal) => getGallery(hash, signal), hash, 'Failed to load images.');
-  const origin = window.location.origin;
 
   return (
     <div className="container-page py-10 sm:py-14">
@@ -53,32 +49,12 @@ export default function GalleryPage() {
           <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 md:grid-cols-3">
             {state.data.map((image) => (
               <li key={`${image.styleId}-${image.url}`}>
-                <Card className="flex h-full flex-col overflow-hidden">
-                  <div className="aspect-square bg-muted">
-                    <img
-                      src={image.url}
-                      // biome-ignore lint/a11y/noRedundantAlt: the photo is the subject; "photo" says what is shown, not that it is an image
-                      alt={`Photo transformed into the ${image.styleName} style`}
-                      loading="lazy"
-                      className="size-full object-cover"
-                    />
-                  </div>
-                  <div className="flex flex-1 flex-col p-5">
-                    <h2 className="text-lg font-semibold">{image.styleName}</h2>
-                    {image.description && <p className="mt-1 text-sm text-muted-foreground">{image.description}</p>}
-                    <ShareActions
-                      compact
-                      className="mt-auto pt-4"
-                      subject={`${image.styleName} style`}
-                      onDownload={() => downloadImage(image.url, (blob) => imageFileName(image.styleName, image.imageHash, blob.type))}
-                      target={{
-                        text: styleShareText(image.styleName),
-                        url: styleLink(origin, image.imageHash, image.styleId),
-                        copiedMessage: COPIED_MESSAGES.style,
-                      }}
-                    />
-                  </div>
-                </Card>
+                <ImageCard
+                  image={image}
+                  heading="h2"
+                  alt={`Photo transformed into the ${image.styleName} style`}
+                  fileName={(blob) => imageFileName(image.styleName, image.imageHash, blob.type)}
+                />
               </li>
             ))}
           </ul>

@@ -1,16 +1,17 @@
 import { Clock, Download, LoaderCircle, RotateCcw } from 'lucide-react';
-import { type ReactNode, useReducer } from 'react';
+import { type ReactNode, useEffect, useReducer, useState } from 'react';
 import { useParams } from 'react-router';
+import { ImageCard } from '../components/ImageCard';
 import { ShareActions, useBusy } from '../components/ShareActions';
 import { Alert } from '../components/ui/Alert';
 import { Button, ButtonLink } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
 import { Progress } from '../components/ui/Progress';
 import { Skeleton } from '../components/ui/Skeleton';
-import { type GeneratedImage, getGeneration } from '../lib/api';
+import { type ErasureReport, type GeneratedImage, getGeneration } from '../lib/api';
 import { useBrand } from '../lib/config';
 import { generationZipName, groupZipName, shortHash, statusImageFileName } from '../../../domain/download-names';
-import { downloadImage, downloadZip } from '../lib/downloads';
+import { downloadZip } from '../lib/downloads';
 import {
   failedAlertText,
   generationReducer,
@@ -21,34 +22,11 @@ import {
   progressPercent,
 } from '../lib/generation-state';
 import { useDocumentTitle } from '../lib/head';
-import { COPIED_MESSAGES, galleryLink, galleryShareText, styleLink, styleShareText } from '../lib/share';
+import { COPIED_MESSAGES, galleryLink, galleryShareText } from '../lib/share';
 import { GENERATION_POLL_MS } from '../lib/polling';
 import { usePolling } from '../lib/usePolling';
-
-function ImageCard({ image }: { image: GeneratedImage }) {
-  const origin = window.location.origin;
-  return (
-    <Card className="overflow-hidden">
-      <div className="aspect-square bg-muted">
-        {/* biome-ignore lint/a11y/noRedundantAlt: the visitor's photo is the subject; "photo" says what is shown, not that it is an image */}
-        <img src={image.url} alt={`Your photo in the ${image.styleName} style`} loading="lazy" className="size-full object-cover" />
-      </div>
-      <div className="space-y-3 p-4">
-        <h3 className="font-semibold">{image.styleName}</h3>
-        <ShareActions
-          compact
-          subject={`${image.styleName} style`}
-          onDownload={() => downloadImage(image.url, () => statusImageFileName(image.styleName, image.imageHash))}
-          target={{
-            text: styleShareText(image.styleName),
-            url: styleLink(origin, image.imageHash, image.styleId),
-            copiedMessage: COPIED_MESSAGES.style,
-          }}
-        />
-      </div>
-    </Card>
-  );
-}
+import { DeletedNotice, DeleteMyData } from './DeleteMyData';
+import { clearWizard } from './home/wizard-state';
 
 function Completed({ id, images }: { id: string; images: GeneratedImage[] }) {
   const brand = useBrand();
@@ -98,7 +76,11 @@ function Completed({ id, images }: { id: string; images: GeneratedImage[] }) {
             <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
               {group.images.map((img) => (
                 <li key={`${img.styleId}-${img.url}`}>
-                  <ImageCard image={img} />
+                  <ImageCard
+                    image={img}
+                    alt={`Your photo in the ${img.styleName} style`}
+                    fileName={() => statusImageFileName(img.styleName, img.imageHash)}
+                  />
                 </li>
               ))}
             </ul>
@@ -114,6 +96,9 @@ export default function StatusPage() {
   const brand = useBrand();
   useDocumentTitle(`Your images | ${brand}`);
   const [state, dispatch] = useReducer(generationReducer, initialGenerationState);
+  const [erased, setErased] = useState<ErasureReport | null>(null);
+  // The order is placed: the wizard's kept choices are done with.
+  useEffect(() => clearWizard(), []);
 
   usePolling(
     async (signal) => {
@@ -131,13 +116,15 @@ export default function StatusPage() {
       }
     },
     GENERATION_POLL_MS,
-    !!id,
+    !!id && !erased,
     id,
   );
 
   let body: ReactNode;
   const { data, error, loading } = state;
-  if (!id) {
+  if (erased) {
+    body = <DeletedNotice report={erased} />;
+  } else if (!id) {
     body = <Alert variant="destructive" title="Error">Generation ID is missing.</Alert>;
   } else if (!data && error) {
     body = (
@@ -193,7 +180,12 @@ export default function StatusPage() {
       <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Your images</h1>
       {id && <p className="mt-1 text-sm break-all text-muted-foreground">Generation {id}</p>}
       <div className="mt-8">{body}</div>
-      {data && !isInProgress(data.status) && (
+      {id && data && !isInProgress(data.status) && !erased && (
+        <div className="mt-10">
+          <DeleteMyData id={id} onDeleted={setErased} />
+        </div>
+      )}
+      {(erased || (data && !isInProgress(data.status))) && (
         <div className="mt-10 flex justify-center">
           <ButtonLink to="/" variant="outline" size="lg">
             <RotateCcw aria-hidden="true" />

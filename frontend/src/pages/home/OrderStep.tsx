@@ -1,35 +1,60 @@
 import { BadgePercent, Lock, LoaderCircle } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { formatPrice, orderSummary } from '../../../../domain/pricing';
+import { DISCOUNT_PERCENT, formatPrice, orderSummary } from '../../../../domain/pricing';
+import { EmailField, useEmail } from '../../components/EmailField';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
-import { Input } from '../../components/ui/Input';
 import { createCheckout } from '../../lib/api';
 import { isPaymentReady, useConfig } from '../../lib/config';
 import { StepHeader } from './StepHeader';
+import type { RefusedPhoto } from './wizard-types';
+
+/** "1 photo not included: it looks like it may contain nudity", with counts per reason when they differ. */
+export function notIncludedLine(refused: RefusedPhoto[]): string {
+  const counts = new Map<string, number>();
+  for (const r of refused) counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);
+  const because = (n: number, reason: string) => `${n === 1 ? 'it' : 'each'} ${reason}`;
+  const head = `${refused.length} ${refused.length === 1 ? 'photo' : 'photos'} not included`;
+  if (counts.size === 1) return `${head}: ${because(refused.length, refused[0].reason)}`;
+  return `${head}: ${[...counts].map(([reason, n]) => `${n} because ${because(n, reason)}`).join(', ')}`;
+}
 
 export default function OrderStep({
+  uploadedCount,
   hashes,
+  refused,
   styles,
+  email: emailValue,
+  onEmailChange,
   onBack,
-  onRedirecting,
 }: {
+  /** Photos the visitor uploaded, including refused ones. */
+  uploadedCount: number;
+  /** Photos in the order (those that passed moderation). */
   hashes: string[];
+  refused: RefusedPhoto[];
   styles: string[];
+  email: string;
+  onEmailChange: (email: string) => void;
   onBack: () => void;
-  onRedirecting: () => void;
 }) {
   const config = useConfig();
   const ready = isPaymentReady(config);
-  const [email, setEmail] = useState('');
+  const email = useEmail(emailValue, onEmailChange);
   const [submitting, setSubmitting] = useState(false);
-  const emailId = useId();
   const summary = orderSummary(hashes.length, styles.length);
+
+  // Back from the checkout page may restore this page from the back/forward cache, mid-"Processing...".
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => e.persisted && setSubmitting(false);
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (submitting || !email.trim()) return;
+    if (submitting || !email.value.trim() || !email.validate()) return;
     if (!ready) {
       toast.error('Payment system is not ready. Please wait a moment.');
       return;
@@ -37,7 +62,7 @@ export default function OrderStep({
     setSubmitting(true);
     let url: string | undefined;
     try {
-      const session = await createCheckout(email.trim(), hashes, styles);
+      const session = await createCheckout(email.value.trim(), hashes, styles);
       url = session.url ?? undefined;
     } catch (err) {
       console.error('Checkout failed', err);
@@ -48,7 +73,7 @@ export default function OrderStep({
     }
     try {
       if (!url) throw new Error('Failed to redirect to checkout.');
-      onRedirecting();
+      // The page stays on this step (it is in the URL): Cancel or Back on the checkout page returns here.
       window.location.href = url;
     } catch (err) {
       toast.error(err instanceof Error && err.message ? err.message : 'Failed to redirect to checkout.');
@@ -57,7 +82,7 @@ export default function OrderStep({
   }
 
   const rows: Array<[string, string]> = [
-    ['Images uploaded', String(summary.imagesUploaded)],
+    ['Images uploaded', String(uploadedCount)],
     ['Styles selected', String(summary.stylesSelected)],
     ['Total generations', String(summary.totalGenerations)],
     ['Price per generation', formatPrice(summary.pricePerGeneration)],
@@ -71,7 +96,7 @@ export default function OrderStep({
         <div className="space-y-6 lg:col-span-3">
           <div className="brand-gradient flex items-center gap-3 rounded-2xl px-5 py-4 text-white shadow-md">
             <BadgePercent aria-hidden="true" className="size-6 shrink-0" />
-            <p className="text-[15px] font-extrabold sm:text-lg sm:tracking-wide">LIMITED TIME OFFER: 30% OFF!</p>
+            <p className="text-[15px] font-extrabold sm:text-lg sm:tracking-wide">LIMITED TIME OFFER: {DISCOUNT_PERCENT}% OFF!</p>
           </div>
 
           <Card className="p-5 sm:p-6">
@@ -83,6 +108,14 @@ export default function OrderStep({
                   <dd className="font-medium tabular-nums">{value}</dd>
                 </div>
               ))}
+              {refused.length > 0 && (
+                <div className="py-2.5">
+                  <dt className="sr-only">Not included</dt>
+                  <dd className="text-destructive" data-testid="not-included">
+                    {notIncludedLine(refused)}.
+                  </dd>
+                </div>
+              )}
               <div className="flex items-center justify-between py-2.5">
                 <dt className="text-muted-foreground">Original price</dt>
                 <dd className="font-medium tabular-nums text-muted-foreground line-through decoration-1">
@@ -102,25 +135,9 @@ export default function OrderStep({
         </div>
 
         <Card className="h-fit p-5 sm:p-6 lg:col-span-2">
-          <form onSubmit={submit} className="space-y-4">
-            <div>
-              <label htmlFor={emailId} className="text-sm font-semibold">
-                Email address
-              </label>
-              <p className="mt-0.5 text-sm text-muted-foreground">We send your download link here.</p>
-              <Input
-                id={emailId}
-                type="email"
-                required
-                autoComplete="email"
-                inputMode="email"
-                placeholder="you@example.com"
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-                className="mt-3"
-              />
-            </div>
-            <Button type="submit" variant="gradient" size="lg" className="w-full" disabled={!email.trim() || !ready || submitting}>
+          <form onSubmit={submit} noValidate className="space-y-4">
+            <EmailField email={email} help="We send your download link here." />
+            <Button type="submit" variant="gradient" size="lg" className="w-full" disabled={!email.value.trim() || !ready || submitting}>
               {submitting ? (
                 <>
                   <LoaderCircle aria-hidden="true" className="animate-spin" />

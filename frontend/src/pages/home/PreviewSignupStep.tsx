@@ -1,9 +1,8 @@
 import { LoaderCircle, Rocket } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
-import { validateEmail } from '../../../../domain/email';
+import { type FormEvent, useState } from 'react';
+import { EmailField, useEmail } from '../../components/EmailField';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
-import { Input } from '../../components/ui/Input';
 import { previewSignup } from '../../lib/api';
 import { BeforeAfter } from './BeforeAfter';
 import { StepHeader } from './StepHeader';
@@ -13,38 +12,33 @@ export const PLACEHOLDER_IMAGE_HASH = '00000000000000000000000000000000000000000
 
 export default function PreviewSignupStep({
   allowedHashes,
+  email: emailValue,
+  onEmailChange,
   onBack,
   onSubmitted,
 }: {
   allowedHashes: string[];
+  email: string;
+  onEmailChange: (email: string) => void;
   onBack: () => void;
   onSubmitted: () => void;
 }) {
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [serverError, setServerError] = useState<string | null>(null);
+  const email = useEmail(emailValue, onEmailChange);
   const [submitting, setSubmitting] = useState(false);
-  const emailId = useId();
-  const errorId = useId();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (submitting) return;
-    const problem = validateEmail(email);
-    setError(problem);
-    if (problem) return;
+    if (submitting || !email.validate()) return;
     setSubmitting(true);
-    setServerError(null);
+    email.setServerError(null);
     try {
-      await previewSignup(email.trim(), allowedHashes[0] ?? PLACEHOLDER_IMAGE_HASH);
+      await previewSignup(email.value.trim(), allowedHashes[0] ?? PLACEHOLDER_IMAGE_HASH);
       onSubmitted();
     } catch (err) {
-      setServerError(err instanceof Error && err.message ? err.message : 'An unknown error occurred.');
+      email.setServerError(err instanceof Error && err.message ? err.message : 'An unknown error occurred.');
       setSubmitting(false);
     }
   }
-
-  const shown = error ?? serverError;
 
   return (
     <section className="container-page py-10 sm:py-14">
@@ -60,31 +54,7 @@ export default function PreviewSignupStep({
             Leave your e-mail and we will let you know the moment you can turn your photos into cartoons.
           </p>
           <form onSubmit={submit} noValidate className="mt-6 space-y-3">
-            <label htmlFor={emailId} className="text-sm font-semibold">
-              Email address
-            </label>
-            <Input
-              id={emailId}
-              type="email"
-              required
-              autoComplete="email"
-              inputMode="email"
-              placeholder="you@example.com"
-              value={email}
-              aria-invalid={shown ? true : undefined}
-              aria-describedby={shown ? errorId : undefined}
-              onChange={(e) => {
-                const value = e.target.value;
-                setEmail(value);
-                if (error) setError(validateEmail(value));
-                if (serverError) setServerError(null);
-              }}
-            />
-            {shown && (
-              <p id={errorId} role="alert" className="text-sm font-medium text-destructive">
-                {shown}
-              </p>
-            )}
+            <EmailField email={email} />
             <Button type="submit" variant="gradient" size="lg" className="w-full" disabled={submitting}>
               {submitting ? (
                 <>

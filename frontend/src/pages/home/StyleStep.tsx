@@ -1,4 +1,4 @@
-import { Check, ShieldCheck, Sparkles } from 'lucide-react';
+import { ArrowLeft, Check, ShieldCheck, Sparkles, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { formatPrice, pricePerImage } from '../../../../domain/pricing';
@@ -20,7 +20,7 @@ import { useConfig } from '../../lib/config';
 import { errorMessage, isAbortError } from '../../lib/http';
 import { pollJobUntilSuccess } from '../../lib/polling';
 import { StepHeader } from './StepHeader';
-import type { ModerationOutcome } from './wizard-types';
+import type { ModerationOutcome, SelectedFile } from './wizard-types';
 
 // Results that survive leaving and re-entering the step (e.g. back from the order screen).
 let stylesCache: Style[] | null = null;
@@ -80,7 +80,10 @@ function useModerationAndThumbnails(
       const results = await Promise.all(hashes.map((h) => getModeration(h, signal)));
       if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
       const allowed = hashes.filter((_h, i) => results[i]?.moderation === 'allowed');
-      onModeration({ key, allowed });
+      const refused = hashes.flatMap((hash, i) =>
+        results[i]?.moderation === 'allowed' ? [] : [{ hash, reason: results[i]?.reason ?? 'did not pass our content check' }],
+      );
+      onModeration({ key, allowed, refused });
       toast.success('Moderation Completed', {
         description: `${allowed.length} / ${hashes.length} images passed moderation.`,
       });
@@ -131,28 +134,33 @@ function useModerationAndThumbnails(
     return () => controller.abort();
   }, [key]);
 
-  return { phase, error, thumbError, thumbs, allowed: known?.allowed ?? null };
+  return { phase, error, thumbError, thumbs, allowed: known?.allowed ?? null, refused: known?.refused ?? [] };
 }
 
 export default function StyleStep({
   hashes,
+  photos,
   selected,
   onSelectedChange,
   moderation,
   onModeration,
+  onRemovePhoto,
   onBack,
   onContinue,
 }: {
   hashes: string[];
+  photos: SelectedFile[];
   selected: string[];
   onSelectedChange: (styles: string[]) => void;
   moderation: ModerationOutcome | null;
   onModeration: (m: ModerationOutcome) => void;
+  onRemovePhoto: (hash: string) => void;
   onBack: () => void;
   onContinue: () => void;
 }) {
   const styles = useStyles();
-  const { phase, error, thumbError, thumbs, allowed } = useModerationAndThumbnails(hashes, moderation, onModeration);
+  // Moderation runs once per uploaded set; removing a refused photo keeps the others' verdicts (see HomePage).
+  const { phase, error, thumbError, thumbs, allowed, refused } = useModerationAndThumbnails(hashes, moderation, onModeration);
   const prelaunch = useConfig().config?.paymentMode === 'prelaunch';
   const noneAllowed = allowed !== null && allowed.length === 0;
   const canContinue = selected.length > 0 && !(noneAllowed && !prelaunch);
@@ -197,7 +205,47 @@ export default function StyleStep({
             {allowed.length} / {hashes.length} images passed moderation.
           </p>
         )}
+        {noneAllowed && (
+          <Alert variant="destructive" title="None of your photos passed our content check">
+            <p>We can only turn photos that follow our Terms into cartoons. Please upload other photos.</p>
+            <Button variant="outline" size="sm" className="mt-3" onClick={onBack}>
+              <ArrowLeft aria-hidden="true" />
+              Back to upload
+            </Button>
+          </Alert>
+        )}
       </div>
+
+      {refused.length > 0 && (
+        <section aria-labelledby="refused-heading" className="mt-6 rounded-2xl border border-destructive/30 bg-destructive/5 p-4">
+          <h2 id="refused-heading" className="text-sm font-semibold">
+            {refused.length === 1 ? '1 photo is' : `${refused.length} photos are`} not included
+          </h2>
+          <ul className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+            {refused.map((r) => {
+              const photo = photos.find((p) => p.hash === r.hash);
+              const name = photo?.name ?? `Photo ${hashes.indexOf(r.hash) + 1}`;
+              return (
+                <li key={r.hash} data-refused={r.hash} className="flex items-center gap-3 rounded-xl bg-card p-2 pr-3 shadow-sm ring-1 ring-border">
+                  {photo ? (
+                    <img src={photo.previewUrl} alt="" className="size-14 shrink-0 rounded-lg object-cover opacity-70" />
+                  ) : (
+                    <span aria-hidden="true" className="size-14 shrink-0 rounded-lg bg-muted" />
+                  )}
+                  <span className="min-w-0 flex-1">
+                    <span className="block truncate text-sm font-medium">{name}</span>
+                    <span className="block text-sm text-destructive">This photo {r.reason}.</span>
+                  </span>
+                  <Button variant="ghost-destructive" size="sm" onClick={() => onRemovePhoto(r.hash)} aria-label={`Remove ${name}`}>
+                    <X aria-hidden="true" />
+                    Remove
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
 
       {styles === null ? (
         <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4" aria-busy="true" aria-label="Loading styles">

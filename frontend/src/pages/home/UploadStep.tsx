@@ -74,7 +74,7 @@ export default function UploadStep({
   function remove(id: string) {
     onFilesChange((prev) => {
       const gone = prev.find((f) => f.id === id);
-      if (gone) URL.revokeObjectURL(gone.previewUrl);
+      if (gone?.file) URL.revokeObjectURL(gone.previewUrl);
       return prev.filter((f) => f.id !== id);
     });
     setMessage(null);
@@ -82,9 +82,7 @@ export default function UploadStep({
 
   function clearAll() {
     onFilesChange((prev) => {
-      prev.forEach((f) => {
-        URL.revokeObjectURL(f.previewUrl);
-      });
+      for (const f of prev) if (f.file) URL.revokeObjectURL(f.previewUrl);
       return [];
     });
     setMessage(null);
@@ -115,7 +113,8 @@ export default function UploadStep({
     setDone(0);
     try {
       const hashes = await uploadAll(
-        files.map((f) => ({ file: f.file, type: f.type })),
+        // Photos restored after a reload are already stored: only their hash comes back.
+        files.map((f) => (f.file ? { file: f.file, type: f.type } : { hash: f.hash ?? '' })),
         (n) => mounted.current && setDone(n),
       );
       if (!mounted.current) return;
@@ -244,14 +243,14 @@ export default function UploadStep({
         <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-6">
           {files.map((f) => (
             <li key={f.id} className="group relative overflow-hidden rounded-xl border border-border bg-muted">
-              <img src={f.previewUrl} alt={f.file.name} className="aspect-square w-full object-cover" />
+              <img src={f.previewUrl} alt={f.name} className="aspect-square w-full object-cover" />
               <span className="absolute inset-x-0 bottom-0 truncate bg-gradient-to-t from-black/70 to-transparent px-2 pt-4 pb-1 text-[11px] text-white">
                 {formatSize(f.size)}
               </span>
               <button
                 type="button"
                 onClick={() => remove(f.id)}
-                aria-label={`Remove ${f.file.name}`}
+                aria-label={`Remove ${f.name}`}
                 className="absolute top-1.5 right-1.5 flex size-8 items-center justify-center rounded-full bg-black/65 text-white shadow hover:bg-black/85 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
               >
                 <X aria-hidden="true" className="size-4" />

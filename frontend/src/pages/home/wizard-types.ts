@@ -4,12 +4,25 @@ export type WizardStep = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 
 export interface SelectedFile {
   id: string;
-  file: File;
+  /** File name as picked. */
+  name: string;
+  /** Identity of the picked file (name, size, modified), so the same file is not added twice. */
+  key: string;
+  /** The picked file; null for a photo restored after a reload (its bytes are already stored under `hash`). */
+  file: File | null;
   /** Detected mime type (bytes, else browser type, else application/octet-stream). */
   type: string;
   size: number;
-  /** Object URL for the thumbnail preview; revoked when the file is removed. */
+  /** Thumbnail: an object URL (revoked when the file is removed) or, once uploaded, a small data: URL. */
   previewUrl: string;
+  /** SHA-256 of the bytes once uploaded. */
+  hash?: string;
+}
+
+export interface RefusedPhoto {
+  hash: string;
+  /** Short reason in words ("looks like it may contain nudity"). */
+  reason: string;
 }
 
 /** Moderation outcome of the style step, kept by the wizard so going back does not rescan. */
@@ -17,4 +30,5 @@ export interface ModerationOutcome {
   /** Joined hashes the outcome belongs to. */
   key: string;
   allowed: string[];
+  refused: RefusedPhoto[];
 }

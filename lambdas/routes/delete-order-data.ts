@@ -1,0 +1,26 @@
+import { contract } from '../../domain/contract';
+import { HttpError, httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
+import { eraseOrder } from '../lib/erasure';
+import { getGeneration, getOrder } from '../lib/orders';
+
+const ORDER_ID = /^[0-9a-f-]{36}$/;
+
+/**
+ * POST /api/generation/{id}/delete → what was deleted. The id is the order's (its status page's) capability: whoever
+ * holds the link may see the images, and may delete them. See lambdas/lib/erasure.ts for what goes and what stays.
+ * Refused (409) while the images are still being made, so the pipeline never writes into a deleted order.
+ */
+export const handler = httpHandler(async (event) => {
+  const { id } = parseWith(contract['delete-order-data'].params, { id: pathParam(event, 'id') });
+  const order = ORDER_ID.test(id) ? await getOrder(id) : null;
+  if (!order) throw notFound('Order not found.');
+  if (order.status === 'created' && order.session_expires_at > Date.now() / 1000) {
+    throw new HttpError(409, 'This order is waiting for payment. Cancel the payment first, or try again once it has expired.');
+  }
+  const generation = await getGeneration(id);
+  if (generation && generation.status !== 'completed' && generation.status !== 'failed' && !generation.erased_at) {
+    throw new HttpError(409, 'Your images are still being made. You can delete them once they are ready.');
+  }
+  const report = await eraseOrder(order);
+  return respond('delete-order-data', 200, { deleted: report });
+});

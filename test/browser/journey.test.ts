@@ -1,0 +1,188 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
+import { PHOTOS, photo, sha256, startTestRuntime } from '../support/runtime';
+import { DESKTOP, newContext, PHONE } from './site-helpers';
+
+/**
+ * A visitor's journey that never strands them (issue 13): refused photos stay visible with a reason and can be
+ * removed; the step and choices survive a refresh, Back and Cancel on the checkout page; toasts never cover a field.
+ */
+describe('the wizard keeps the visitor on track', () => {
+  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  let browser: Browser;
+  let dir: string;
+  let broken: string;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-journey-'));
+    // PNG by its signature (the browser accepts it), but no image behind it: the server's check refuses it.
+    broken = path.join(dir, 'broken.png');
+    fs.writeFileSync(broken, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('not really a picture')]));
+    [runtime, browser] = await Promise.all([startTestRuntime(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await runtime?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  afterEach(() => expect(errors.splice(0)).toEqual([]));
+
+  async function open(opts: { viewport?: { width: number; height: number }; origin?: string } = {}): Promise<Page> {
+    const page = await (await newContext(browser, { viewport: opts.viewport ?? DESKTOP })).newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(opts.origin ?? runtime.url);
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
+    return page;
+  }
+
+  async function toStyles(page: Page, files: string[]) {
+    await page.locator('input[type=file]').first().setInputFiles(files);
+    await page.getByText(`${files.length} of 50 files selected`).waitFor();
+    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
+  }
+
+  test('a refused photo stays on the style step with its reason and a remove button; the order says what is left out', async () => {
+    const page = await open();
+    // The local model allows every ordinary photo; a refusal for nudity is played by the API answer for one photo.
+    const cat = sha256(photo('chelsea.png'));
+    await page.route(`**/api/get-moderation/${cat}`, (route) =>
+      route.fulfill({ json: { image_hash: cat, moderation: 'rejected', reason: 'looks like it may contain nudity' } }),
+    );
+    await toStyles(page, [path.join(PHOTOS, 'astronaut.png'), path.join(PHOTOS, 'chelsea.png'), broken]);
+
+    const refused = page.getByRole('region', { name: /not included/ });
+    await refused.getByText('This photo looks like it may contain nudity.').waitFor({ timeout: 60_000 });
+    await refused.getByText('This photo could not be read as a JPG or PNG photo.').waitFor();
+    expect(await refused.getByRole('heading').innerText()).toBe('2 photos are not included');
+    expect(await refused.locator('img').count()).toBe(2);
+    await page.getByText('1 / 3 images passed moderation.').first().waitFor();
+
+    await page.getByRole('button', { name: /3D/ }).first().click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
+    const summary = page.locator('dl');
+    expect(await summary.locator('div', { hasText: 'Images uploaded' }).locator('dd').innerText()).toBe('3');
+    expect(await summary.locator('div', { hasText: 'Total generations' }).locator('dd').innerText()).toBe('1');
+    expect(await page.getByTestId('not-included').innerText()).toBe(
+      '2 photos not included: 1 because it looks like it may contain nudity, 1 because it could not be read as a JPG or PNG photo.',
+    );
+
+    // One click removes a refused photo; the others keep their verdicts (no new scan).
+    await page.getByRole('button', { name: 'Back' }).first().click();
+    await page.getByRole('button', { name: 'Remove chelsea.png' }).click();
+    await page.getByText('This photo looks like it may contain nudity.').waitFor({ state: 'detached' });
+    expect(await refused.getByRole('heading').innerText()).toBe('1 photo is not included');
+    await page.getByRole('button', { name: 'Remove broken.png' }).click();
+    await refused.waitFor({ state: 'detached' });
+    await page.getByText('1 / 1 images passed moderation.').first().waitFor();
+    await page.close();
+  });
+
+  test('when no photo passes, the style step says so in place and leads back to upload', async () => {
+    const page = await open({ viewport: PHONE });
+    await toStyles(page, [broken]);
+    const alert = page.getByRole('alert').filter({ hasText: 'None of your photos passed our content check' });
+    await alert.waitFor({ timeout: 60_000 });
+    await alert.getByRole('button', { name: 'Back to upload' }).click();
+    await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
+    await page.close();
+  });
+
+  test('refresh and Back keep the step and the choices', async () => {
+    const page = await open();
+    await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
+    await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: /Anime/ }).first().click();
+    expect(new URL(page.url()).search).toBe('?step=styles');
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor();
+    expect(await page.getByRole('button', { name: /Anime/ }).first().getAttribute('aria-pressed')).toBe('true');
+    await page.getByText('1 / 1 images passed moderation.').first().waitFor();
+
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
+    await page.getByLabel('Email address').fill('keep@example.com');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
+    expect(await page.getByLabel('Email address').inputValue()).toBe('keep@example.com');
+
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
+    // The uploaded photo is still listed (from its kept preview) and goes on without another upload.
+    await page.getByText('1 of 50 files selected').waitFor();
+    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor();
+    expect(await page.getByRole('button', { name: /Anime/ }).first().getAttribute('aria-pressed')).toBe('true');
+    await page.close();
+  });
+
+  test('Cancel on the checkout page returns to the order step on the host the visitor used, with everything kept', async () => {
+    const origin = runtime.url.replace('localhost', '127.0.0.1');
+    const page = await open({ origin });
+    await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
+    await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: /3D/ }).first().click();
+    await page.getByRole('button', { name: /Anime/ }).first().click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Email address').fill('cancel@example.com');
+    await page.getByRole('button', { name: 'Continue to Checkout' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click({ timeout: 30_000 });
+
+    await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
+    expect(new URL(page.url()).origin).toBe(origin);
+    expect(new URL(page.url()).search).toBe('?step=order');
+    expect(await page.getByLabel('Email address').inputValue()).toBe('cancel@example.com');
+    const summary = page.locator('dl');
+    expect(await summary.locator('div', { hasText: 'Images uploaded' }).locator('dd').innerText()).toBe('1');
+    expect(await summary.locator('div', { hasText: 'Styles selected' }).locator('dd').innerText()).toBe('2');
+    await page.close();
+  });
+
+  test.each([
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ])('a toast never covers a form field (%s)', async (_name, viewport) => {
+    const page = await open({ viewport });
+    await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
+    // The moderation toast appears on the style step; it must not follow the visitor onto the order step.
+    await page.getByRole('region', { name: 'Notifications' }).getByText('1 / 1 images passed moderation.').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: /3D/ }).first().click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
+    await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 2000 });
+
+    // A failing checkout shows a toast while the e-mail field sits at the bottom of the screen.
+    await page.route('**/api/checkout', (route) => route.fulfill({ status: 502, json: { detail: 'The payment provider is not reachable.' } }));
+    const input = page.getByLabel('Email address');
+    await input.fill('toast@example.com');
+    await input.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().bottom - window.innerHeight + 4));
+    await page.getByRole('button', { name: 'Continue to Checkout' }).click();
+    await page.locator('[data-sonner-toast]').first().waitFor();
+    await page.waitForTimeout(700);
+    const boxes = await page.evaluate(() => {
+      const rect = (e: Element) => e.getBoundingClientRect().toJSON() as DOMRect;
+      return {
+        toasts: [...document.querySelectorAll('[data-sonner-toast]')].map(rect),
+        fields: [...document.querySelectorAll('input:not([type=hidden]):not([type=file])')].map(rect),
+      };
+    });
+    expect(boxes.toasts.length).toBeGreaterThan(0);
+    expect(boxes.fields.length).toBeGreaterThan(0);
+    for (const t of boxes.toasts) {
+      for (const f of boxes.fields) {
+        const overlap = t.left < f.right && t.right > f.left && t.top < f.bottom && t.bottom > f.top;
+        expect({ toast: t, field: f, overlap }).toEqual({ toast: t, field: f, overlap: false });
+      }
+    }
+    await page.close();
+  });
+});
