@@ -151,6 +151,8 @@ export const contract = {
   },
   'delete-order-data': {
     params: z.object({ id: z.string() }),
+    /** Nothing to say: the path names the order, the page asked for confirmation. */
+    request: z.object({}),
     /** What was deleted (lambdas/lib/erasure.ts); the order keeps only its accounting figures. */
     response: z.object({
       deleted: z.object({

@@ -1,3 +1,4 @@
+import { RETENTION_DAYS } from '../../domain/privacy';
 import { TABLES } from '../../domain/wiring';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -64,6 +65,30 @@ describe('ToonZap stack', () => {
       CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedMethods: Match.arrayWith(['PUT']) })] },
       LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ Prefix: 'uploads/', Status: 'Enabled' })]) },
     });
+  });
+
+  test('retention: every table expires records by TTL on expires_at, media prefixes by lifecycle, from domain/privacy.ts', () => {
+    const tables = Object.values(template.findResources('AWS::DynamoDB::Table'));
+    expect(tables.length).toBe(Object.keys(TABLES).length);
+    for (const t of tables) expect(t.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expires_at', Enabled: true });
+    const bucket = Object.values(template.findResources('AWS::S3::Bucket', { Properties: { LifecycleConfiguration: Match.anyValue() } }));
+    expect(bucket.length).toBe(1);
+    const rules = bucket[0].Properties.LifecycleConfiguration.Rules as { Prefix?: string; ExpirationInDays?: number; Status: string }[];
+    const days = Object.fromEntries(rules.filter((r) => r.Prefix).map((r) => [r.Prefix, r.ExpirationInDays]));
+    expect(days).toEqual({
+      'uploads/': RETENTION_DAYS.uploads,
+      'previews/': RETENTION_DAYS.previews,
+      'outputs/': RETENTION_DAYS.outputs,
+    });
+    for (const r of rules) expect(r.Status).toBe('Enabled');
+  });
+
+  test('support address: per environment, overridable, on every function and validated', () => {
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+      if (fn.Properties.Environment?.Variables?.MEDIA_BUCKET) expect(fn.Properties.Environment.Variables.SUPPORT_EMAIL).toBe(ENVIRONMENTS.dev.supportEmail);
+    }
+    expect(resolveConfig((k) => ({ env: 'prod', supportEmail: 'help@toonzap.example' } as Record<string, string>)[k]).supportEmail).toBe('help@toonzap.example');
+    expect(() => resolveConfig((k) => ({ env: 'prod', supportEmail: 'Help <help@x.example>' } as Record<string, string>)[k])).toThrow(/supportEmail/);
   });
 
   test('CloudFront serves the site through origin access control and routes /api/* to the HTTP API', () => {

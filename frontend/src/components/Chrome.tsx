@@ -2,6 +2,7 @@
 import { useBrand } from '../lib/config';
 import { LogoMark } from './icons';
 import { SmartLink } from './SmartLink';
+import { SupportEmail } from './SupportEmail';
 import { Skeleton } from './ui/Skeleton';
 
 const FOOTER_LINKS = [
@@ -54,9 +55,15 @@ export function Footer() {
   return (
     <footer className="mt-auto border-t border-border bg-muted/50">
       <div className="container-page flex flex-col gap-4 py-8 text-sm sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-muted-foreground">
-          © {new Date().getFullYear()} {brand}
-        </p>
+        <div className="space-y-1 text-muted-foreground">
+          <p>
+            © {new Date().getFullYear()} {brand}
+          </p>
+          <p>
+            Questions or requests about your data:{' '}
+            <SupportEmail className="font-medium text-foreground underline-offset-4 hover:underline" />
+          </p>
+        </div>
         <nav aria-label="Footer">
           <ul className="flex flex-wrap gap-x-5 gap-y-2">
             {FOOTER_LINKS.map((l) => (

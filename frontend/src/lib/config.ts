@@ -3,6 +3,7 @@
  * brand falls back to DEFAULT_BRAND and the payment system counts as not ready.
  */
 import { useSyncExternalStore } from 'react';
+import { DEFAULT_SUPPORT_EMAIL } from '../../../domain/privacy';
 import { type AppConfig, getConfig } from './api';
 
 export const DEFAULT_BRAND = 'ToonZap';
@@ -47,6 +48,11 @@ export function useConfig(): ConfigState {
 
 export function useBrand(): string {
   return useConfig().config?.brand || DEFAULT_BRAND;
+}
+
+/** Where visitors write to: this environment's address once the config is loaded (the default before). */
+export function useSupportEmail(): string {
+  return useConfig().config?.supportEmail || DEFAULT_SUPPORT_EMAIL;
 }
 
 /** 'Payment system ready' = config loaded and payments are live (not pre-launch). */

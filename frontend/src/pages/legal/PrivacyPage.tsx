@@ -1,5 +1,9 @@
+import { RETENTION_DAYS } from '../../../../domain/privacy';
+import { SupportEmail } from '../../components/SupportEmail';
 import { useBrand } from '../../lib/config';
 import { LegalPage, Section } from './LegalPage';
+
+const days = (n: number) => (n % 365 === 0 ? `${n / 365} ${n === 365 ? 'year' : 'years'}` : `${n} days`);
 
 export default function PrivacyPage() {
   const brand = useBrand();
@@ -36,9 +40,18 @@ export default function PrivacyPage() {
       </Section>
 
       <Section title="3. How long we keep it">
+        <p>We keep your data only as long as we need it, and then delete it automatically:</p>
+        <ul>
+          <li>uploaded photos: {days(RETENTION_DAYS.uploads)} after upload, and the record of their check: {days(RETENTION_DAYS.imageRecords)};</li>
+          <li>watermarked previews: {days(RETENTION_DAYS.previews)};</li>
+          <li>generated images: {days(RETENTION_DAYS.outputs)} after they are made;</li>
+          <li>orders that were never paid (with the e-mail address given): {days(RETENTION_DAYS.unpaidOrders)};</li>
+          <li>launch sign-ups (your e-mail address): {days(RETENTION_DAYS.signups)};</li>
+          <li>background processing records: {days(RETENTION_DAYS.jobs)}.</li>
+        </ul>
         <p>
-          Images are kept only as long as needed to provide the service – to process your order and let you download the results –
-          and are then deleted. Download links expire after a short time.
+          For paid orders we keep what accounting law requires – the amount, date and payment reference – and, until you delete it,
+          the e-mail address the order was sent to. Download links expire after a short time.
         </p>
       </Section>
 
@@ -57,8 +70,9 @@ export default function PrivacyPage() {
           <li>withdraw your consent at any time, for example to launch e-mails, without affecting earlier processing.</li>
         </ul>
         <p>
-          To exercise these rights, reply to any e-mail you have received from us. You may also complain to your local data protection
-          authority.
+          You can delete the photos of an order, the images made from them and your e-mail address yourself: open the order's status
+          page (the link in your order e-mail) and choose "Delete my photos and images". For anything else, write to <SupportEmail /> or
+          reply to any e-mail you have received from us. You may also complain to your local data protection authority.
         </p>
       </Section>
 

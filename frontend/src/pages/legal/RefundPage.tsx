@@ -1,4 +1,5 @@
 import { useBrand } from '../../lib/config';
+import { SupportEmail } from '../../components/SupportEmail';
 import { LegalPage, Section } from './LegalPage';
 
 export default function RefundPage() {
@@ -28,7 +29,9 @@ export default function RefundPage() {
       </Section>
 
       <Section title="How to request a refund">
-        <p>Send your request within 7 days of your order by replying to your order e-mail, and include:</p>
+        <p>
+          Send your request within 7 days of your order to <SupportEmail /> (or reply to your order e-mail), and include:
+        </p>
         <ul>
           <li>a description of the problem;</li>
           <li>the original image you uploaded;</li>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { useBrand } from '../../lib/config';
+import { SupportEmail } from '../../components/SupportEmail';
 import { LegalPage, Section } from './LegalPage';
 
 export default function TermsPage() {
@@ -72,7 +73,13 @@ export default function TermsPage() {
         </p>
       </Section>
 
-      <Section title="8. Changes">
+      <Section title="8. Contact">
+        <p>
+          Questions about these terms, your order or your data: write to <SupportEmail />.
+        </p>
+      </Section>
+
+      <Section title="9. Changes">
         <p>
           We may update these terms from time to time. The version published on this page applies to orders placed after its "last
           updated" date.
