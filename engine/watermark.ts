@@ -14,17 +14,23 @@ const GLYPHS: ReadonlyArray<readonly [string, number]> = [
   ['M0 4V13M0 7a2.7 3 0 1 0 5.4 0a2.7 3 0 1 0-5.4 0', 6.2], // p
 ];
 
-const TEXT_WIDTH = GLYPHS.reduce((a, [, adv]) => a + adv, 0) - 1;
-const TEXT_HEIGHT = 13;
+const OUTLINE = 1.5 + 1.4;
+/** Ink box of the mark in glyph units, strokes included: the outline's half width sticks out on every side. */
+const INK = { left: -OUTLINE / 2, top: -OUTLINE / 2, right: GLYPHS.reduce((a, [, adv]) => a + adv, 0) - 6.2 + 5.4 + OUTLINE / 2, bottom: 13 + OUTLINE / 2 };
 
-/** SVG (same size as the image) with a semi-transparent 'ToonZap' mark in the bottom-right corner. */
+/**
+ * SVG (same size as the image) with a semi-transparent 'ToonZap' mark in the bottom-right corner of the image's
+ * centred square: pages show previews in square tiles (object-fit: cover), which crop the long side, and the
+ * whole mark must stay in view there too.
+ */
 export function watermarkSvg(width: number, height: number): Buffer {
-  const long = Math.max(width, height);
-  const textW = Math.max(36, long * 0.26);
-  const scale = textW / TEXT_WIDTH;
-  const margin = Math.max(4, long * 0.025);
-  const x0 = width - margin - textW;
-  const y0 = height - margin - TEXT_HEIGHT * scale;
+  const side = Math.min(width, height);
+  const right = (width + side) / 2;
+  const bottom = (height + side) / 2;
+  const margin = Math.max(3, side * 0.03);
+  const scale = Math.min(Math.max(36, side * 0.3), side - 2 * margin) / (INK.right - INK.left);
+  const x0 = right - margin - INK.right * scale;
+  const y0 = bottom - margin - INK.bottom * scale;
   let x = 0;
   const paths: string[] = [];
   for (const [d, adv] of GLYPHS) {
@@ -32,7 +38,7 @@ export function watermarkSvg(width: number, height: number): Buffer {
     x += adv;
   }
   const glyphs = paths.join('');
-  const sw = 1.5;
+  const sw = OUTLINE - 1.4;
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     `<g transform="translate(${x0.toFixed(2)} ${y0.toFixed(2)}) scale(${scale.toFixed(4)})" fill="none" stroke-linecap="round" stroke-linejoin="round">` +

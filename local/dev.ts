@@ -2,12 +2,12 @@
  * `npm run dev`: the local runtime (API, emulators) on API_PORT (default 3001) and Vite's dev server with hot
  * reload on PORT (default 3000), proxying /api to the runtime.
  */
-import { startLocalRuntime } from './runtime';
+import { mailPortFromEnv, startLocalRuntime } from './runtime';
 
 async function main(): Promise<void> {
   const apiPort = Number(process.env.API_PORT ?? 3001);
   process.env.API_PORT = String(apiPort);
-  const runtime = await startLocalRuntime({ port: apiPort, dataDir: process.env.TOONZAP_DATA_DIR, webhookSecret: process.env.STRIPE_WEBHOOK_SECRET, log: (m) => console.log(m) });
+  const runtime = await startLocalRuntime({ port: apiPort, dataDir: process.env.TOONZAP_DATA_DIR, webhookSecret: process.env.STRIPE_WEBHOOK_SECRET, mailPort: mailPortFromEnv(), log: (m) => console.log(m) });
   const { createServer } = await import('vite');
   const vite = await createServer({ configFile: 'frontend/vite.config.ts', server: { port: Number(process.env.PORT ?? 3000), strictPort: true } });
   await vite.listen();

@@ -24,11 +24,20 @@ import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../lib/security-heade
 /** Bedrock endpoints this process started (a second runtime in one process must not take them for a user's). */
 const ownBedrockUrls = new Set<string>();
 
+/** The mail viewer's port for `npm start` / `npm run dev`: TOONZAP_MAIL_PORT, else 3005 (tests pass 0). */
+export function mailPortFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const port = Number(env.TOONZAP_MAIL_PORT ?? 3005);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`TOONZAP_MAIL_PORT must be a port number, not "${env.TOONZAP_MAIL_PORT}"`);
+  return port;
+}
+
 export interface LocalRuntimeOptions {
   /** App port; 0 picks a free one (tests). */
   port?: number;
   /** Where emulator data lives; kept across restarts. */
   dataDir?: string;
+  /** Port of the mail viewer (local SES); 0 (default) picks a free one. `npm start` uses TOONZAP_MAIL_PORT or 3005. */
+  mailPort?: number;
   paymentMode?: PaymentMode;
   /** Signing secret of the local Stripe's webhooks (simulated mode); default a fresh random one per start. */
   webhookSecret?: string;
@@ -91,7 +100,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const [dynamo, s3, ses] = await Promise.all([
       startDynamo(dataDir, model.tables),
       startS3(dataDir, model.buckets, [url, `http://${LOCAL_HOST}:${port}`]),
-      startSes(dataDir),
+      startSes(dataDir, opts.mailPort ?? 0),
     ]);
     started.push(dynamo, s3, ses);
     // The engine's model server plays the SageMaker endpoint; the nsfwjs model plays Rekognition.

@@ -54,12 +54,13 @@ async function deletePrefix(prefix: string): Promise<number> {
   return deleted;
 }
 
-/** Every stored file of one photo: the upload, its previews and its generated images. */
+/** Every stored file of one photo: the upload, its previews, its generated images and the engine's analysis of it. */
 async function deletePhotoFiles(hash: string): Promise<number> {
   const counts = await Promise.all([
     deletePrefix(mediaKey.upload(hash)),
     deletePrefix(`${MEDIA_PREFIX.previews}${hash}/`),
     deletePrefix(`${MEDIA_PREFIX.outputs}${hash}/`),
+    deletePrefix(mediaKey.analysis(hash)),
   ]);
   return counts.reduce((a, b) => a + b, 0);
 }

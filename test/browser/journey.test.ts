@@ -57,7 +57,7 @@ describe('the wizard keeps the visitor on track', () => {
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png'), path.join(PHOTOS, 'chelsea.png'), broken]);
 
     const refused = page.getByRole('region', { name: /not included/ });
-    await refused.getByText('This photo looks like it may contain nudity.').waitFor({ timeout: 60_000 });
+    await refused.getByText('This photo looks like it may contain nudity.').waitFor({ timeout: 120_000 });
     await refused.getByText('This photo could not be read as a JPG or PNG photo.').waitFor();
     expect(await refused.getByRole('heading').innerText()).toBe('2 photos are not included');
     expect(await refused.locator('img').count()).toBe(2);
@@ -88,7 +88,7 @@ describe('the wizard keeps the visitor on track', () => {
     const page = await open({ viewport: PHONE });
     await toStyles(page, [broken]);
     const alert = page.getByRole('alert').filter({ hasText: 'None of your photos passed our content check' });
-    await alert.waitFor({ timeout: 60_000 });
+    await alert.waitFor({ timeout: 120_000 });
     await alert.getByRole('button', { name: 'Back to upload' }).click();
     await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
     await page.close();
@@ -97,7 +97,7 @@ describe('the wizard keeps the visitor on track', () => {
   test('refresh and Back keep the step and the choices', async () => {
     const page = await open();
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
-    await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: 60_000 });
+    await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: 120_000 });
     await page.getByRole('button', { name: /Anime/ }).first().click();
     expect(new URL(page.url()).search).toBe('?step=styles');
 
@@ -129,7 +129,7 @@ describe('the wizard keeps the visitor on track', () => {
     const origin = runtime.url.replace('localhost', '127.0.0.1');
     const page = await open({ origin });
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
-    await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: 60_000 });
+    await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: 120_000 });
     await page.getByRole('button', { name: /3D/ }).first().click();
     await page.getByRole('button', { name: /Anime/ }).first().click();
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -154,7 +154,7 @@ describe('the wizard keeps the visitor on track', () => {
     const page = await open({ viewport });
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
     // The moderation toast appears on the style step; it must not follow the visitor onto the order step.
-    await page.getByRole('region', { name: 'Notifications' }).getByText('1 / 1 images passed moderation.').waitFor({ timeout: 60_000 });
+    await page.getByRole('region', { name: 'Notifications' }).getByText('1 / 1 images passed moderation.').waitFor({ timeout: 120_000 });
     await page.getByRole('button', { name: /3D/ }).first().click();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();

@@ -71,7 +71,8 @@ describe('ToonZap stack', () => {
     const tables = Object.values(template.findResources('AWS::DynamoDB::Table'));
     expect(tables.length).toBe(Object.keys(TABLES).length);
     for (const t of tables) expect(t.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expires_at', Enabled: true });
-    const bucket = Object.values(template.findResources('AWS::S3::Bucket', { Properties: { LifecycleConfiguration: Match.anyValue() } }));
+    // The media bucket (the one the browser PUTs to).
+    const bucket = Object.values(template.findResources('AWS::S3::Bucket', { Properties: { CorsConfiguration: Match.anyValue() } }));
     expect(bucket.length).toBe(1);
     const rules = bucket[0].Properties.LifecycleConfiguration.Rules as { Prefix?: string; ExpirationInDays?: number; Status: string }[];
     const days = Object.fromEntries(rules.filter((r) => r.Prefix).map((r) => [r.Prefix, r.ExpirationInDays]));
@@ -79,6 +80,7 @@ describe('ToonZap stack', () => {
       'uploads/': RETENTION_DAYS.uploads,
       'previews/': RETENTION_DAYS.previews,
       'outputs/': RETENTION_DAYS.outputs,
+      'analysis/': RETENTION_DAYS.uploads,
     });
     for (const r of rules) expect(r.Status).toBe('Enabled');
   });

@@ -20,7 +20,6 @@ export function ImageCard({
   return (
     <Card className="flex h-full flex-col overflow-hidden">
       <div className="aspect-square bg-muted">
-        {/* biome-ignore lint/a11y/noRedundantAlt: the photo is the subject; "photo" says what is shown, not that it is an image */}
         <img src={image.url} alt={alt} loading="lazy" className="size-full object-cover" />
       </div>
       <div className="flex flex-1 flex-col p-4 sm:p-5">

@@ -50,7 +50,7 @@ export function DeleteMyData({ id, onDeleted }: { id: string; onDeleted: (report
           Delete my photos and images
         </Button>
       ) : (
-        <div role="group" aria-labelledby="delete-confirm" className="mt-4 rounded-xl border border-destructive/40 bg-destructive/5 p-4">
+        <div className="mt-4 rounded-xl border border-destructive/40 bg-destructive/5 p-4">
           <p id="delete-confirm" className="font-medium">
             Delete your photos, their images and your e-mail address from this order? This cannot be undone: download anything you
             want to keep first.

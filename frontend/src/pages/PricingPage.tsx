@@ -83,7 +83,9 @@ export default function PricingPage() {
                     {tier.label}
                     {tier === best && ' '}
                     {tier === best && (
-                      <span className="brand-gradient ml-2 rounded-full px-2 py-0.5 text-xs font-semibold text-white">Best value</span>
+                      <span className="brand-gradient ml-2 inline-block rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-white">
+                        Best value
+                      </span>
                     )}
                   </th>
                   <td className="px-5 py-4 text-right text-lg font-bold tabular-nums">{formatPrice(tier.cents)}</td>

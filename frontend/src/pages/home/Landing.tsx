@@ -1,7 +1,8 @@
-import { CreditCard, ImageUp, Mail, Palette, ShieldCheck, Sparkles } from 'lucide-react';
+import { CreditCard, ImageUp, Mail, Palette, Rocket, ShieldCheck, Sparkles } from 'lucide-react';
 import { SmartLink } from '../../components/SmartLink';
 import { formatPrice, PRICE_TIERS } from '../../../../domain/pricing';
 import { Button } from '../../components/ui/Button';
+import { useConfig } from '../../lib/config';
 import { BeforeAfter } from './BeforeAfter';
 
 const TAGLINE =
@@ -13,7 +14,18 @@ const STEPS = [
   { icon: Mail, title: 'Get your artwork', text: 'Pay only for the images you order and receive a download link by e-mail.' },
 ];
 
+/** Pre-launch: ordering is not open yet; the third step says what happens instead. */
+const PRELAUNCH_LAST_STEP = {
+  icon: Mail,
+  title: 'Hear when we launch',
+  text: 'Ordering is not open yet. Leave your e-mail and we tell you when you can order your images.',
+};
+
 export function Landing({ brand, onStart, onIntent }: { brand: string; onStart: () => void; onIntent?: () => void }) {
+  // Unknown until /api/config answers (and in prerendered HTML): then no payment promise either way.
+  const mode = useConfig().config?.paymentMode;
+  const prelaunch = mode === 'prelaunch';
+  const steps = prelaunch ? [...STEPS.slice(0, 2), PRELAUNCH_LAST_STEP] : STEPS;
   return (
     <>
       <section className="relative overflow-hidden">
@@ -48,10 +60,18 @@ export function Landing({ brand, onStart, onIntent }: { brand: string; onStart: 
                 <ShieldCheck aria-hidden="true" className="size-4 text-emerald-600 dark:text-emerald-400" />
                 Every upload is safety-checked
               </li>
-              <li className="flex items-center gap-1.5">
-                <CreditCard aria-hidden="true" className="size-4 text-primary" />
-                Secure card checkout
-              </li>
+              {mode && !prelaunch && (
+                <li className="flex items-center gap-1.5">
+                  <CreditCard aria-hidden="true" className="size-4 text-primary" />
+                  Secure card checkout
+                </li>
+              )}
+              {prelaunch && (
+                <li className="flex items-center gap-1.5">
+                  <Rocket aria-hidden="true" className="size-4 text-primary" />
+                  Pre-launch: try the styles on your photos now, ordering opens soon
+                </li>
+              )}
             </ul>
           </div>
           <BeforeAfter eager className="mx-auto w-full max-w-xl" />
@@ -64,7 +84,7 @@ export function Landing({ brand, onStart, onIntent }: { brand: string; onStart: 
             How it works
           </h2>
           <ol className="mt-10 grid gap-5 sm:grid-cols-3">
-            {STEPS.map((s, i) => (
+            {steps.map((s, i) => (
               <li key={s.title} className="rounded-2xl border border-border bg-card p-6 shadow-sm">
                 <div className="flex items-center gap-3">
                   <span className="flex size-10 items-center justify-center rounded-xl bg-accent text-accent-foreground">
