@@ -119,12 +119,5 @@ export async function startSes(dataDir: string, port = 0): Promise<Running> {
     });
   }
   const server = await start({ host: LOCAL_HOST, port });
-  return {
-    url: `http://${LOCAL_HOST}:${port}`,
-    close: async () => {
-      await closeServer(server);
-      store.saveEmail = original.saveEmail;
-      store.clearStore = original.clearStore;
-    },
-  };
+  return { url: `http://${LOCAL_HOST}:${port}`, close: () => closeServer(server) };
 }
