@@ -42,8 +42,10 @@ export interface LocalModel {
 /**
  * The synthesized template, from a cache when nothing it was made from changed. Synthesis takes seconds (much longer
  * on a busy machine) and every start of the runtime needs it. The key hashes the repository's source files that were
- * loaded when the cached template was made (a superset of what the stack imports) and the lock file: any edit to
- * the stack, or to anything it imports, misses the cache. A process that cannot list its modules (jest) only reads it.
+ * loaded when the cached template was made (a superset of what the stack imports), the lock file and the built site's
+ * pages (the CloudFront Function embeds the not-found page and checks the prerendered ones): any edit to the stack,
+ * to anything it imports, or a new build of the site misses the cache. A process that cannot list its modules (jest)
+ * only reads it.
  */
 export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
   const dir = path.join(os.tmpdir(), 'toonzap-template-cache');
@@ -66,13 +68,16 @@ export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
   return template;
 }
 
-function sourcesKey(sources: string[], paymentMode: PaymentMode): string | null {
+/** The cache key of a template made from these sources (null when one is gone); exported for its test. */
+export function sourcesKey(sources: string[], paymentMode: PaymentMode, dist = path.join(REPO_ROOT, 'frontend', 'dist')): string | null {
   const hash = createHash('sha256').update(`${paymentMode}\0${process.version}\0`);
   for (const file of [...new Set([...sources, 'package-lock.json'])].sort()) {
     const abs = path.join(REPO_ROOT, file);
     if (!fs.existsSync(abs)) return null;
     hash.update(`${file}\0`).update(fs.readFileSync(abs)).update('\0');
   }
+  const pages = fs.existsSync(dist) ? (fs.readdirSync(dist, { recursive: true }) as string[]).filter((f) => f.endsWith('.html')).sort() : [];
+  for (const page of pages) hash.update(`dist/${page}\0`).update(fs.readFileSync(path.join(dist, page))).update('\0');
   return hash.digest('hex');
 }
 

@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { setAppStarter } from './lib/boot';
 import { loadConfig } from './lib/config';
 import { LandingShell } from './Shell';
@@ -9,17 +9,27 @@ loadConfig();
 
 const el = document.getElementById('root');
 if (!el) throw new Error('Missing #root element');
-const root = createRoot(el);
+// The landing shell is only for the bare landing page; a wizard step in the URL (a refresh, Back, a return from
+// the checkout page) opens the app on that step.
+const bareLanding = window.location.pathname === '/' && !new URLSearchParams(window.location.search).has('step');
+// The prerendered landing is the shell's own markup: hydrating it keeps the DOM (and a visitor's focus or click on
+// Get Started) instead of replacing it. Other prerendered pages are rendered over once the router is ready.
+const root: Root = bareLanding && el.hasChildNodes()
+  ? hydrateRoot(el, <StrictMode><LandingShell /></StrictMode>)
+  : createRoot(el);
 
 let appModule: Promise<typeof import('./app')> | null = null;
 const loadApp = () => (appModule ??= import('./app'));
 
 function startApp(to?: string) {
-  if (to && to !== window.location.pathname + window.location.search) window.history.pushState(null, '', to);
   loadApp().then(
-    async ({ App, routerReady }) => {
+    async ({ App, router, routerReady }) => {
       // A prerendered page stays on screen until the router has the same page ready to render over it.
       await routerReady();
+      // The router read the address when its module first ran, which may be an early preload (focus or hover on
+      // Get Started) before the visitor asked for a step: it moves there itself, so history stays the router's.
+      const at = router.state.location;
+      if (to && to !== at.pathname + at.search) await router.navigate(to);
       root.render(
         <StrictMode>
           <App />
@@ -36,14 +46,11 @@ function startApp(to?: string) {
 
 setAppStarter(startApp, () => void loadApp());
 
-// The landing shell is only for the bare landing page; a wizard step in the URL (a refresh, Back, a return from
-// the checkout page) opens the app on that step.
-if (window.location.pathname === '/' && !new URLSearchParams(window.location.search).has('step')) {
+if (!bareLanding) startApp();
+else if (!el.hasChildNodes()) {
   root.render(
     <StrictMode>
       <LandingShell />
     </StrictMode>,
   );
-} else {
-  startApp();
 }

@@ -54,6 +54,8 @@ describe('site pages in the browser', () => {
     const footer = page.getByRole('contentinfo');
     const links = await footer.getByRole('link').evaluateAll((els) => els.map((a) => [a.textContent, a.getAttribute('href')]));
     expect(links).toEqual([
+      // The support address (lib/config.ts supportEmail; the local default), then the spec's links and the guides.
+      ['support@toonzap.example', 'mailto:support@toonzap.example'],
       ['Terms', '/terms'],
       ['Privacy', '/privacy'],
       ['Refund', '/refund'],
