@@ -1,9 +1,8 @@
 import { celQuantize, gradedPalette, paintCel } from '../filters/cel';
 import { LabelUpsampler } from '../filters/label-upsample';
 import { saturate, tone } from '../filters/color';
-import { dogField } from '../filters/lines';
-import { type Image8, luma, type Raster, scaleOf, Upsampler, rowBuffers } from '../raster';
-import { abstractRegions, featureInk, focusLines, simplifyBackground, toWork } from './common';
+import { type Image8, luma, type Raster, rowBuffers } from '../raster';
+import { abstractRegions, printInk, simplifyBackground, toWork } from './common';
 import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
 
@@ -27,14 +26,8 @@ export function comic(img: Image8, scene?: Scene): Buffer {
   const grade = (img: Raster) => saturate(img, 1.2);
   grade(paintCel(cel, work));
   const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);
-  const sc = scaleOf(w, h);
-  const D = dogField(Lw, ww, wh, (Math.max(0.8, 1.25 * sc) * ww) / w);
-  if (scene && person) focusLines(D, ww, wh, person, scene, s);
-  const features = featureInk(scene, w, 1.1);
   // Halftone shadows: dots on a 45-degree grid whose radius grows with darkness.
-  const period = Math.max(3, 5.5 * sc);
-  const inv = 1 / period;
-  const up = new Upsampler(ww, wh, w, h);
+  const { D, features, inv, up } = printInk(Lw, ww, wh, w, h, scene, person, s, { line: [0.8, 1.25], featureWeight: 1.1, period: [3, 5.5] });
   const out = Buffer.allocUnsafe(w * h * 3);
   const [rr, gg, bb, ll, dd, ff, pp] = rowBuffers(w, 7);
   pp.fill(1);

@@ -1,7 +1,8 @@
 import { faceRegionsAt, featureStrokes, personAt, type Scene, StrokeRows } from '../analysis/scene';
 import { gaussBlur } from '../filters/blur';
 import { domainTransform } from '../filters/edge-aware';
-import { cloneRaster, type Image8, type Raster, rasterFromRGB8, smoothstep, workSize } from '../raster';
+import { dogField } from '../filters/lines';
+import { cloneRaster, type Image8, type Raster, rasterFromRGB8, scaleOf, smoothstep, Upsampler, workSize } from '../raster';
 
 /**
  * A style renders interleaved RGB8 into interleaved RGB8 of the same size (pure, deterministic).
@@ -92,4 +93,19 @@ export function halftoneDistance(x: number, y: number, inv: number): number {
   const du = u - Math.round(u);
   const dv = v - Math.round(v);
   return Math.sqrt(du * du + dv * dv);
+}
+
+/**
+ * The ink layer the two printed styles (comic, pop art) share: the line field, thinned behind people with weak lines
+ * on faces dropped; facial features as strokes; the halftone grid's inverse period; the work-to-output upsampler.
+ * Line width and dot period are [minimum, per output scale] pairs, in output pixels.
+ */
+export function printInk(
+  Lw: Float32Array, ww: number, wh: number, w: number, h: number, scene: Scene | undefined, person: Float32Array | undefined, s: number,
+  o: { line: [number, number]; featureWeight: number; period: [number, number] },
+): { D: Float32Array; features: StrokeRows | undefined; inv: number; up: Upsampler } {
+  const sc = scaleOf(w, h);
+  const D = dogField(Lw, ww, wh, (Math.max(o.line[0], o.line[1] * sc) * ww) / w);
+  if (scene && person) focusLines(D, ww, wh, person, scene, s);
+  return { D, features: featureInk(scene, w, o.featureWeight), inv: 1 / Math.max(o.period[0], o.period[1] * sc), up: new Upsampler(ww, wh, w, h) };
 }

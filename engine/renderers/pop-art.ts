@@ -1,10 +1,9 @@
 import { type HSV, saturate } from '../filters/color';
 import { LabelUpsampler } from '../filters/label-upsample';
-import { dogField } from '../filters/lines';
 import { domainTransform } from '../filters/edge-aware';
 import { paintLabels } from '../filters/quantize';
-import { cloneRaster, createRaster, type Image8, luma, scaleOf, Upsampler, rowBuffers } from '../raster';
-import { abstractRegions, featureInk, focusLines, simplifyBackground, toWork } from './common';
+import { cloneRaster, createRaster, type Image8, luma, rowBuffers } from '../raster';
+import { abstractRegions, printInk, simplifyBackground, toWork } from './common';
 import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
 
@@ -111,13 +110,7 @@ export function popArt(img: Image8, scene?: Scene): Buffer {
   const colours = new LabelUpsampler(colourLabels, palette, flat, w, h);
   const dotAreas = new LabelUpsampler(dotLabels, dotPalette, dotField, w, h);
   const spare = new Float32Array(w);
-  const sc = scaleOf(w, h);
-  const D = dogField(Lw, ww, wh, (Math.max(0.9, 1.6 * sc) * ww) / w);
-  if (scene && person) focusLines(D, ww, wh, person, scene, s);
-  const features = featureInk(scene, w, 1.3);
-  const period = Math.max(3.2, 6 * sc);
-  const inv = 1 / period;
-  const up = new Upsampler(ww, wh, w, h);
+  const { D, features, inv, up } = printInk(Lw, ww, wh, w, h, scene, person, s, { line: [0.9, 1.6], featureWeight: 1.3, period: [3.2, 6] });
   const out = Buffer.allocUnsafe(w * h * 3);
   const [rr, gg, bb, mm, dd, ff] = rowBuffers(w, 6);
   for (let y = 0; y < h; y++) {
