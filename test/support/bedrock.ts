@@ -1,6 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { GENERATIVE_PRESETS } from '../../domain/generative';
+import { startFaultProxy } from './fault-proxy';
 
 /** The style a request is for, from its prompt (the configured presets). */
 export function styleOfPrompt(prompt: unknown): string | undefined {
@@ -18,56 +17,36 @@ export async function startBedrockFaults(target: string) {
   const requests: SeenRequest[] = [];
   const throttles = new Map<string, number>();
   const filtered = new Set<string>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const modelId = decodeURIComponent(/^\/model\/([^/]+)\/invoke/.exec(req.url ?? '')?.[1] ?? '');
-      let parsed: Record<string, unknown> = {};
-      try {
-        parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-      } catch {
-        // not JSON: the stand-in will say so
-      }
-      const style = styleOfPrompt(parsed.prompt);
-      requests.push({ modelId, style, body: parsed, authorization: String(req.headers.authorization ?? '') });
-      const left = style ? throttles.get(style) ?? 0 : 0;
-      if (style && left > 0) {
-        throttles.set(style, left - 1);
-        res.writeHead(429, { 'content-type': 'application/json', 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' });
-        res.end(JSON.stringify({ message: 'Too many requests, please wait before trying again.' }));
-        return;
-      }
-      if (style && filtered.has(style)) {
-        // The documented answer of a filtered generation: 200 with a finish reason and no image.
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ seeds: [parsed.seed ?? 1], finish_reasons: ['Filter reason: output image'], images: [] }));
-        return;
-      }
-      const url = new URL(req.url ?? '/', target);
-      const upstream = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      upstream.on('error', (err) => {
-        res.writeHead(502, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ message: err.message }));
-      });
-      upstream.end(body);
-    });
+  const proxy = await startFaultProxy(target, (req, body, res) => {
+    const modelId = decodeURIComponent(/^\/model\/([^/]+)\/invoke/.exec(req.url ?? '')?.[1] ?? '');
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      // not JSON: the stand-in will say so
+    }
+    const style = styleOfPrompt(parsed.prompt);
+    requests.push({ modelId, style, body: parsed, authorization: String(req.headers.authorization ?? '') });
+    const left = style ? throttles.get(style) ?? 0 : 0;
+    if (style && left > 0) {
+      throttles.set(style, left - 1);
+      res.writeHead(429, { 'content-type': 'application/json', 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' });
+      res.end(JSON.stringify({ message: 'Too many requests, please wait before trying again.' }));
+      return true;
+    }
+    if (style && filtered.has(style)) {
+      // The documented answer of a filtered generation: 200 with a finish reason and no image.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ seeds: [parsed.seed ?? 1], finish_reasons: ['Filter reason: output image'], images: [] }));
+      return true;
+    }
+    return false;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...proxy,
     requests,
     throttle: (style: string, times: number) => throttles.set(style, times),
     filter: (style: string) => filtered.add(style),
     calls: (style: string) => requests.filter((r) => r.style === style).length,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
   };
 }

@@ -1,3 +1,4 @@
+import { startFaultProxy } from './fault-proxy';
 import { ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
 import Stripe from 'stripe';
 import type { LocalRuntime } from '../../local/runtime';
@@ -104,51 +105,28 @@ export interface Generation {
  * The app under test is unchanged; only the network between it and the engine misbehaves, for chosen items.
  */
 export async function startEngineFaults(target: string) {
-  const http = await import('node:http');
   const poisoned = new Set<string>();
   const attempts = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      let keys: string[] = [];
-      try {
-        const parsed = JSON.parse(body.toString('utf8')) as { outputs?: { key: string }[]; output?: { key: string } };
-        keys = [...(parsed.outputs ?? []).map((o) => o.key), ...(parsed.output ? [parsed.output.key] : [])];
-      } catch {
-        // not JSON: pass it on
-      }
-      const hit = keys.find((k) => poisoned.has(k));
-      if (hit) {
-        attempts.set(hit, (attempts.get(hit) ?? 0) + 1);
-        const message = 'Injected fault: the model failed on this input.';
-        res.writeHead(424, { 'content-type': 'application/json', 'x-amzn-errortype': 'ModelError:http://internal.amazon.com/coral/com.amazon.sagemaker/' });
-        res.end(JSON.stringify({ ErrorCode: 'CLIENT_ERROR_FROM_MODEL', OriginalStatusCode: 500, OriginalMessage: message, Message: message }));
-        return;
-      }
-      const url = new URL(req.url ?? '/', target);
-      const upstream = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      upstream.on('error', (err) => {
-        res.writeHead(502, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ message: err.message }));
-      });
-      upstream.end(body);
-    });
+  const proxy = await startFaultProxy(target, (_req, body, res) => {
+    let keys: string[] = [];
+    try {
+      const parsed = JSON.parse(body.toString('utf8')) as { outputs?: { key: string }[]; output?: { key: string } };
+      keys = [...(parsed.outputs ?? []).map((o) => o.key), ...(parsed.output ? [parsed.output.key] : [])];
+    } catch {
+      // not JSON: pass it on
+    }
+    const hit = keys.find((k) => poisoned.has(k));
+    if (!hit) return false;
+    attempts.set(hit, (attempts.get(hit) ?? 0) + 1);
+    const message = 'Injected fault: the model failed on this input.';
+    res.writeHead(424, { 'content-type': 'application/json', 'x-amzn-errortype': 'ModelError:http://internal.amazon.com/coral/com.amazon.sagemaker/' });
+    res.end(JSON.stringify({ ErrorCode: 'CLIENT_ERROR_FROM_MODEL', OriginalStatusCode: 500, OriginalMessage: message, Message: message }));
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as import('node:net').AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...proxy,
     poison: (key: string) => poisoned.add(key),
     attempts: (key: string) => attempts.get(key) ?? 0,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
   };
 }
 
