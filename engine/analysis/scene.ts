@@ -69,9 +69,9 @@ export function personAt(scene: Scene, w: number, h: number): Float32Array {
   return out;
 }
 
-/** Fill the polygon (landmark indices of `face`, scaled by k) into `out` (w x h) with value 1 (even-odd, pixel centres). */
-function fillPolygon(out: Float32Array, w: number, h: number, face: FaceInfo, loop: readonly number[], k: number, value = 1): void {
-  const pts = loop.map((i) => [face.landmarks[i][0] * k, face.landmarks[i][1] * k] as Point);
+/** Fill the polygon (landmark indices of `face`, scaled by k, then moved by `shift`) into `out` (w x h) with value 1 (even-odd, pixel centres). */
+function fillPolygon(out: Float32Array, w: number, h: number, face: FaceInfo, loop: readonly number[], k: number, value = 1, shift: Point = [0, 0]): void {
+  const pts = loop.map((i) => [face.landmarks[i][0] * k + shift[0], face.landmarks[i][1] * k + shift[1]] as Point);
   let y0 = Infinity;
   let y1 = -Infinity;
   for (const p of pts) {
@@ -97,20 +97,68 @@ function fillPolygon(out: Float32Array, w: number, h: number, face: FaceInfo, lo
 /** Feathered regions at w x h (0..1): the faces' skin (oval minus eyes, brows and lips) and the features themselves. */
 export function faceRegionsAt(scene: Scene, w: number, h: number, feather: number): { skin: Float32Array; features: Float32Array } {
   const k = frameScale(scene, w);
-  const oval = new Float32Array(w * h);
-  const feat = new Float32Array(w * h);
+  const skin = new Float32Array(w * h);
+  const features = new Float32Array(w * h);
+  // Faces cover a small part of most photos: the polygons are filled and feathered in the box around the faces'
+  // landmarks (plus the feather's reach) only; everything outside it is 0 either way.
+  const reach = Math.ceil(3 * feather) + 2;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
   for (const f of scene.faces) {
-    fillPolygon(oval, w, h, f, FACE_OVAL, k);
-    for (const l of EYE_LOOPS) fillPolygon(feat, w, h, f, l, k);
-    for (const l of BROW_LOOPS) fillPolygon(feat, w, h, f, l, k);
-    fillPolygon(feat, w, h, f, LIPS_LOOP, k);
+    for (const [x, y] of f.landmarks) {
+      x0 = Math.min(x0, x * k);
+      y0 = Math.min(y0, y * k);
+      x1 = Math.max(x1, x * k);
+      y1 = Math.max(y1, y * k);
+    }
   }
-  const features = feather > 0 ? gaussBlur(feat, w, h, feather) : feat;
-  // features grow a little under the feather so a lid line or a lip edge is never smoothed half away
-  for (let i = 0; i < features.length; i++) features[i] = Math.min(1, features[i] * 1.8);
-  const ovalB = feather > 0 ? gaussBlur(oval, w, h, feather) : oval;
-  for (let i = 0; i < ovalB.length; i++) ovalB[i] = ovalB[i] * (1 - features[i]);
-  return { skin: ovalB, features };
+  const bx0 = Math.max(0, Math.floor(x0) - reach);
+  const by0 = Math.max(0, Math.floor(y0) - reach);
+  const bx1 = Math.min(w - 1, Math.ceil(x1) + reach);
+  const by1 = Math.min(h - 1, Math.ceil(y1) + reach);
+  if (bx1 < bx0 || by1 < by0) return { skin, features };
+  const bw = bx1 - bx0 + 1;
+  const bh = by1 - by0 + 1;
+  const oval = new Float32Array(bw * bh);
+  const feat = new Float32Array(bw * bh);
+  const shift: Point = [-bx0, -by0];
+  for (const f of scene.faces) {
+    fillPolygon(oval, bw, bh, f, FACE_OVAL, k, 1, shift);
+    for (const l of EYE_LOOPS) fillPolygon(feat, bw, bh, f, l, k, 1, shift);
+    for (const l of BROW_LOOPS) fillPolygon(feat, bw, bh, f, l, k, 1, shift);
+    fillPolygon(feat, bw, bh, f, LIPS_LOOP, k, 1, shift);
+  }
+  const featB = feather > 0 ? gaussBlur(feat, bw, bh, feather) : feat;
+  const ovalB = feather > 0 ? gaussBlur(oval, bw, bh, feather) : oval;
+  for (let y = 0; y < bh; y++) {
+    for (let x = 0; x < bw; x++) {
+      const j = y * bw + x;
+      const i = (y + by0) * w + x + bx0;
+      // features grow a little under the feather so a lid line or a lip edge is never smoothed half away
+      const fv = Math.min(1, featB[j] * 1.8);
+      features[i] = fv;
+      skin[i] = ovalB[j] * (1 - fv);
+    }
+  }
+  return { skin, features };
+}
+
+/** Mean colour of `work` where the faces' skin weight is high, or undefined (no skin visible at this size). */
+export function skinColour(r: Float32Array, g: Float32Array, b: Float32Array, skin: Float32Array): [number, number, number] | undefined {
+  let sr = 0;
+  let sg = 0;
+  let sb = 0;
+  let sw = 0;
+  for (let i = 0; i < skin.length; i++) {
+    if (skin[i] <= 0.8) continue;
+    sr += r[i];
+    sg += g[i];
+    sb += b[i];
+    sw++;
+  }
+  return sw > 0 ? [sr / sw, sg / sw, sb / sw] : undefined;
 }
 
 /**

@@ -73,6 +73,22 @@ export function gaussBlur(src: Plane, w: number, h: number, sigma: number, passe
   return cur;
 }
 
+/**
+ * Several wide Gaussian blurs of one plane, kept small: the plane is decimated once by the factor gaussBlur would
+ * use for the narrowest sigma, blurred there, and read back at full size row by row (`up.row(planes[k], y, buf)`)
+ * instead of as full-size planes. Same result as gaussBlur per sigma when the factors agree.
+ */
+export function blurFields(src: Plane, w: number, h: number, sigmas: readonly number[]): { planes: Plane[]; up: Upsampler } {
+  const f0 = Math.floor(Math.min(...sigmas) / 2.5);
+  const f = f0 >= 2 && w >= 4 * f0 && h >= 4 * f0 ? f0 : 1;
+  if (f === 1) return { planes: sigmas.map((sg) => gaussBlur(src, w, h, sg)), up: new Upsampler(w, h, w, h) };
+  const dw = Math.ceil(w / f);
+  const dh = Math.ceil(h / f);
+  const small = downscalePlane(src, w, h, dw, dh);
+  const planes = sigmas.map((sg) => gaussBlur(small, dw, dh, Math.sqrt(Math.max(0.25, sg * sg - (f * f - 1) / 12)) / f));
+  return { planes, up: new Upsampler(dw, dh, w, h) };
+}
+
 /** Box radii whose successive application approximates a Gaussian of the given sigma. */
 export function boxesForGauss(sigma: number, n: number): number[] {
   const wIdeal = Math.sqrt((12 * sigma * sigma) / n + 1);
@@ -213,22 +229,52 @@ export class Upsampler {
     bilinearAxis(sh, dh, this.y0, this.y1, this.fy);
   }
 
-  /** Fill `out` (length >= dw) with row y of `src` resampled to the target grid. */
+  /** Per source plane, its last two source rows resampled horizontally (source row index, row). */
+  private readonly cache = new Map<Plane, { ys: [number, number]; rows: [Float32Array, Float32Array] }>();
+
+  /**
+   * Fill `out` (length >= dw) with row y of `src` resampled to the target grid. An enlargement reads each source
+   * row for two or more output rows: rows are resampled horizontally once and kept (two per plane), so each output
+   * pixel costs one vertical blend. `src` must not change while its rows are read.
+   */
   row(src: Plane, y: number, out: Float32Array): Float32Array {
-    const { x0, x1, fx, sw, dw } = this;
-    const r0 = this.y0[y] * sw;
-    const r1 = this.y1[y] * sw;
+    let c = this.cache.get(src);
+    if (!c) {
+      c = { ys: [-1, -1], rows: [new Float32Array(this.dw), new Float32Array(this.dw)] };
+      this.cache.set(src, c);
+    }
+    const a = this.y0[y];
+    const b = this.y1[y];
+    let ia = c.ys[0] === a ? 0 : c.ys[1] === a ? 1 : -1;
+    if (ia < 0) {
+      ia = c.ys[0] === b ? 1 : 0; // keep the other row this output row needs
+      this.resampleRow(src, a, c.rows[ia]);
+      c.ys[ia] = a;
+    }
+    let ib = c.ys[0] === b ? 0 : c.ys[1] === b ? 1 : -1;
+    if (ib < 0) {
+      ib = 1 - ia;
+      this.resampleRow(src, b, c.rows[ib]);
+      c.ys[ib] = b;
+    }
+    const top = c.rows[ia];
+    const bot = c.rows[ib];
     const wy = this.fy[y];
+    const dw = this.dw;
     for (let x = 0; x < dw; x++) {
-      const a = x0[x];
-      const b = x1[x];
-      const wx = fx[x];
-      const ta = src[r0 + a];
-      const ba = src[r1 + a];
-      const top = ta + (src[r0 + b] - ta) * wx;
-      const bot = ba + (src[r1 + b] - ba) * wx;
-      out[x] = top + (bot - top) * wy;
+      const t = top[x];
+      out[x] = t + (bot[x] - t) * wy;
     }
     return out;
+  }
+
+  /** Source row sy resampled to the target width. */
+  private resampleRow(src: Plane, sy: number, out: Float32Array): void {
+    const { x0, x1, fx, sw, dw } = this;
+    const r = sy * sw;
+    for (let x = 0; x < dw; x++) {
+      const a = src[r + x0[x]];
+      out[x] = a + (src[r + x1[x]] - a) * fx[x];
+    }
   }
 }

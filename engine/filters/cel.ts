@@ -38,6 +38,11 @@ export interface CelOptions {
    * which reads as misregistered print once enlarged. 0 = off.
    */
   thinStrips?: number;
+  /**
+   * Colours (RGB 0..1) that get a cluster of their own, fixed through the k-means: a face's skin, so it never
+   * shares a cluster (and so a flat colour) with a backdrop of similar chroma.
+   */
+  anchors?: ReadonlyArray<readonly [number, number, number]>;
 }
 
 export interface CelResult {
@@ -110,7 +115,17 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
   cb[0] = sb2 / m;
   cy[0] = sy / m;
   const dmin = new Float32Array(m).fill(Infinity);
+  const anchors = (opts.anchors ?? []).slice(0, k - 1);
+  const fixed = new Uint8Array(k);
   for (let c = 1; c < k; c++) {
+    const anchor = anchors[c - 1];
+    if (anchor) {
+      const [ar, ag, ab] = anchor;
+      ca[c] = ar - ag;
+      cb[c] = 0.5 * (ar + ag) - ab;
+      cy[c] = 0.2126 * ar + 0.7152 * ag + 0.0722 * ab;
+      fixed[c] = 1;
+    }
     let far = 0;
     let farD = -1;
     for (let s = 0; s < m; s++) {
@@ -125,6 +140,7 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
         far = i;
       }
     }
+    if (fixed[c]) continue;
     ca[c] = A[far];
     cb[c] = B[far];
     cy[c] = Y[far];
@@ -142,7 +158,7 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
     }
     for (let c = 0; c < k; c++) {
       const cnt = acc[c * 4 + 3];
-      if (cnt > 0) {
+      if (cnt > 0 && !fixed[c]) {
         ca[c] = acc[c * 4] / cnt;
         cb[c] = acc[c * 4 + 1] / cnt;
         cy[c] = acc[c * 4 + 2] / cnt;

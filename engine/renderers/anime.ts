@@ -3,7 +3,7 @@ import { LabelUpsampler } from '../filters/label-upsample';
 import { saturate, tone, vibrance } from '../filters/color';
 import { dogField } from '../filters/lines';
 import { type Image8, luma, type Raster, scaleOf, Upsampler, rowBuffers } from '../raster';
-import { abstractRegions, featureInk, focusLines, simplifyBackground, toWork } from './common';
+import { abstractRegions, skinAnchors, featureInk, focusLines, simplifyBackground, toWork } from './common';
 import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
 
@@ -24,7 +24,7 @@ export function anime(img: Image8, scene?: Scene): Buffer {
   const Lw = luma(work);
   const person = scene && simplifyBackground(work, s, scene);
   tone(work, 0.8, 1.05, 0.5, 0.02);
-  const cel = celQuantize(work, { chromaK: 6, bands: [0.3, 0.6, 0.86], minRegion: Math.round(140 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, smoothFlatRange: 0.05, thinStrips: Math.max(1, Math.round(3 * s)) });
+  const cel = celQuantize(work, { chromaK: 6, bands: [0.3, 0.6, 0.86], minRegion: Math.round(140 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, smoothFlatRange: 0.05, thinStrips: Math.max(1, Math.round(3 * s)), anchors: skinAnchors(work, scene, s) });
   const grade = (img: Raster) => {
     vibrance(img, 1.2); // muted fur and skin gain colour, vivid colours do not clip
     saturate(img, 1.15);

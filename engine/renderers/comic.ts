@@ -2,7 +2,7 @@ import { celQuantize, gradedPalette, paintCel } from '../filters/cel';
 import { LabelUpsampler } from '../filters/label-upsample';
 import { saturate, tone } from '../filters/color';
 import { type Image8, luma, type Raster, rowBuffers } from '../raster';
-import { abstractRegions, printInk, simplifyBackground, toWork } from './common';
+import { abstractRegions, skinAnchors, printInk, simplifyBackground, toWork } from './common';
 import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
 
@@ -22,7 +22,7 @@ export function comic(img: Image8, scene?: Scene): Buffer {
   const person = scene && simplifyBackground(work, s, scene);
   tone(work, 0.95, 1.2, 0.5, 0);
   saturate(work, 1.55);
-  const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, thinStrips: Math.max(1, Math.round(3 * s)) });
+  const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, thinStrips: Math.max(1, Math.round(3 * s)), anchors: skinAnchors(work, scene, s) });
   const grade = (img: Raster) => saturate(img, 1.2);
   grade(paintCel(cel, work));
   const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);

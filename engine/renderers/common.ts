@@ -1,8 +1,8 @@
-import { faceRegionsAt, featureStrokes, personAt, type Scene, StrokeRows } from '../analysis/scene';
+import { faceRegionsAt, featureStrokes, personAt, type Scene, skinColour, StrokeRows } from '../analysis/scene';
 import { gaussBlur } from '../filters/blur';
 import { domainTransform } from '../filters/edge-aware';
 import { dogField } from '../filters/lines';
-import { cloneRaster, type Image8, type Raster, rasterFromRGB8, scaleOf, smoothstep, Upsampler, workSize } from '../raster';
+import { type Image8, type Raster, rasterFromRGB8, resizeRaster, scaleOf, smoothstep, Upsampler, workSize } from '../raster';
 
 /**
  * A style renders interleaved RGB8 into interleaved RGB8 of the same size (pure, deterministic).
@@ -13,7 +13,7 @@ import { cloneRaster, type Image8, type Raster, rasterFromRGB8, scaleOf, smooths
 export type StyleFn = (img: Image8, scene?: Scene) => Buffer;
 
 /** Long side of the internal work resolution used for region abstraction (flat colour, lighting). */
-export const WORK_LONG = 480;
+export const WORK_LONG = 400;
 
 /** Downscale to the work resolution; returns the work raster and its scale relative to 512 px. */
 export function toWork(img: Image8, opts: { smooth?: boolean } = {}): { work: Raster; s: number } {
@@ -57,7 +57,10 @@ export function simplifyBackground(work: Raster, s: number, scene: Scene, streng
   const ww = work.width;
   const wh = work.height;
   const person = gaussBlur(personAt(scene, ww, wh), ww, wh, Math.max(0.7, 2 * s));
-  const bg = domainTransform(cloneRaster(work), 60 * s * strength, 0.4, 3);
+  // A wide, loose abstraction holds no fine detail: made at half size and enlarged (a quarter of the work).
+  const hw = Math.max(1, ww >> 1);
+  const hh = Math.max(1, wh >> 1);
+  const bg = resizeRaster(domainTransform(resizeRaster(work, hw, hh), (60 * s * strength * hw) / ww, 0.4, 3), ww, wh);
   for (let i = 0; i < ww * wh; i++) {
     const k = 1 - person[i];
     work.r[i] += (bg.r[i] - work.r[i]) * k;
@@ -75,6 +78,17 @@ export function focusLines(D: Float32Array, ww: number, wh: number, person: Floa
   const { skin } = faceRegionsAt(scene, ww, wh, Math.max(0.5, 0.8 * s));
   // on the inner skin only the weak lines (wrinkles, shading) go: glasses, nostrils, the jaw and hair line stay
   for (let i = 0; i < ww * wh; i++) D[i] = D[i] * (bgKeep + (1 - bgKeep) * person[i]) - 0.03 * smoothstep(0.5, 1, skin[i]);
+}
+
+/**
+ * Cel anchors with people: the faces' own skin colour (as it is in `work` now) as a colour cluster of its own, so
+ * a face never takes the flat colour of a backdrop of similar chroma. Undefined without people or visible skin.
+ */
+export function skinAnchors(work: Raster, scene: Scene | undefined, s: number): [number, number, number][] | undefined {
+  if (!scene) return undefined;
+  const { skin } = faceRegionsAt(scene, work.width, work.height, Math.max(0.5, 0.8 * s));
+  const c = skinColour(work.r, work.g, work.b, skin);
+  return c && [c];
 }
 
 /** The strokes of the faces' features at output size (width w), or undefined without people. */

@@ -1,7 +1,7 @@
-import { gaussBlur } from '../filters/blur';
+import { blurFields, gaussBlur } from '../filters/blur';
 import { domainTransformPlane } from '../filters/edge-aware';
 import { ValueNoiseRows } from '../filters/noise';
-import { type Image8, lumaFromRGB8, scaleOf } from '../raster';
+import { type Image8, lumaFromRGB8, rowBuffers, scaleOf } from '../raster';
 import { pixelMath } from '../pixel-math';
 import { personAt, type Scene } from '../analysis/scene';
 import { featureInk } from './common';
@@ -18,13 +18,15 @@ export function sketch(img: Image8, scene?: Scene): Buffer {
   const { width: w, height: h } = img;
   const sc = scaleOf(w, h);
   // with people: the background drawn lighter and looser, the faces' features as clean pencil lines
-  const person = scene && gaussBlur(personAt(scene, w, h), w, h, Math.max(1, 3 * sc));
   const features = featureInk(scene, w, 0.8);
-  const ff = new Float32Array(w);
   const L = domainTransformPlane(lumaFromRGB8(img), w, h, 6 * sc, 0.1, 2);
-  // Colour dodge of L with its blurred inverse == L / blur(L): thin graphite strokes on edges.
-  const blurred = gaussBlur(L, w, h, Math.max(1.2, 3.2 * sc));
-  const toneL = gaussBlur(L, w, h, Math.max(1, 2.5 * sc));
+  // Colour dodge of L with its blurred inverse == L / blur(L): thin graphite strokes on edges. Both blurs (and the
+  // person mask, as soft) come from one decimated copy, read back row by row.
+  const fields = blurFields(L, w, h, [Math.max(1.2, 3.2 * sc), Math.max(1, 2.5 * sc)]);
+  const [blurredF, toneF] = fields.planes;
+  const { up } = fields;
+  const person = scene && gaussBlur(personAt(scene, up.sw, up.sh), up.sw, up.sh, (Math.max(1, 3 * sc) * up.sw) / w);
+  const [ff, blurred, toneL, pr] = rowBuffers(w, 4);
   const paper = new ValueNoiseRows(w, h, Math.max(4, 14 * sc), 11);
   const wob = new ValueNoiseRows(w, h, Math.max(6, 22 * sc), 23);
   const period = Math.max(2.5, 4.2 * sc);
@@ -43,13 +45,16 @@ export function sketch(img: Image8, scene?: Scene): Buffer {
     const pp = paper.row(y);
     const wb = wob.row(y);
     if (features) features.row(y, ff);
+    up.row(blurredF, y, blurred);
+    up.row(toneF, y, toneL);
+    if (person) up.row(person, y, pr);
     for (let x = 0, j = y * w * 3; x < w; x++, i++, j += 3) {
       const l = L[i];
-      const dodge = Math.min(1, (l + 0.015) / (blurred[i] + 0.015));
+      const dodge = Math.min(1, (l + 0.015) / (blurred[x] + 0.015));
       let line = dodge * dodge * dodge; // darken strokes
       line = 1 - (1 - line) * 1.1;
       // Shading: hatching that appears in mid tones, cross-hatching in dark tones.
-      const t = toneL[i];
+      const t = toneL[x];
       const dark = 1 - smoothstep(0.25, 0.85, t);
       const phase = wb[x] * 6;
       const h1 = wave((x + y) * k1 + phase);
@@ -67,7 +72,7 @@ export function sketch(img: Image8, scene?: Scene): Buffer {
       let v = base * hatch * Math.max(0, line);
       v = v * (0.86 + 0.14 * smoothstep(0.0, 0.35, t)); // a little graphite smudge in the darkest areas
       if (person) {
-        const bg = 1 - person[i];
+        const bg = 1 - pr[x];
         v += (base - v) * bg * 0.6; // background: a light suggestion of the scene
         v *= 1 - 0.8 * ff[x];
       }

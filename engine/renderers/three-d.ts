@@ -5,7 +5,7 @@ import { GuidedUpsampler } from '../filters/guided-upsample';
 import { cloneRaster, createRaster, type Image8, luma, type Raster, rowsToRGB8, upsampleToRGB8 } from '../raster';
 import { toWork } from './common';
 import { pixelMath } from '../pixel-math';
-import { faceRegionsAt, personAt, type Scene } from '../analysis/scene';
+import { faceRegionsAt, personAt, type Scene, skinColour } from '../analysis/scene';
 import { enlargeEyes, eyeWarps, warpPoint, type EyeWarp } from '../filters/eye-warp';
 import type { Point } from '../analysis/types';
 
@@ -226,22 +226,10 @@ function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): Peopl
   const person = personAt(scene, ww, wh);
   const { skin, features } = faceRegionsAt(scene, ww, wh, Math.max(0.7, 1.6 * s));
   // the face's own skin colour, to find skin elsewhere on the person
-  let sr = 0;
-  let sg = 0;
-  let sb = 0;
-  let sw = 0;
-  for (let i = 0; i < n; i++) {
-    const k = skin[i] > 0.8 ? 1 : 0;
-    sr += work.r[i] * k;
-    sg += work.g[i] * k;
-    sb += work.b[i] * k;
-    sw += k;
-  }
+  const sc = skinColour(work.r, work.g, work.b, skin);
   const clayW = new Float32Array(n);
-  if (sw > 0) {
-    sr /= sw;
-    sg /= sw;
-    sb /= sw;
+  if (sc) {
+    const [sr, sg, sb] = sc;
     for (let i = 0; i < n; i++) {
       const dr = work.r[i] - sr;
       const dg = work.g[i] - sg;
