@@ -2,10 +2,10 @@ import { saturate, tone } from '../filters/color';
 import { downscalePlane } from '../filters/blur';
 import { dogField } from '../filters/lines';
 import { assignPalette, kmeansPalette, majorityFilter, paintLabels } from '../filters/quantize';
-import { type Image8, luma, resizeRaster } from '../raster';
+import { type Image8, luma, type Raster, resizeRaster } from '../raster';
 import { abstractRegions, toWork } from './common';
 import { pixelMath } from '../pixel-math';
-import { featureStrokes, frameScale, type Scene, StrokeRows } from '../analysis/scene';
+import { faceRegionsAt, featureStrokes, frameScale, type Scene, StrokeRows } from '../analysis/scene';
 
 // bound once at load (see pixel-math.ts)
 const { byte } = pixelMath;
@@ -43,9 +43,22 @@ export function pixelArt(img: Image8, scene?: Scene): Buffer {
   const small = resizeRaster(work, gw, gh);
   tone(small, 0.95, 1.12, 0.5, 0);
   saturate(small, 1.45);
+  const skinCells = scene && skinTones(small, scene);
   const pal = kmeansPalette(small, 16, 12, 3);
   const labels = majorityFilter(assignPalette(small, pal), gw, gh, 1);
   paintLabels(labels, pal, small);
+  if (skinCells) {
+    // the face's skin in two tones of its own (lit, shaded): the 16-colour palette otherwise splits it into
+    // whatever nearby entries exist, greys from the backdrop included
+    const { mask, tone: t, colours } = skinCells;
+    for (let i = 0; i < gw * gh; i++) {
+      if (!mask[i]) continue;
+      const c = colours[t[i]];
+      small.r[i] = c[0];
+      small.g[i] = c[1];
+      small.b[i] = c[2];
+    }
+  }
   const outline = new Uint8Array(gw * gh);
   const T = 0.018;
   for (let y = 0, i = 0; y < gh; y++) {
@@ -109,4 +122,37 @@ export function pixelArt(img: Image8, scene?: Scene): Buffer {
     }
   }
   return out;
+}
+
+/**
+ * The cells of the faces' skin (the oval minus eyes, brows and lips) and, for each, lit (0) or shaded (1) by its
+ * luma against the skin's median, with the mean colour of each half. Undefined when no cell is skin.
+ */
+function skinTones(small: Raster, scene: Scene): { mask: Uint8Array; tone: Uint8Array; colours: [number, number, number][] } | undefined {
+  const { width: gw, height: gh } = small;
+  const { skin } = faceRegionsAt(scene, gw, gh, 0);
+  const mask = new Uint8Array(gw * gh);
+  const L = luma(small);
+  const lums: number[] = [];
+  for (let i = 0; i < gw * gh; i++) {
+    if (skin[i] < 0.5) continue;
+    mask[i] = 1;
+    lums.push(L[i]);
+  }
+  if (lums.length < 4) return undefined;
+  lums.sort((a, b) => a - b);
+  const median = lums[lums.length >> 1];
+  const tone = new Uint8Array(gw * gh);
+  const sums = [new Float64Array(4), new Float64Array(4)];
+  for (let i = 0; i < gw * gh; i++) {
+    if (!mask[i]) continue;
+    const t = L[i] < median ? 1 : 0;
+    tone[i] = t;
+    sums[t][0] += small.r[i];
+    sums[t][1] += small.g[i];
+    sums[t][2] += small.b[i];
+    sums[t][3]++;
+  }
+  const colours = sums.map((a) => [a[0] / Math.max(1, a[3]), a[1] / Math.max(1, a[3]), a[2] / Math.max(1, a[3])] as [number, number, number]);
+  return { mask, tone, colours };
 }
