@@ -135,6 +135,62 @@ describe('the wizard keeps the visitor on track', () => {
     await page.close();
   });
 
+  /** Keys of the picked files kept in IndexedDB (frontend/src/pages/home/picked-files.ts), all tabs. */
+  const keptFiles = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<string[]>((resolve, reject) => {
+          const open = indexedDB.open('toonzap-picked');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            if (!db.objectStoreNames.contains('files')) return resolve([]);
+            const all = db.transaction('files').objectStore('files').getAll();
+            all.onsuccess = () => resolve((all.result as { key: string }[]).map((r) => r.key).sort());
+            all.onerror = () => reject(all.error);
+          };
+        }),
+    );
+
+  test('photos picked but not uploaded survive a refresh, and are kept no longer than needed', async () => {
+    const page = await open({ viewport: PHONE });
+    await page.locator('input[type=file]').first().setInputFiles(['astronaut.png', 'coffee.png', 'chelsea.png'].map((f) => path.join(PHOTOS, f)));
+    await page.getByText('3 of 50 files selected').waitFor();
+    // A removed photo is not kept.
+    await page.getByRole('button', { name: 'Remove chelsea.png' }).click();
+    await page.getByText('2 of 50 files selected').waitFor();
+    await until(() => keptFiles(page), (k) => k.length === 2 && k.every((key) => !key.startsWith('chelsea')));
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
+    await page.getByText('2 of 50 files selected').waitFor();
+    // Both listed, in order, with their previews drawn from the kept files.
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('main li img')].every((i) => i.complete && i.naturalWidth > 0));
+    expect(await page.locator('main li img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')))).toEqual(['astronaut.png', 'coffee.png']);
+
+    // And uploadable: both reach the server and pass the check; once uploaded, the kept files are gone.
+    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
+    await page.getByText('2 / 2 images passed moderation.').first().waitFor({ timeout: 120_000 });
+    for (const f of ['astronaut.png', 'coffee.png']) {
+      expect([f, (await fetch(`${runtime.url}/api/get-moderation/${sha256(photo(f))}`)).status]).toEqual([f, 200]);
+    }
+    await until(() => keptFiles(page), (k) => k.length === 0);
+
+    // A closed tab's picks do not outlive it: the next time the wizard opens in this browser, they are deleted.
+    const other = await page.context().newPage();
+    await other.goto(`${runtime.url}/?step=upload`);
+    await other.locator('input[type=file]').first().setInputFiles(path.join(PHOTOS, 'rocket.jpg'));
+    await other.getByText('1 of 50 files selected').waitFor();
+    await until(() => keptFiles(other), (k) => k.length === 1);
+    await other.close();
+    const later = await page.context().newPage();
+    await later.goto(`${runtime.url}/?step=upload`);
+    await later.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
+    await until(() => keptFiles(later), (k) => k.length === 0);
+    await page.context().close();
+  });
+
   test('Cancel on the checkout page returns to the order step on the host the visitor used, with everything kept', async () => {
     const origin = runtime.url.replace('localhost', '127.0.0.1');
     const page = await open({ origin });
