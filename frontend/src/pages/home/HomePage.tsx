@@ -52,7 +52,7 @@ export default function HomePage() {
   const files = data.photos;
   useEffect(() => saveWizard(data), [data]);
 
-  // Photos picked but not uploaded before a reload: their files come back from IndexedDB before the step shows.
+  // Photos picked but not uploaded before a reload: their files come back from IndexedDB.
   const [restoring, setRestoring] = useState(() => data.photos.some(awaitsFile));
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the list the page was loaded with
   useEffect(() => {
@@ -216,7 +216,8 @@ export default function HomePage() {
     default:
       content = <Landing brand={brand} onStart={() => setStep(1)} />;
   }
-  if (restoring) content = <PageFallback />;
+  // Only the upload step lists photos not uploaded yet; it waits for their files rather than showing fewer.
+  if (restoring && step === 1) content = <PageFallback />;
 
   return (
     <div ref={topRef} tabIndex={-1} className="scroll-mt-16 outline-none" data-step={step}>
