@@ -148,6 +148,11 @@ export const contract = {
       refund: z.object({ amount: z.number(), currency: z.string(), items: z.number(), refunded_at: z.string() }).optional(),
       failed: z.array(z.object({ imageHash: z.string(), styleId: z.string(), styleName: z.string(), error: z.string().nullable() })).optional(),
     }),
+    /**
+     * 410 Gone: the customer deleted the order's photos and images (POST /api/generation/{id}/delete). `erased_at` says
+     * when (ISO 8601), so the status page can say it in the visitor's own time; an unknown id stays a 404.
+     */
+    gone: z.object({ detail: z.string(), erased_at: z.string() }),
   },
   'delete-order-data': {
     params: z.object({ id: z.string() }),
@@ -178,6 +183,9 @@ export type Contract = typeof contract;
 export type RouteName = keyof Contract;
 /** What a handler may answer with for a route (before any transform). */
 export type ResponseOf<R extends RouteName> = z.input<Contract[R]['response']>;
+/** Routes that answer 410 Gone for what was deleted on purpose, and that answer's body. */
+export type GoneRoute = { [K in RouteName]: Contract[K] extends { gone: z.ZodType } ? K : never }[RouteName];
+export type GoneOf<R extends GoneRoute> = z.input<Contract[R] extends { gone: infer S extends z.ZodType } ? S : never>;
 /** A request body as the browser sends it. */
 export type RequestOf<R extends { [K in RouteName]: Contract[K] extends { request: z.ZodType } ? K : never }[RouteName]> =
   z.input<Contract[R] extends { request: infer S extends z.ZodType } ? S : never>;
@@ -191,4 +199,5 @@ export type RegisterResult = ResponseOf<'upload-image'>;
 export type CheckoutResponse = ResponseOf<'checkout'>;
 export type Generation = ResponseOf<'get-generation'>;
 export type ErasureReport = ResponseOf<'delete-order-data'>['deleted'];
+export type GenerationGone = GoneOf<'get-generation'>;
 export type GenerationStatus = Generation['status'];

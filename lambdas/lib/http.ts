@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { ENV, METRICS } from '../../domain/wiring';
 import { API_SECURITY_HEADERS, ORIGIN_VERIFY_HEADER } from '../../lib/security-headers';
 import { type InvocationContext, instrumented, logger, metrics } from './observability';
-import type { ResponseOf, RouteName } from '../../domain/contract';
+import type { GoneOf, GoneRoute, ResponseOf, RouteName } from '../../domain/contract';
 
 /** Minimal API Gateway HTTP API (payload 2.0) shapes: the only parts the handlers use. */
 export interface HttpEvent {
@@ -48,6 +48,11 @@ export function json(statusCode: number, value: unknown, headers: Record<string,
 /** A route's answer, type-checked against its response schema in domain/contract.ts. */
 export function respond<R extends RouteName>(_route: R, statusCode: number, value: ResponseOf<R>, headers: Record<string, string> = {}): HttpResult {
   return json(statusCode, value, headers);
+}
+
+/** A route's 410 Gone answer (deleted on purpose), type-checked against its `gone` schema in domain/contract.ts. */
+export function respondGone<R extends GoneRoute>(_route: R, value: GoneOf<R>): HttpResult {
+  return json(410, value);
 }
 
 export function rawBody(event: HttpEvent): string {

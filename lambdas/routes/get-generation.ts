@@ -1,7 +1,7 @@
 import { imageFileName } from '../../domain/download-names';
 import { getStyle, STYLES } from '../../domain/styles';
 import { progressPercent } from '../../domain/orders';
-import { httpHandler, respond, notFound, pathParam } from '../lib/http';
+import { httpHandler, respond, respondGone, notFound, pathParam } from '../lib/http';
 import { mediaKey, presignDownload } from '../lib/media';
 import { getGeneration } from '../lib/orders';
 
@@ -11,12 +11,15 @@ const styleOrder = new Map<string, number>(STYLES.map((s, i) => [s.id, i]));
 /**
  * GET /api/generation/{id} → {status, progress, error, images: [{url, styleName, styleId, imageHash}], refund?}.
  * Image URLs are presigned afresh on every call (they expire; the page polls), for delivered items only.
+ * After the customer deleted the order's photos and images: 410 with when (the record stays, marked `erased_at`).
  */
 export const handler = httpHandler(async (event) => {
   const id = pathParam(event, 'id');
   const generation = GENERATION_ID.test(id) ? await getGeneration(id) : null;
   if (!generation) throw notFound('Generation not found.');
-  if (generation.erased_at) throw notFound('The photos and images of this order were deleted at your request.');
+  if (generation.erased_at) {
+    return respondGone('get-generation', { detail: 'The photos and images of this order were deleted at your request.', erased_at: generation.erased_at });
+  }
 
   const items = Object.values(generation.items);
   const hashOrder = [...new Set(items.map((i) => i.image_hash))];

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { isFinal, pay, waitForGeneration } from '../support/orders';
 import { api, PHOTOS, photo, sha256, startTestRuntime } from '../support/runtime';
 import { launchChromium } from '../support/browser';
-import { axeViolations, newContext, screenshot, until } from './site-helpers';
+import { axeViolations, DESKTOP, newContext, PHONE, screenshot, until } from './site-helpers';
 
 /**
  * A paid order in the browser (spec sections 2 and 7): order step → checkout on the local Stripe → simulated payment →
@@ -221,5 +221,44 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
       await screenshot(page, `gallery-${scheme}-desktop`);
       await context.close();
     }
+  });
+
+  test('"Delete my photos and images": what was deleted; later the status link says when, beneath the spec error; the gallery is gone', async () => {
+    if (!orderId) throw new Error('No completed order: the first test failed');
+    const context = await newContext(browser);
+    const page = await statusPage(context);
+    await page.getByRole('button', { name: 'Delete my photos and images' }).click();
+    await page.getByRole('button', { name: 'Yes, delete them' }).click();
+    const report = page.getByRole('status').filter({ hasText: 'Your photos and images are deleted' });
+    await report.waitFor();
+    expect(await report.innerText()).toContain('1 photo and');
+    await context.close();
+
+    const gone = (await api(runtime.url).get(`/api/generation/${orderId}`)).body as { detail: string; erased_at: string };
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+        const later = await (await newContext(browser, { scheme, viewport })).newPage();
+        await later.goto(`${runtime.url}/status/${orderId}`);
+        const error = later.getByRole('alert');
+        await error.waitFor();
+        // The spec's line, as for any failed status call; then what happened and when, in the visitor's own time.
+        expect((await error.innerText()).replace(/\s+/g, ' ').trim()).toBe('Error Failed to load generation status: HTTP error! status: 410');
+        const notice = later.getByRole('status').filter({ hasText: 'Your photos and images are deleted' });
+        expect(await notice.innerText()).toContain(gone.detail);
+        const when = notice.locator('time');
+        expect(await when.getAttribute('datetime')).toBe(gone.erased_at);
+        expect(await when.innerText()).toBe(await later.evaluate((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' }), gone.erased_at));
+        expect(await later.getByRole('link', { name: 'Generate Again' }).getAttribute('href')).toBe('/');
+        expect(await later.getByRole('button', { name: 'Delete my photos and images' }).count()).toBe(0);
+        expect(await axeViolations(later)).toEqual([]);
+        await screenshot(later, `status-deleted-${scheme}-${size}`);
+        await later.context().close();
+      }
+    }
+
+    const gallery = await (await newContext(browser)).newPage();
+    await gallery.goto(`${runtime.url}/image/${hash}`);
+    await gallery.getByRole('alert').getByText('No images found for this hash.').waitFor();
+    await gallery.context().close();
   });
 });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { PHOTOS, photo, sha256, startTestRuntime } from '../support/runtime';
-import { DESKTOP, newContext, PHONE } from './site-helpers';
+import { DESKTOP, newContext, PHONE, until } from './site-helpers';
 
 /**
  * A visitor's journey that never strands them (issue 13): refused photos stay visible with a reason and can be
@@ -39,6 +39,16 @@ describe('the wizard keeps the visitor on track', () => {
     await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
     return page;
   }
+
+  /** Every toast box that overlaps a form field's box, with the field's. */
+  const covered = (page: Page) =>
+    page.evaluate(() => {
+      const rect = (e: Element) => e.getBoundingClientRect().toJSON() as DOMRect;
+      const fields = [...document.querySelectorAll('input:not([type=hidden]):not([type=file]), textarea, select')].map(rect);
+      return [...document.querySelectorAll('[data-sonner-toast]')].map(rect).flatMap((t) =>
+        fields.filter((f) => t.left < f.right && t.right > f.left && t.top < f.bottom && t.bottom > f.top).map((f) => ({ toast: t, field: f })),
+      );
+    });
 
   async function toStyles(page: Page, files: string[]) {
     await page.locator('input[type=file]').first().setInputFiles(files);
@@ -125,6 +135,62 @@ describe('the wizard keeps the visitor on track', () => {
     await page.close();
   });
 
+  /** Keys of the picked files kept in IndexedDB (frontend/src/pages/home/picked-files.ts), all tabs. */
+  const keptFiles = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<string[]>((resolve, reject) => {
+          const open = indexedDB.open('toonzap-picked');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            if (!db.objectStoreNames.contains('files')) return resolve([]);
+            const all = db.transaction('files').objectStore('files').getAll();
+            all.onsuccess = () => resolve((all.result as { key: string }[]).map((r) => r.key).sort());
+            all.onerror = () => reject(all.error);
+          };
+        }),
+    );
+
+  test('photos picked but not uploaded survive a refresh, and are kept no longer than needed', async () => {
+    const page = await open({ viewport: PHONE });
+    await page.locator('input[type=file]').first().setInputFiles(['astronaut.png', 'coffee.png', 'chelsea.png'].map((f) => path.join(PHOTOS, f)));
+    await page.getByText('3 of 50 files selected').waitFor();
+    // A removed photo is not kept.
+    await page.getByRole('button', { name: 'Remove chelsea.png' }).click();
+    await page.getByText('2 of 50 files selected').waitFor();
+    await until(() => keptFiles(page), (k) => k.length === 2 && k.every((key) => !key.startsWith('chelsea')));
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
+    await page.getByText('2 of 50 files selected').waitFor();
+    // Both listed, in order, with their previews drawn from the kept files.
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('main li img')].every((i) => i.complete && i.naturalWidth > 0));
+    expect(await page.locator('main li img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')))).toEqual(['astronaut.png', 'coffee.png']);
+
+    // And uploadable: both reach the server and pass the check; once uploaded, the kept files are gone.
+    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
+    await page.getByText('2 / 2 images passed moderation.').first().waitFor({ timeout: 120_000 });
+    for (const f of ['astronaut.png', 'coffee.png']) {
+      expect([f, (await fetch(`${runtime.url}/api/get-moderation/${sha256(photo(f))}`)).status]).toEqual([f, 200]);
+    }
+    await until(() => keptFiles(page), (k) => k.length === 0);
+
+    // A closed tab's picks do not outlive it: the next time the wizard opens in this browser, they are deleted.
+    const other = await page.context().newPage();
+    await other.goto(`${runtime.url}/?step=upload`);
+    await other.locator('input[type=file]').first().setInputFiles(path.join(PHOTOS, 'rocket.jpg'));
+    await other.getByText('1 of 50 files selected').waitFor();
+    await until(() => keptFiles(other), (k) => k.length === 1);
+    await other.close();
+    const later = await page.context().newPage();
+    await later.goto(`${runtime.url}/?step=upload`);
+    await later.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
+    await until(() => keptFiles(later), (k) => k.length === 0);
+    await page.context().close();
+  });
+
   test('Cancel on the checkout page returns to the order step on the host the visitor used, with everything kept', async () => {
     const origin = runtime.url.replace('localhost', '127.0.0.1');
     const page = await open({ origin });
@@ -148,10 +214,12 @@ describe('the wizard keeps the visitor on track', () => {
   });
 
   test.each([
-    ['phone', PHONE],
+    // The focus case needs a shorter window (a small phone, or one with its keyboard open), so the field can sit
+    // below the toasts, barely showing at the screen's edge.
+    ['phone', PHONE, 640],
     // A short desktop window, so the e-mail field can sit at its bottom edge where the toasts are.
-    ['desktop', { width: DESKTOP.width, height: 360 }],
-  ])('a toast never covers a form field (%s)', async (_name, viewport) => {
+    ['desktop', { width: DESKTOP.width, height: 360 }, 300],
+  ])('a toast never covers a form field: when it comes, when the visitor scrolls, when a field takes focus (%s)', async (_name, viewport, shortHeight) => {
     const page = await open({ viewport });
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
     // The moderation toast appears on the style step; it must not follow the visitor onto the order step.
@@ -171,21 +239,42 @@ describe('the wizard keeps the visitor on track', () => {
     await input.press('Enter');
     await page.locator('[data-sonner-toast]').first().waitFor();
     await page.waitForTimeout(700);
-    const boxes = await page.evaluate(() => {
-      const rect = (e: Element) => e.getBoundingClientRect().toJSON() as DOMRect;
-      return {
-        toasts: [...document.querySelectorAll('[data-sonner-toast]')].map(rect),
-        fields: [...document.querySelectorAll('input:not([type=hidden]):not([type=file])')].map(rect),
-      };
+    expect(await page.locator('[data-sonner-toast]').count()).toBeGreaterThan(0);
+    expect(await covered(page)).toEqual([]);
+
+    // The visitor scrolls the field under the toast. The pointer rests on the toast, which holds it (sonner pauses its
+    // timer while hovered), so only the guard can clear the field; and it must not scroll the page back.
+    await page.locator('[data-sonner-toast]').first().hover();
+    const scrolled = await input.evaluate((el) => {
+      const toast = document.querySelector('[data-sonner-toast]')!.getBoundingClientRect();
+      const before = el.getBoundingClientRect();
+      window.scrollBy(0, (before.top + before.bottom) / 2 - (toast.top + toast.bottom) / 2);
+      const f = el.getBoundingClientRect();
+      return { under: toast.left < f.right && toast.right > f.left && toast.top < f.bottom && toast.bottom > f.top, y: window.scrollY };
     });
-    expect(boxes.toasts.length).toBeGreaterThan(0);
-    expect(boxes.fields.length).toBeGreaterThan(0);
-    for (const t of boxes.toasts) {
-      for (const f of boxes.fields) {
-        const overlap = t.left < f.right && t.right > f.left && t.top < f.bottom && t.bottom > f.top;
-        expect({ toast: t, field: f, overlap }).toEqual({ toast: t, field: f, overlap: false });
-      }
-    }
+    expect(scrolled.under).toBe(true);
+    await until(() => covered(page), (c) => c.length === 0, 5000);
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled.y);
+
+    // Focus: a new toast, then the field just below it, barely showing at the screen's edge. Focusing it (Tab, a tap)
+    // makes the browser scroll it to that edge, under the toast.
+    await page.mouse.move(0, 0);
+    await page.setViewportSize({ width: viewport.width, height: shortHeight });
+    await input.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 40));
+    await input.press('Enter');
+    await page.locator('[data-sonner-toast]:not([data-removed=true])').first().waitFor();
+    await page.waitForTimeout(700);
+    await page.locator('[data-sonner-toast]:not([data-removed=true])').first().hover();
+    await input.evaluate((el) => (el as HTMLInputElement).blur());
+    const toastBox = await input.evaluate((el) => {
+      window.scrollBy(0, el.getBoundingClientRect().top - (window.innerHeight - 10));
+      return document.querySelector('[data-sonner-toast]:not([data-removed=true])')!.getBoundingClientRect().toJSON() as DOMRect;
+    });
+    expect(await covered(page)).toEqual([]);
+    await input.focus();
+    const field = (await input.evaluate((el) => el.getBoundingClientRect().toJSON())) as DOMRect;
+    expect(toastBox.left < field.right && toastBox.right > field.left && toastBox.top < field.bottom && toastBox.bottom > field.top).toBe(true);
+    await until(() => covered(page), (c) => c.length === 0, 5000);
     await page.close();
   });
 });

@@ -1,6 +1,7 @@
 import {
   createCheckout,
   getGallery,
+  GenerationGoneError,
   getGeneration,
   getImage,
   getJobStatus,
@@ -164,6 +165,16 @@ describe('generations and images', () => {
     reply({ body: { status: 'processing', progress: 40 } }, { status: 503 });
     await expect(getGeneration('g1')).resolves.toEqual({ status: 'processing', progress: 40, images: [] });
     await expect(getGeneration('g1')).rejects.toThrow('HTTP error! status: 503');
+  });
+
+  it('a deleted order (410) keeps the spec message and carries what happened and when; a 410 without them is plain', async () => {
+    const gone = { detail: 'The photos and images of this order were deleted at your request.', erased_at: '2025-05-12T14:03:00.000Z' };
+    reply({ status: 410, body: gone }, { status: 410, body: { detail: 'Gone' } });
+    const err = await getGeneration('g1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GenerationGoneError);
+    expect([(err as GenerationGoneError).message, (err as GenerationGoneError).gone]).toEqual(['HTTP error! status: 410', gone]);
+    const plain = await getGeneration('g1').catch((e: unknown) => e);
+    expect([plain instanceof GenerationGoneError, (plain as Error).message]).toEqual([false, 'HTTP error! status: 410']);
   });
 
   it('uses the page-specific 404 and fallback texts', async () => {

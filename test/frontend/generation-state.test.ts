@@ -1,4 +1,4 @@
-import type { Generation } from '../../frontend/src/lib/api';
+import { type Generation, GenerationGoneError } from '../../frontend/src/lib/api';
 import {
   failedAlertText,
   generationReducer,
@@ -13,7 +13,7 @@ const gen = (g: Partial<Generation>): Generation => ({ status: 'pending', progre
 
 describe('generationReducer', () => {
   it('starts loading', () => {
-    expect(initialGenerationState).toEqual({ data: null, error: null, loading: true, done: false });
+    expect(initialGenerationState).toEqual({ data: null, error: null, loading: true, done: false, gone: null });
   });
 
   it('keeps polling while pending or processing and stops on completed or failed', () => {
@@ -35,7 +35,7 @@ describe('generationReducer', () => {
 
   it('stops on any request failure, keeping loaded data', () => {
     const err = generationReducer(initialGenerationState, { type: 'failed', error: new Error('HTTP error! status: 500') });
-    expect(err).toEqual({ data: null, error: 'Failed to load generation status: HTTP error! status: 500', loading: false, done: true });
+    expect(err).toEqual({ data: null, error: 'Failed to load generation status: HTTP error! status: 500', loading: false, done: true, gone: null });
     expect(generationReducer(initialGenerationState, { type: 'failed', error: 'weird' }).error).toBe(
       'An unknown error occurred while fetching status.',
     );
@@ -43,6 +43,12 @@ describe('generationReducer', () => {
     const after = generationReducer(loaded, { type: 'failed', error: new Error('offline') });
     expect(after.data).toBe(loaded.data);
     expect(after.done).toBe(true);
+  });
+
+  it('a deleted order (410) keeps the spec error line and says what happened and when', () => {
+    const gone = { detail: 'The photos and images of this order were deleted at your request.', erased_at: '2025-05-12T14:03:00.000Z' };
+    const s = generationReducer(initialGenerationState, { type: 'failed', error: new GenerationGoneError(gone) });
+    expect(s).toEqual({ data: null, error: 'Failed to load generation status: HTTP error! status: 410', loading: false, done: true, gone });
   });
 });
 

@@ -104,14 +104,22 @@ describe('erasure and retention', () => {
     expect(order).toMatchObject({ total: expect.any(Number), currency: 'usd', payment_intent: expect.any(String), paid_at: expect.any(String), erased_at: expect.any(String) });
     const generation = await get('generations', { generation_id: mine.order_id });
     expect(generation?.email).toBeUndefined();
-    expect(generation).toMatchObject({ total: expect.any(Number), payment_intent: expect.any(String) });
+    expect(generation).toMatchObject({ total: expect.any(Number), payment_intent: expect.any(String), erased_at: expect.any(String) });
     expect(JSON.stringify(await db.send(new ScanCommand({ TableName: runtime.env.ORDERS_TABLE })))).not.toMatch(/forget\.me/i);
     expect(JSON.stringify(await db.send(new ScanCommand({ TableName: runtime.env.GENERATIONS_TABLE })))).not.toMatch(/forget\.me/i);
     const signups = (await db.send(new ScanCommand({ TableName: runtime.env.SIGNUPS_TABLE }))).Items ?? [];
     expect(signups.map((s) => s.email)).not.toContain('forget.me@example.com');
     expect(signups.map((s) => s.email)).toContain('keep.me@example.com');
 
-    expect((await client.get(`/api/generation/${mine.order_id}`)).status).toBe(404);
+    // The status link says what happened and when (410, the generation's erasure stamp); an unknown order stays a 404,
+    // and so does the gallery of a deleted photo.
+    const status = await client.get(`/api/generation/${mine.order_id}`);
+    expect(status).toEqual({
+      status: 410,
+      body: { detail: 'The photos and images of this order were deleted at your request.', erased_at: generation?.erased_at },
+    });
+    expect((await client.get('/api/generation/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await client.get(`/api/image/${astronaut}`)).status).toBe(404);
     expect((await client.post('/api/generation/not-an-order/delete', {})).status).toBe(404);
   });
 

@@ -8,6 +8,7 @@ import type {
   CheckoutResponse,
   GeneratedImage,
   Generation,
+  GenerationGone,
   JobStatus,
   ModerationResult,
   RegisterResult,
@@ -19,7 +20,18 @@ import { detailFromBody, getJson, postJson, readDetail, statusTextOf } from './h
 import { hexToBase64 } from './hash';
 
 // The API's shapes come from the one contract (type-only: nothing of zod reaches the bundle).
-export type { AppConfig, CheckoutResponse, ErasureReport, GeneratedImage, Generation, GenerationStatus, JobStatus, ModerationResult, PaymentMode, RegisterResult, Style, Thumbnail } from '../../../domain/contract';
+export type { AppConfig, CheckoutResponse, ErasureReport, GeneratedImage, Generation, GenerationGone, GenerationStatus, JobStatus, ModerationResult, PaymentMode, RegisterResult, Style, Thumbnail } from '../../../domain/contract';
+
+/**
+ * The order's photos and images were deleted at the customer's request (410): the message stays the spec's
+ * 'HTTP error! status: 410'; `gone` says what happened and when.
+ */
+export class GenerationGoneError extends Error {
+  override name = 'GenerationGoneError';
+  constructor(readonly gone: GenerationGone) {
+    super('HTTP error! status: 410');
+  }
+}
 
 /** The job id is no longer known to the server: polling must stop. */
 export class JobNotFoundError extends Error {
@@ -199,6 +211,12 @@ export async function previewSignup(email: string, imageHash: string): Promise<v
 
 export async function getGeneration(id: string, signal?: AbortSignal): Promise<Generation> {
   const res = await getJson(`/api/generation/${encodeURIComponent(id)}`, { signal });
+  if (res.status === 410) {
+    const body = (await res.json().catch(() => null)) as Partial<GenerationGone> | null;
+    if (typeof body?.detail === 'string' && typeof body.erased_at === 'string') {
+      throw new GenerationGoneError({ detail: body.detail, erased_at: body.erased_at });
+    }
+  }
   if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
   const body = (await res.json()) as Generation;
   return { ...body, images: Array.isArray(body.images) ? body.images : [] };

@@ -1,8 +1,7 @@
 /** Turns picked File objects into validated wizard selections (browser side of domain/upload-rules). */
 import { detectFileType, SNIFF_BYTES, validateFiles } from '../../../domain/upload-rules';
 import type { SelectedFile } from '../pages/home/wizard-types';
-
-let counter = 0;
+import { randomId } from './random-id';
 
 export function fileKey(f: File): string {
   return `${f.name}:${f.size}:${f.lastModified}`;
@@ -33,7 +32,8 @@ export async function selectFiles(
   );
   const { accepted, message } = validateFiles(existing.length, candidates);
   const added = accepted.map((c) => ({
-    id: `f${++counter}`,
+    // Unique across reloads too: photos kept from before a refresh keep their ids.
+    id: randomId(),
     name: c.file.name,
     key: fileKey(c.file),
     file: c.file,

@@ -1,5 +1,5 @@
 /** State of the generation status screen, as a pure reducer (spec sections 2, 4 and 8). */
-import type { GeneratedImage, Generation } from './api';
+import { type GeneratedImage, type Generation, type GenerationGone, GenerationGoneError } from './api';
 
 export interface GenerationState {
   data: Generation | null;
@@ -7,11 +7,13 @@ export interface GenerationState {
   loading: boolean;
   /** Polling has stopped (completed, failed, or a request error). */
   done: boolean;
+  /** The status call answered 410: the customer deleted the order's photos and images; what and when. */
+  gone: GenerationGone | null;
 }
 
 export type GenerationEvent = { type: 'loaded'; data: Generation } | { type: 'failed'; error: unknown };
 
-export const initialGenerationState: GenerationState = { data: null, error: null, loading: true, done: false };
+export const initialGenerationState: GenerationState = { data: null, error: null, loading: true, done: false, gone: null };
 
 export const UNKNOWN_FETCH_ERROR = 'An unknown error occurred while fetching status.';
 export const UNKNOWN_GENERATION_FAILURE = 'Generation failed for an unknown reason.';
@@ -30,15 +32,16 @@ export function generationReducer(state: GenerationState, event: GenerationEvent
     case 'loaded': {
       const { data } = event;
       if (data.status === 'failed') {
-        return { data, error: data.error || UNKNOWN_GENERATION_FAILURE, loading: false, done: true };
+        return { data, error: data.error || UNKNOWN_GENERATION_FAILURE, loading: false, done: true, gone: null };
       }
-      return { data, error: null, loading: false, done: isFinalStatus(data.status) };
+      return { data, error: null, loading: false, done: isFinalStatus(data.status), gone: null };
     }
     case 'failed': {
       const error =
         event.error instanceof Error ? `Failed to load generation status: ${event.error.message}` : UNKNOWN_FETCH_ERROR;
       // Any failure stops polling; data already loaded stays on screen.
-      return { ...state, error, loading: false, done: true };
+      const gone = event.error instanceof GenerationGoneError ? event.error.gone : null;
+      return { ...state, error, loading: false, done: true, gone };
     }
   }
 }

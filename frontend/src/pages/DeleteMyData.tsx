@@ -1,15 +1,24 @@
 /**
  * "Delete my photos and images" on the status page (whose link is the order's capability): a confirmation, then
- * POST /api/generation/{id}/delete, then what was deleted and what is kept, in words.
+ * POST /api/generation/{id}/delete, then what was deleted and what is kept, in words. A later visit to the page reads
+ * a 410 from the status call and says the same in short: deleted at the customer's request, and when.
  */
 import { LoaderCircle, ShieldCheck, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Alert } from '../components/ui/Alert';
 import { Button } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
-import { deleteOrderData, type ErasureReport } from '../lib/api';
+import { deleteOrderData, type ErasureReport, type GenerationGone } from '../lib/api';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+const KEPT_FOR_ACCOUNTING = 'Kept for accounting only: the amount, date and payment reference of this order.';
+
+/** The moment in the visitor's own locale and time zone ("May 12, 2025 at 2:03 PM"), or as given if unreadable. */
+export function localDateTime(iso: string, locale?: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(locale, { dateStyle: 'long', timeStyle: 'short' });
+}
 
 export function deletedSummary(r: ErasureReport): string[] {
   const lines = [
@@ -18,8 +27,19 @@ export function deletedSummary(r: ErasureReport): string[] {
   if (r.photos_kept) lines.push(`${plural(r.photos_kept, 'photo is', 'photos are')} kept because another paid order uses the same photo.`);
   if (r.email_removed) lines.push('Your e-mail address is removed from this order.');
   if (r.signups_deleted) lines.push(`${plural(r.signups_deleted, 'launch sign-up', 'launch sign-ups')} with your e-mail address deleted.`);
-  lines.push('Kept for accounting only: the amount, date and payment reference of this order.');
+  lines.push(KEPT_FOR_ACCOUNTING);
   return lines;
+}
+
+/** What a later visit to a deleted order's status page says: the server's words, then when, then what is kept. */
+export function erasedLines(gone: GenerationGone): ReactNode[] {
+  return [
+    gone.detail,
+    <>
+      Deleted on <time dateTime={gone.erased_at}>{localDateTime(gone.erased_at)}</time>.
+    </>,
+    KEPT_FOR_ACCOUNTING,
+  ];
 }
 
 export function DeleteMyData({ id, onDeleted }: { id: string; onDeleted: (report: ErasureReport) => void }) {
@@ -75,14 +95,15 @@ export function DeleteMyData({ id, onDeleted }: { id: string; onDeleted: (report
   );
 }
 
-export function DeletedNotice({ report }: { report: ErasureReport }) {
+export function DeletedNotice({ lines }: { lines: ReactNode[] }) {
   return (
     <Alert variant="info" title="Your photos and images are deleted">
       <ul className="mt-1 space-y-1">
-        {deletedSummary(report).map((line) => (
-          <li key={line} className="flex gap-2">
+        {lines.map((line, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of sentences, never reordered
+          <li key={i} className="flex gap-2">
             <ShieldCheck aria-hidden="true" className="mt-0.5 size-3.5 shrink-0" />
-            {line}
+            <span>{line}</span>
           </li>
         ))}
       </ul>

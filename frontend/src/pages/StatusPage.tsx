@@ -25,7 +25,7 @@ import { useDocumentTitle } from '../lib/head';
 import { COPIED_MESSAGES, galleryLink, galleryShareText } from '../lib/share';
 import { GENERATION_POLL_MS } from '../lib/polling';
 import { usePolling } from '../lib/usePolling';
-import { DeletedNotice, DeleteMyData } from './DeleteMyData';
+import { DeletedNotice, DeleteMyData, deletedSummary, erasedLines } from './DeleteMyData';
 import { clearWizard } from './home/wizard-state';
 
 function Completed({ id, images }: { id: string; images: GeneratedImage[] }) {
@@ -121,16 +121,20 @@ export default function StatusPage() {
   );
 
   let body: ReactNode;
-  const { data, error, loading } = state;
+  const { data, error, loading, gone } = state;
   if (erased) {
-    body = <DeletedNotice report={erased} />;
+    body = <DeletedNotice lines={deletedSummary(erased)} />;
   } else if (!id) {
     body = <Alert variant="destructive" title="Error">Generation ID is missing.</Alert>;
   } else if (!data && error) {
     body = (
-      <Alert variant="destructive" title="Error">
-        {error}
-      </Alert>
+      <div className="space-y-4">
+        <Alert variant="destructive" title="Error">
+          {error}
+        </Alert>
+        {/* The spec's error line stays; beneath it, what happened to a deleted order. */}
+        {gone && <DeletedNotice lines={erasedLines(gone)} />}
+      </div>
     );
   } else if (!data && loading) {
     body = (
@@ -185,7 +189,7 @@ export default function StatusPage() {
           <DeleteMyData id={id} onDeleted={setErased} />
         </div>
       )}
-      {(erased || (data && !isInProgress(data.status))) && (
+      {(erased || gone || (data && !isInProgress(data.status))) && (
         <div className="mt-10 flex justify-center">
           <ButtonLink to="/" variant="outline" size="lg">
             <RotateCcw aria-hidden="true" />

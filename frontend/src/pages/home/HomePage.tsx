@@ -6,7 +6,19 @@ import { pingStatus } from '../../lib/api';
 import { useBrand, useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/head';
 import { Landing } from './Landing';
-import { clearWizard, EMPTY_WIZARD, loadWizard, saveWizard, smallPreview, stepFromSearch, stepPath, type WizardData } from './wizard-state';
+import { keepPicked, restorePicked, sweepPicked } from './picked-files';
+import {
+  awaitsFile,
+  clearWizard,
+  EMPTY_WIZARD,
+  loadWizard,
+  saveWizard,
+  smallPreview,
+  stepFromSearch,
+  stepPath,
+  type WizardData,
+  withRestoredFiles,
+} from './wizard-state';
 import type { ModerationOutcome, SelectedFile, WizardStep } from './wizard-types';
 
 // Each step after the landing is its own chunk, so the landing page ships only what it shows.
@@ -39,6 +51,27 @@ export default function HomePage() {
   const { hashes, styles, email, moderation } = data;
   const files = data.photos;
   useEffect(() => saveWizard(data), [data]);
+
+  // Photos picked but not uploaded before a reload: their files come back from IndexedDB.
+  const [restoring, setRestoring] = useState(() => data.photos.some(awaitsFile));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the list the page was loaded with
+  useEffect(() => {
+    if (!restoring) return;
+    let live = true;
+    void restorePicked(data.photos.filter(awaitsFile).map((p) => p.key)).then((found) => {
+      if (!live) return;
+      setData((d) => ({ ...d, photos: withRestoredFiles(d.photos, found) }));
+      setRestoring(false);
+    });
+    return () => {
+      live = false;
+    };
+  }, [restoring]);
+  // Every change of the list (picked, removed, cleared, uploaded) is mirrored there; closed tabs' files are swept.
+  useEffect(() => {
+    if (!restoring) keepPicked(files);
+  }, [files, restoring]);
+  useEffect(() => void sweepPicked(), []);
   const update = useCallback((patch: Partial<WizardData>) => setData((d) => ({ ...d, ...patch })), []);
   const setFiles = useCallback(
     (change: (prev: SelectedFile[]) => SelectedFile[]) => setData((d) => ({ ...d, photos: change(d.photos) })),
@@ -183,6 +216,8 @@ export default function HomePage() {
     default:
       content = <Landing brand={brand} onStart={() => setStep(1)} />;
   }
+  // Only the upload step lists photos not uploaded yet; it waits for their files rather than showing fewer.
+  if (restoring && step === 1) content = <PageFallback />;
 
   return (
     <div ref={topRef} tabIndex={-1} className="scroll-mt-16 outline-none" data-step={step}>

@@ -1,9 +1,12 @@
 /**
  * Where the visitor is in the wizard and what they chose, kept so that a refresh, the browser's Back button and
  * Cancel on the checkout page return to the same place: the step lives in the URL (`/?step=styles`), the choices
- * in session storage (this tab only, gone when it closes). Photos are kept as their hash plus a small preview: the
- * bytes are already stored on the server under the hash.
+ * in session storage (this tab only, gone when it closes). Uploaded photos are kept as their hash plus a small
+ * preview: the bytes are already stored on the server under the hash. Photos picked but not uploaded yet are kept as
+ * their name, type and size; their files wait in IndexedDB (picked-files.ts) and come back with `withRestoredFiles`.
  */
+import { fileProblem, MAX_FILES } from '../../../../domain/upload-rules';
+import { clearPicked } from './picked-files';
 import type { ModerationOutcome, SelectedFile, WizardStep } from './wizard-types';
 
 export const STEP_NAMES: Partial<Record<WizardStep, string>> = { 1: 'upload', 2: 'styles', 3: 'signup', 4: 'order', 6: 'thanks' };
@@ -20,7 +23,7 @@ export function stepPath(step: WizardStep): string {
 }
 
 export interface WizardData {
-  /** Uploaded photos (hash and preview; no bytes). */
+  /** Picked photos: uploaded ones (hash and preview), the others with their file (or awaiting it after a reload). */
   photos: SelectedFile[];
   hashes: string[];
   styles: string[];
@@ -39,7 +42,10 @@ export function loadWizard(): WizardData {
     const data = JSON.parse(raw) as Partial<WizardData>;
     const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
     const photos = Array.isArray(data.photos)
-      ? data.photos.filter((p) => p && typeof p.hash === 'string' && typeof p.previewUrl === 'string').map((p) => ({ ...p, file: null }))
+      ? data.photos
+          .filter((p) => p && typeof p.id === 'string' && typeof p.key === 'string' && typeof p.name === 'string' && typeof p.type === 'string')
+          .filter((p) => (typeof p.hash === 'string' ? typeof p.previewUrl === 'string' : typeof p.size === 'number'))
+          .map((p) => ({ ...p, file: null, previewUrl: p.hash ? p.previewUrl : '' }))
       : [];
     const m = data.moderation;
     const moderation = m && typeof m.key === 'string' ? { key: m.key, allowed: strings(m.allowed), refused: Array.isArray(m.refused) ? m.refused : [] } : null;
@@ -50,10 +56,11 @@ export function loadWizard(): WizardData {
 }
 
 export function saveWizard(data: WizardData): void {
-  // Only uploaded photos can come back (their bytes are on the server); their previews are small data: URLs.
+  // Uploaded photos come back from their hash and a small data: URL preview; the others from their kept file, so
+  // their object URL preview (dead after a reload) is not kept.
   const photos = data.photos
-    .filter((p) => p.hash && p.previewUrl.startsWith('data:'))
-    .map(({ file: _file, ...rest }) => rest);
+    .filter((p) => !p.hash || p.previewUrl.startsWith('data:'))
+    .map(({ file: _file, ...rest }) => (rest.hash ? rest : { ...rest, previewUrl: '' }));
   try {
     sessionStorage.setItem(KEY, JSON.stringify({ ...data, photos }));
   } catch {
@@ -62,11 +69,32 @@ export function saveWizard(data: WizardData): void {
 }
 
 export function clearWizard(): void {
+  clearPicked();
   try {
     sessionStorage.removeItem(KEY);
   } catch {
     /* nothing kept */
   }
+}
+
+/** A photo picked before a reload, not uploaded, whose file is still to come from IndexedDB. */
+export function awaitsFile(p: SelectedFile): boolean {
+  return !p.hash && !p.file;
+}
+
+/**
+ * The list once the kept files are back: each awaiting photo gets its file and a fresh preview, or leaves the list
+ * when its file is gone (or no longer passes the upload rules); never more than MAX_FILES.
+ */
+export function withRestoredFiles(photos: SelectedFile[], files: Map<string, File>): SelectedFile[] {
+  const restored = photos.flatMap((p) => {
+    if (!awaitsFile(p)) return [p];
+    const file = files.get(p.key);
+    if (!file || fileProblem({ type: p.type, size: file.size })) return [];
+    return [{ ...p, file, size: file.size, previewUrl: URL.createObjectURL(file) }];
+  });
+  for (const p of restored.slice(MAX_FILES)) if (p.file) URL.revokeObjectURL(p.previewUrl);
+  return restored.slice(0, MAX_FILES);
 }
 
 /** A small JPEG data: URL of the photo (longest edge `edge` px) to show again after a reload. */

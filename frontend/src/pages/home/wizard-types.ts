@@ -8,12 +8,15 @@ export interface SelectedFile {
   name: string;
   /** Identity of the picked file (name, size, modified), so the same file is not added twice. */
   key: string;
-  /** The picked file; null for a photo restored after a reload (its bytes are already stored under `hash`). */
+  /**
+   * The picked file; null for an uploaded photo restored after a reload (its bytes are stored under `hash`), and for
+   * a picked one whose file is still on its way back from IndexedDB after a reload (picked-files.ts).
+   */
   file: File | null;
   /** Detected mime type (bytes, else browser type, else application/octet-stream). */
   type: string;
   size: number;
-  /** Thumbnail: an object URL (revoked when the file is removed) or, once uploaded, a small data: URL. */
+  /** Thumbnail: an object URL (revoked when the file is removed) or, once uploaded, a small data: URL; '' while awaiting its file. */
   previewUrl: string;
   /** SHA-256 of the bytes once uploaded. */
   hash?: string;
