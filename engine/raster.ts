@@ -118,25 +118,44 @@ export function rasterFromRGB8(img: Image8, dw: number, dh: number): Raster {
   if (dw === sw && dh === sh) return fromRGB8(data, sw, sh);
   const out = createRaster(dw, dh);
   const { r, g, b } = out;
-  const cnt = new Float32Array(dw * dh);
+  // Separable binning in integers: the source rows of one destination row are summed into one row of bins
+  // (cache-resident), which is then scaled by its bins' areas into the output row.
   const xmap = new Int32Array(sw);
-  for (let x = 0; x < sw; x++) xmap[x] = Math.min(dw - 1, Math.floor((x * dw) / sw));
-  for (let y = 0; y < sh; y++) {
-    const row = Math.min(dh - 1, Math.floor((y * dh) / sh)) * dw;
-    for (let x = 0, j = y * sw * 3; x < sw; x++, j += 3) {
-      const o = row + xmap[x];
-      r[o] += data[j];
-      g[o] += data[j + 1];
-      b[o] += data[j + 2];
-      cnt[o] += 1;
+  const cx = new Int32Array(dw);
+  for (let x = 0; x < sw; x++) {
+    const d = Math.min(dw - 1, Math.floor((x * dw) / sw));
+    xmap[x] = d * 3;
+    cx[d]++;
+  }
+  const acc = new Int32Array(dw * 3);
+  let cur = 0;
+  let rows = 0;
+  const flush = () => {
+    const o = cur * dw;
+    for (let x = 0; x < dw; x++) {
+      const k = 1 / (255 * cx[x] * rows);
+      r[o + x] = acc[x * 3] * k;
+      g[o + x] = acc[x * 3 + 1] * k;
+      b[o + x] = acc[x * 3 + 2] * k;
     }
+    acc.fill(0);
+    rows = 0;
+  };
+  for (let y = 0; y < sh; y++) {
+    const dy = Math.min(dh - 1, Math.floor((y * dh) / sh));
+    if (dy !== cur) {
+      flush();
+      cur = dy;
+    }
+    for (let x = 0, j = y * sw * 3; x < sw; x++, j += 3) {
+      const o = xmap[x];
+      acc[o] += data[j];
+      acc[o + 1] += data[j + 1];
+      acc[o + 2] += data[j + 2];
+    }
+    rows++;
   }
-  for (let i = 0; i < cnt.length; i++) {
-    const k = 1 / (255 * cnt[i]);
-    r[i] *= k;
-    g[i] *= k;
-    b[i] *= k;
-  }
+  flush();
   return out;
 }
 
@@ -161,13 +180,15 @@ export function rowBuffers(w: number, n: number): Float32Array[] {
 /** Interleaved RGB8 at w x h from a producer of planar float rows (`fill(y, r, g, b)`), one row at a time. */
 export function rowsToRGB8(w: number, h: number, fill: (y: number, r: Float32Array, g: Float32Array, b: Float32Array) => void): Buffer {
   const out = Buffer.allocUnsafe(w * h * 3);
+  // a clamped view rounds and clamps natively (faster than byte() per channel; ties round to even)
+  const oc = new Uint8ClampedArray(out.buffer, out.byteOffset, out.length);
   const [rr, gg, bb] = rowBuffers(w, 3);
   for (let y = 0; y < h; y++) {
     fill(y, rr, gg, bb);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
-      out[j] = byte(rr[x]);
-      out[j + 1] = byte(gg[x]);
-      out[j + 2] = byte(bb[x]);
+      oc[j] = rr[x] * 255;
+      oc[j + 1] = gg[x] * 255;
+      oc[j + 2] = bb[x] * 255;
     }
   }
   return out;

@@ -238,6 +238,21 @@ export class Upsampler {
    * pixel costs one vertical blend. `src` must not change while its rows are read.
    */
   row(src: Plane, y: number, out: Float32Array): Float32Array {
+    const [top, bot] = this.pair(src, y);
+    const wy = this.fy[y];
+    const dw = this.dw;
+    for (let x = 0; x < dw; x++) {
+      const t = top[x];
+      out[x] = t + (bot[x] - t) * wy;
+    }
+    return out;
+  }
+
+  /**
+   * The two source rows that output row y blends (weight `fy[y]` on the second), resampled to the target width:
+   * for a finishing pass that blends several fields in one loop. The rows are valid until the next call for `src`.
+   */
+  pair(src: Plane, y: number): [Float32Array, Float32Array] {
     let c = this.cache.get(src);
     if (!c) {
       c = { ys: [-1, -1], rows: [new Float32Array(this.dw), new Float32Array(this.dw)] };
@@ -257,15 +272,7 @@ export class Upsampler {
       this.resampleRow(src, b, c.rows[ib]);
       c.ys[ib] = b;
     }
-    const top = c.rows[ia];
-    const bot = c.rows[ib];
-    const wy = this.fy[y];
-    const dw = this.dw;
-    for (let x = 0; x < dw; x++) {
-      const t = top[x];
-      out[x] = t + (bot[x] - t) * wy;
-    }
-    return out;
+    return [c.rows[ia], c.rows[ib]];
   }
 
   /** Source row sy resampled to the target width. */

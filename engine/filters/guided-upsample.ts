@@ -21,7 +21,6 @@ const KB = 0.0722 / 255;
 export class GuidedUpsampler {
   private readonly a: Plane;
   private readonly up: Upsampler;
-  private readonly rows: Float32Array[];
 
   constructor(
     private readonly guide: Plane,
@@ -59,24 +58,25 @@ export class GuidedUpsampler {
     }
     this.a = box(a);
     this.up = new Upsampler(w, h, full.width, full.height);
-    this.rows = [new Float32Array(full.width), new Float32Array(full.width)];
   }
 
-  /** Row y of the output, planar into r, g, b (length >= output width). */
+  /** Row y of the output, planar into r, g, b (length >= output width). One loop blends all five fields. */
   row(y: number, r: Float32Array, g: Float32Array, b: Float32Array): void {
     const { data, width: w } = this.full;
     const { up, src } = this;
-    const [sa, sg] = this.rows;
-    up.row(src.r, y, r);
-    up.row(src.g, y, g);
-    up.row(src.b, y, b);
-    up.row(this.a, y, sa);
-    up.row(this.guide, y, sg);
+    const [r0, r1] = up.pair(src.r, y);
+    const [g0, g1] = up.pair(src.g, y);
+    const [b0, b1] = up.pair(src.b, y);
+    const [a0, a1] = up.pair(this.a, y);
+    const [i0, i1] = up.pair(this.guide, y);
+    const wy = up.fy[y];
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
-      const d = sa[x] * (KR * data[j] + KG * data[j + 1] + KB * data[j + 2] - sg[x]);
-      r[x] += d;
-      g[x] += d;
-      b[x] += d;
+      const a = a0[x] + (a1[x] - a0[x]) * wy;
+      const I = i0[x] + (i1[x] - i0[x]) * wy;
+      const d = a * (KR * data[j] + KG * data[j + 1] + KB * data[j + 2] - I);
+      r[x] = r0[x] + (r1[x] - r0[x]) * wy + d;
+      g[x] = g0[x] + (g1[x] - g0[x]) * wy + d;
+      b[x] = b0[x] + (b1[x] - b0[x]) * wy + d;
     }
   }
 }

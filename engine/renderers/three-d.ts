@@ -2,7 +2,7 @@ import { gaussBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { GuidedUpsampler } from '../filters/guided-upsample';
-import { cloneRaster, createRaster, type Image8, luma, type Raster, rowsToRGB8, upsampleToRGB8 } from '../raster';
+import { cloneRaster, createRaster, type Image8, luma, type Raster, resizeRaster, rowsToRGB8, upsampleToRGB8 } from '../raster';
 import { toWork } from './common';
 import { pixelMath } from '../pixel-math';
 import { faceRegionsAt, personAt, type Scene, skinColour } from '../analysis/scene';
@@ -37,7 +37,7 @@ export function threeD(photo: Image8, scene?: Scene): Buffer {
   const photoWork = scene ? cloneRaster(work) : undefined;
   // 1. smoothing: wide then narrow domain transform -> smooth gradients, crisp silhouettes.
   domainTransform(work, 40 * s, 0.3, 3);
-  domainTransform(work, 14 * s, 0.14, 3);
+  domainTransform(work, 14 * s, 0.14, 2);
   const people = scene && photoWork ? sculpt(scene, work, photoWork, s) : undefined;
   // 3. grade (before lighting so highlights stay clean)
   tone(work, 0.88, 1.05, 0.5, 0.03);
@@ -267,7 +267,11 @@ function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): Peopl
     box.g.set(work.g.subarray(y * ww + bx0, y * ww + bx1 + 1), o);
     box.b.set(work.b.subarray(y * ww + bx0, y * ww + bx1 + 1), o);
   }
-  const clay = domainTransform(box, 36 * s, 0.4, 3);
+  // clay is a wide, loose smoothing with no fine detail of its own: made at half size and enlarged
+  const bh = box.height;
+  const hw = Math.max(1, cw >> 1);
+  const hh = Math.max(1, bh >> 1);
+  const clay = resizeRaster(domainTransform(resizeRaster(box, hw, hh), (36 * s * hw) / cw, 0.4, 3), cw, bh);
   for (let y = by0; y <= by1; y++) {
     for (let x = bx0; x <= bx1; x++) {
       const i = y * ww + x;
