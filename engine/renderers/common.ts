@@ -13,7 +13,7 @@ import { type Image8, type Raster, rasterFromRGB8, resizeRaster, scaleOf, smooth
 export type StyleFn = (img: Image8, scene?: Scene) => Buffer;
 
 /** Long side of the internal work resolution used for region abstraction (flat colour, lighting). */
-export const WORK_LONG = 400;
+export const WORK_LONG = 480;
 
 /** Downscale to the work resolution; returns the work raster and its scale relative to 512 px. */
 export function toWork(img: Image8, opts: { smooth?: boolean } = {}): { work: Raster; s: number } {
