@@ -281,12 +281,11 @@ function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): Peopl
       let r = work.r[i] + (clay.r[j] - work.r[i]) * c + (photoWork.r[i] - work.r[i]) * f;
       let g = work.g[i] + (clay.g[j] - work.g[i]) * c + (photoWork.g[i] - work.g[i]) * f;
       let b = work.b[i] + (clay.b[j] - work.b[i]) * c + (photoWork.b[i] - work.b[i]) * f;
-      // clay is a little less saturated than skin (the grade that follows saturates everything)
-      const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-      const d = 0.22 * c;
-      r += (lum - r) * d;
-      g += (lum - g) * d;
-      b += (lum - b) * d;
+      // animated-film skin is warm and a touch deeper than a photo's (light scattered under the skin): the
+      // key light and the grade that follow brighten it, and a desaturated clay read as a pale mask
+      r *= 1 - 0.02 * c;
+      g *= 1 - 0.07 * c;
+      b *= 1 - 0.14 * c;
       work.r[i] = r;
       work.g[i] = g;
       work.b[i] = b;
