@@ -10,10 +10,12 @@ import { encodeOutput } from './output';
 import { applyStyle, requireStyle, type StyledPixels } from './apply';
 import { applyStyles } from './style-pool';
 import { STYLE_IDS, type StyleId } from '../domain/styles';
-import { ANALYSIS_LONG, type Analysis, analyzeImage } from './analysis';
+import { ANALYSIS_LONG, type Analysis } from './analysis';
+import { analyzeImage } from './analysis-thread';
 
 export { applyStyle, type StyledPixels } from './apply';
-export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, analyzeImage, hasPeople } from './analysis';
+export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, hasPeople } from './analysis';
+export { analyzeImage, closeAnalysisThread, warmAnalysisThread } from './analysis-thread';
 export { ImageInputError } from './errors';
 export { encodeOutput, normaliseImage } from './output';
 export { closeStylePool, stylesRenderedByWorkers, warmStylePool } from './style-pool';

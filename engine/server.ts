@@ -22,6 +22,7 @@ import {
   renderStyle,
   renderThumbnail,
   STYLE_IDS,
+  warmAnalysisThread,
   warmStylePool,
 } from './index';
 import { mediaKey } from '../domain/wiring';
@@ -297,8 +298,9 @@ export function startModelServer(opts: ModelServerOptions = {}): Promise<ModelSe
 
 if (require.main === module) {
   const port = Number(process.env.PORT ?? 8080);
-  // style worker threads started and JIT-warm before /ping answers: the first request is not a cold one
-  warmStylePool()
+  // style worker threads started and JIT-warm, and the analysis thread's models loaded, before /ping answers:
+  // the first request is not a cold one
+  Promise.all([warmStylePool(), warmAnalysisThread()])
     .then(() => startModelServer({ port, host: process.env.HOST ?? '0.0.0.0' }))
     .then(
       (s) => {

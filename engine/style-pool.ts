@@ -8,10 +8,9 @@
  *
  * Size: TOONZAP_ENGINE_WORKERS (0 disables), default one fewer than the available cores, at most 3.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnEngineWorker } from './engine-worker';
 import { applyStyle } from './apply';
 import { warmUpStyles } from './warm-up';
 import type { Image8 } from './raster';
@@ -73,14 +72,10 @@ function defaultSize(): number {
   return Math.max(0, Math.min(3, os.availableParallelism() - 1));
 }
 
-/** The bundled worker next to this file, else the TypeScript source through tsx (dev, tests). */
 function spawnWorker(warm: boolean): Worker {
-  const workerData = { warm };
-  const js = path.join(__dirname, 'style-worker.js');
-  if (fs.existsSync(js)) return new Worker(js, { workerData });
-  const ts = path.join(__dirname, 'style-worker.ts');
-  const boot = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(ts)});`;
-  return new Worker(boot, { eval: true, workerData });
+  const w = spawnEngineWorker('style-worker', { warm });
+  if (!w) throw new Error('no style worker beside the engine');
+  return w;
 }
 
 class PoolWorker {

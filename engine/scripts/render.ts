@@ -3,7 +3,7 @@
  * size is the output's long side (default 2048, never upscaled); --no-analysis renders as without people/faces.
  */
 import fs from 'node:fs';
-import { analyzePhoto, closeStylePool, renderStyle, STYLE_IDS } from '../index';
+import { analyzePhoto, closeAnalysisThread, closeStylePool, renderStyle, STYLE_IDS } from '../index';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   fs.writeFileSync(out, png);
   const faces = analysis ? analysis.faces.length : 0;
   console.error(`${out}: ${style}, ${faces} face(s), analysis ${Math.round(t1 - t0)} ms, render ${Math.round(performance.now() - t1)} ms`);
-  await closeStylePool();
+  await Promise.all([closeStylePool(), closeAnalysisThread()]);
 }
 
 main().catch((err) => {

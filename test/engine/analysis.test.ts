@@ -9,6 +9,7 @@ import {
   analyzeImage,
   analyzePhoto,
   applyStyle,
+  closeAnalysisThread,
   closeStylePool,
   decodeInput,
   hasPeople,
@@ -21,7 +22,7 @@ import { enlargeEyes, eyeWarps, MAX_EYE_ENLARGE, warpPoint, warpSource } from '.
 import { photo, smallPhoto } from './helpers';
 
 jest.setTimeout(240_000);
-afterAll(() => closeStylePool());
+afterAll(() => Promise.all([closeStylePool(), closeAnalysisThread()]));
 
 const interIris = (a: Analysis) => {
   const { left, right } = a.faces[0].eyes;

@@ -64,7 +64,7 @@ function bundleEngine(dir: string, worker?: string): Engine {
   const outdir = path.resolve(__dirname, '../../node_modules/.cache', dir);
   const root = path.resolve(__dirname, '../../engine');
   buildSync({
-    entryPoints: [path.join(root, 'index.ts'), path.join(root, 'style-worker.ts')],
+    entryPoints: [path.join(root, 'index.ts'), path.join(root, 'style-worker.ts'), path.join(root, 'analysis-worker.ts')],
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -78,6 +78,27 @@ function bundleEngine(dir: string, worker?: string): Engine {
 }
 
 describe('the engine as the container ships it', () => {
+  it('ships every worker the engine starts (engine/Dockerfile bundles each beside the server)', () => {
+    const root = path.resolve(__dirname, '../../engine');
+    const spawned = new Set<string>();
+    for (const f of fs.readdirSync(root).filter((n) => n.endsWith('.ts'))) {
+      for (const m of fs.readFileSync(path.join(root, f), 'utf8').matchAll(/spawnEngineWorker\('([a-z-]+)'/g)) spawned.add(m[1]);
+    }
+    expect([...spawned].sort()).toEqual(['analysis-worker', 'style-worker']);
+    const build = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8').split('\n').find((l) => l.includes('npx esbuild')) ?? '';
+    for (const w of spawned) expect(build).toContain(`engine/${w}.ts`);
+  });
+
+  it('analyses in the bundled analysis worker', async () => {
+    const shipped = bundleEngine('test-engine-bundle');
+    try {
+      const a = await shipped.analyzeImage(await shipped.decodeInput(photo('astronaut.png'), { maxSize: 256 }));
+      expect(a.faces).toHaveLength(1);
+    } finally {
+      await shipped.closeAnalysisThread();
+    }
+  }, 60_000);
+
   it('bundles the server with its style worker, which the bundled pool finds and uses', async () => {
     const shipped = bundleEngine('test-engine-bundle');
     process.env.TOONZAP_ENGINE_WORKERS = '1';

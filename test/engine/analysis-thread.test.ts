@@ -1,0 +1,32 @@
+/**
+ * The analysis runs in a thread of its own (engine/analysis-thread.ts): tfjs-wasm grows its memory, and the detach
+ * that growing causes would slow every style rendered in the same thread for good. These tests check where it runs,
+ * not how fast anything is.
+ */
+import { engine as tfEngine } from '@tensorflow/tfjs-core';
+import { analyzeImage, closeAnalysisThread, decodeInput } from '../../engine';
+import { photo } from './helpers';
+
+jest.setTimeout(240_000);
+afterAll(() => closeAnalysisThread());
+
+describe('the analysis thread', () => {
+  it('analyses in its own thread: the calling thread never starts tfjs-wasm', async () => {
+    const img = await decodeInput(photo('astronaut.png'), { maxSize: 256 });
+    const a = await analyzeImage(img);
+    expect(a.faces).toHaveLength(1);
+    expect(a.mask).not.toBeNull();
+    expect(Object.keys(tfEngine().registry)).not.toContain('wasm');
+  });
+
+  it('starts again after it was closed, and answers concurrent requests each with its own photo', async () => {
+    await closeAnalysisThread();
+    const [astronaut, chelsea] = await Promise.all([
+      decodeInput(photo('astronaut.png'), { maxSize: 256 }).then(analyzeImage),
+      decodeInput(photo('chelsea.png'), { maxSize: 256 }).then(analyzeImage),
+    ]);
+    expect(astronaut.faces).toHaveLength(1);
+    expect(chelsea.faces).toHaveLength(0);
+    expect(Object.keys(tfEngine().registry)).not.toContain('wasm');
+  });
+});
