@@ -7,7 +7,7 @@ import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
 
 // bound once at load (see pixel-math.ts)
-const { byte, halftoneDistance, inkCoverage, inkMix, smoothstep } = pixelMath;
+const { halftoneDistance, inkCoverage, inkMix, smoothstep } = pixelMath;
 
 /**
  * Comic book: punchy flat colours (small palette), halftone dots in the shadows and bold black inking.
@@ -29,19 +29,26 @@ export function comic(img: Image8, scene?: Scene): Buffer {
   // Halftone shadows: dots on a 45-degree grid whose radius grows with darkness.
   const { D, features, inv, up } = printInk(Lw, ww, wh, w, h, scene, person, s, { line: [0.8, 1.25], featureWeight: 1.1, period: [3, 5.5] });
   const out = Buffer.allocUnsafe(w * h * 3);
-  const [rr, gg, bb, ll, dd, ff, pp] = rowBuffers(w, 7);
-  pp.fill(1);
+  const oc = new Uint8ClampedArray(out.buffer, out.byteOffset, out.length); // rounds and clamps natively
+  const [rr, gg, bb, ff] = rowBuffers(w, 4);
+  const ones = new Float32Array(ww * wh).fill(1);
+  const P = person ?? ones; // halftone shadows belong to the subject; behind it they stay sparse
+  const pk = person ? 0.9 : 0;
   for (let y = 0; y < h; y++) {
     colours.row(y, rr, gg, bb);
-    up.row(Lw, y, ll);
-    up.row(D, y, dd);
+    // the work-size fields' two source rows, blended in the loop (the upsampler keeps them)
+    const [l0, l1] = up.pair(Lw, y);
+    const [d0, d1] = up.pair(D, y);
+    const [p0, p1] = up.pair(P, y);
+    const fy = up.fy[y];
     if (features) features.row(y, ff);
-    if (person) up.row(person, y, pp); // halftone shadows belong to the subject; behind it they stay sparse
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
       let r = rr[x];
       let g = gg[x];
       let b = bb[x];
-      const dark = (1 - smoothstep(0.18, 0.5, ll[x])) * (person ? 0.1 + 0.9 * pp[x] : 1);
+      const l = l0[x] + (l1[x] - l0[x]) * fy;
+      const pv = p0[x] + (p1[x] - p0[x]) * fy;
+      const dark = (1 - smoothstep(0.18, 0.5, l)) * (1 - pk + pk * pv);
       if (dark > 0.02) {
         const d = halftoneDistance(x, y, inv);
         const radius = 0.42 * Math.sqrt(dark);
@@ -50,10 +57,10 @@ export function comic(img: Image8, scene?: Scene): Buffer {
         g -= g * a;
         b -= b * a * 0.8;
       }
-      const a = Math.max(inkCoverage(dd[x], 0.01, 1.0), ff[x]);
-      out[j] = byte(inkMix(r, a, 0.04, 0));
-      out[j + 1] = byte(inkMix(g, a, 0.04, 0));
-      out[j + 2] = byte(inkMix(b, a, 0.04, 0));
+      const a = Math.max(inkCoverage(d0[x] + (d1[x] - d0[x]) * fy, 0.01, 1.0), ff[x]);
+      oc[j] = inkMix(r, a, 0.04, 0) * 255;
+      oc[j + 1] = inkMix(g, a, 0.04, 0) * 255;
+      oc[j + 2] = inkMix(b, a, 0.04, 0) * 255;
     }
   }
   return out;

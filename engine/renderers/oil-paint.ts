@@ -3,14 +3,9 @@ import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { kuwahara } from '../filters/kuwahara';
 import { whiteNoise } from '../filters/noise';
-import { type Image8, luma, type Raster, scaleOf, Upsampler, rowBuffers } from '../raster';
-import { toWork } from './common';
-import { pixelMath } from '../pixel-math';
+import { type Image8, luma, type Raster, scaleOf, Upsampler } from '../raster';
+import { simplifyBackground, toWork } from './common';
 import { faceRegionsAt, type Scene } from '../analysis/scene';
-import { simplifyBackground } from './common';
-
-// bound once at load (see pixel-math.ts)
-const { byte } = pixelMath;
 
 /**
  * Oil painting: Kuwahara brush blocks on an abstracted image (a finer brush on small high-contrast
@@ -133,20 +128,22 @@ export function oilPaint(img: Image8, scene?: Scene): Buffer {
       : painted;
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);
-  const [rr, gg, bb, ee] = rowBuffers(w, 4);
+  // one loop blends the four fields' two source rows (the upsampler keeps them) and writes clamped bytes
+  const oc = new Uint8ClampedArray(out.buffer, out.byteOffset, out.length);
   for (let y = 0; y < h; y++) {
-    up.row(colour.r, y, rr);
-    up.row(colour.g, y, gg);
-    up.row(colour.b, y, bb);
-    up.row(relief, y, ee);
+    const [r0, r1] = up.pair(colour.r, y);
+    const [g0, g1] = up.pair(colour.g, y);
+    const [b0, b1] = up.pair(colour.b, y);
+    const [e0, e1] = up.pair(relief, y);
+    const fy = up.fy[y];
     const wy = Math.sin(y * 2.1);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
-      const rel = ee[x];
+      const rel = e0[x] + (e1[x] - e0[x]) * fy;
       const shade = 1 + rel + wx[x] * wy; // + faint canvas weave
       const spec = rel > 0.02 ? (rel - 0.02) * 0.35 : 0;
-      out[j] = byte(rr[x] * shade + spec);
-      out[j + 1] = byte(gg[x] * shade + spec);
-      out[j + 2] = byte(bb[x] * shade + spec * 0.9);
+      oc[j] = ((r0[x] + (r1[x] - r0[x]) * fy) * shade + spec) * 255;
+      oc[j + 1] = ((g0[x] + (g1[x] - g0[x]) * fy) * shade + spec) * 255;
+      oc[j + 2] = ((b0[x] + (b1[x] - b0[x]) * fy) * shade + spec * 0.9) * 255;
     }
   }
   return out;
