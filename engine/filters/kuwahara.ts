@@ -3,8 +3,10 @@ import { createRaster, type Raster } from '../raster';
 /**
  * Classic Kuwahara filter (four overlapping square sectors, pick the one with least variance)
  * computed with integral images: O(N) regardless of radius. Produces painterly flat strokes.
+ * `where` (optional, per pixel): only pixels where it is > 0 are filtered; the others are left at 0 (for a caller
+ * that blends the result in by that weight and would discard them anyway).
  */
-export function kuwahara(img: Raster, radius: number): Raster {
+export function kuwahara(img: Raster, radius: number, where?: Float32Array): Raster {
   const { width: w, height: h } = img;
   const r = Math.max(1, Math.round(radius));
   const W = w + 1;
@@ -37,6 +39,7 @@ export function kuwahara(img: Raster, radius: number): Raster {
   const out = createRaster(w, h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
+      if (where && !(where[y * w + x] > 0)) continue;
       let bestVar = Infinity;
       let br = 0;
       let bg = 0;

@@ -170,7 +170,6 @@ function keepFeatures(painted: Raster, work: Raster, s: number, broad: number, f
   }
   const { width: w, height: h } = work;
   const n = w * h;
-  const fine = kuwahara(work, FINE * s);
   const L = luma(work);
   const sq = new Float32Array(n);
   for (let i = 0; i < n; i++) sq[i] = L[i] * L[i];
@@ -186,8 +185,12 @@ function keepFeatures(painted: Raster, work: Raster, s: number, broad: number, f
   }
   const t = gaussBlur(weight, w, h, 1.5 * s);
   if (faces) for (let i = 0; i < n; i++) t[i] = Math.max(t[i], faces[i]);
+  // below 1/1024 the fine brush changes nothing visible: those pixels (most of a calm photo) skip it
+  for (let i = 0; i < n; i++) if (t[i] < 1 / 1024) t[i] = 0;
+  const fine = kuwahara(work, FINE * s, t);
   for (let i = 0; i < n; i++) {
     const k = t[i];
+    if (k === 0) continue;
     painted.r[i] += (fine.r[i] - painted.r[i]) * k;
     painted.g[i] += (fine.g[i] - painted.g[i]) * k;
     painted.b[i] += (fine.b[i] - painted.b[i]) * k;
