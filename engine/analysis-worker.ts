@@ -4,14 +4,16 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzeImage, loadModels } from './analysis';
-import type { AnalysisReply, AnalysisRequest } from './analysis-thread';
+import type { AnalysisRequest } from './analysis-thread';
+import type { Analysis } from './analysis/types';
+import type { WorkerReply } from './engine-worker';
 
 const port = parentPort;
 if (!port) throw new Error('analysis-worker must run in a worker thread');
 port.on('message', (req: AnalysisRequest) => {
   analyzeImage({ data: req.data, width: req.width, height: req.height }).then(
-    (analysis) => port.postMessage({ id: req.id, ok: true, analysis } satisfies AnalysisReply),
-    (err: unknown) => port.postMessage({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies AnalysisReply),
+    (value) => port.postMessage({ id: req.id, ok: true, value } satisfies WorkerReply<Analysis>),
+    (err: unknown) => port.postMessage({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies WorkerReply<Analysis>),
   );
 });
 // a server starting up loads the models before the first photo arrives

@@ -9,8 +9,7 @@
  * Size: TOONZAP_ENGINE_WORKERS (0 disables), default one fewer than the available cores, at most 3.
  */
 import os from 'node:os';
-import type { Worker } from 'node:worker_threads';
-import { spawnEngineWorker } from './engine-worker';
+import { EngineWorker, spawnEngineWorker } from './engine-worker';
 import { applyStyle } from './apply';
 import { warmUpStyles } from './warm-up';
 import type { Image8 } from './raster';
@@ -27,12 +26,6 @@ export interface StyleJob {
   analysis?: Analysis | null;
 }
 
-export type StyleJobResult = { id: number; ok: true; results: Uint8Array[] } | { id: number; ok: false; error: string };
-
-/** Sent once by a worker when its JIT warm-up is done. */
-interface ReadyMessage {
-  ready: true;
-}
 
 /** Relative cost of each style at thumbnail size (measured by `npm run bench`), used to balance the split. */
 const RELATIVE_COST: Readonly<Record<StyleId, number>> = {
@@ -72,94 +65,24 @@ function defaultSize(): number {
   return Math.max(0, Math.min(3, os.availableParallelism() - 1));
 }
 
-function spawnWorker(warm: boolean): Worker {
+/** A style worker (throws if this bundle has none: the pool then renders in the calling thread). */
+function styleWorker(warm: boolean): EngineWorker<StyleJob, Uint8Array[]> {
   const w = spawnEngineWorker('style-worker', { warm });
   if (!w) throw new Error('no style worker beside the engine');
-  return w;
+  return new EngineWorker(w, 'style worker lost, its styles render in the calling thread');
 }
 
-class PoolWorker {
-  private readonly pending = new Map<number, { resolve: (r: Uint8Array[]) => void; reject: (e: Error) => void }>();
-  private worker: Worker | undefined;
-  /** Settles when the worker has loaded (and warmed up, if asked) or failed. */
-  readonly ready: Promise<void>;
-  isReady = false;
-
-  constructor(warm: boolean) {
-    this.worker = spawnWorker(warm);
-    let onReady: () => void = () => undefined;
-    this.ready = new Promise<void>((r) => {
-      onReady = r;
-    });
-    this.worker.on('message', (msg: StyleJobResult | ReadyMessage) => {
-      if ('ready' in msg) {
-        this.isReady = true;
-        return onReady();
-      }
-      const p = this.pending.get(msg.id);
-      if (!p) return;
-      this.pending.delete(msg.id);
-      if (msg.ok) p.resolve(msg.results);
-      else p.reject(new Error(msg.error));
-    });
-    const fail = (err: Error) => {
-      onReady();
-      if (this.worker) console.warn(`[toonzap-engine] style worker lost, its styles render in the calling thread: ${err.message}`);
-      this.worker = undefined;
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-    };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`style worker exited with code ${code}`)));
-    // an idle pool never keeps the process alive (after the listeners: adding a 'message' listener refs the port)
-    this.worker.unref();
-  }
-
-  /** `ready`, keeping the process alive until then (an unref'd loading worker would let it exit). */
-  awaitReady(): Promise<void> {
-    if (this.isReady || !this.worker) return this.ready;
-    this.worker.ref();
-    return this.ready.finally(() => {
-      if (this.pending.size === 0) this.worker?.unref();
-    });
-  }
-
-  get alive(): boolean {
-    return this.worker !== undefined;
-  }
-
-  run(job: StyleJob): Promise<Uint8Array[]> {
-    const w = this.worker;
-    if (!w) return Promise.reject(new Error('style worker is not running'));
-    // referenced only while busy: a waiting caller keeps the process alive, an idle pool does not
-    if (this.pending.size === 0) w.ref();
-    const settle = () => {
-      if (this.pending.size === 0) this.worker?.unref();
-    };
-    return new Promise<Uint8Array[]>((resolve, reject) => {
-      this.pending.set(job.id, { resolve, reject });
-      w.postMessage(job);
-    }).finally(settle);
-  }
-
-  async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
-    if (w) await w.terminate();
-  }
-}
-
-let workers: PoolWorker[] | undefined;
+let workers: EngineWorker<StyleJob, Uint8Array[]>[] | undefined;
 let nextJob = 1;
 let renderedByWorkers = 0;
 
-function pool(warm = false): PoolWorker[] {
+function pool(warm = false): EngineWorker<StyleJob, Uint8Array[]>[] {
   if (!workers) {
     workers = [];
     const n = defaultSize();
     for (let i = 0; i < n; i++) {
       try {
-        workers.push(new PoolWorker(warm));
+        workers.push(styleWorker(warm));
       } catch {
         break; // no worker support here: render in the calling thread
       }

@@ -5,7 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { applyStyle } from './apply';
 import { warmUpStyles } from './warm-up';
-import type { StyleJob, StyleJobResult } from './style-pool';
+import type { WorkerReply } from './engine-worker';
+import type { StyleJob } from './style-pool';
 
 const port = parentPort;
 if (!port) throw new Error('style-worker must run in a worker thread');
@@ -13,10 +14,10 @@ if (!port) throw new Error('style-worker must run in a worker thread');
 if ((workerData as { warm?: boolean } | undefined)?.warm) warmUpStyles();
 port.postMessage({ ready: true }); // the pool sends work only to ready workers
 port.on('message', (job: StyleJob) => {
-  let reply: StyleJobResult;
+  let reply: WorkerReply<Uint8Array[]>;
   try {
     const img = { data: job.data, width: job.width, height: job.height };
-    reply = { id: job.id, ok: true, results: job.styles.map((s) => applyStyle(img, s, job.analysis).data) };
+    reply = { id: job.id, ok: true, value: job.styles.map((s) => applyStyle(img, s, job.analysis).data) };
   } catch (err) {
     reply = { id: job.id, ok: false, error: err instanceof Error ? err.message : String(err) };
   }
