@@ -146,7 +146,8 @@ export function faceRegionsAt(scene: Scene, w: number, h: number, feather: numbe
 }
 
 /** Mean colour of `work` where the faces' skin weight is high, or undefined (no skin visible at this size). */
-export function skinColour(r: Float32Array, g: Float32Array, b: Float32Array, skin: Float32Array): [number, number, number] | undefined {
+export function skinColour(work: { r: Float32Array; g: Float32Array; b: Float32Array }, skin: Float32Array): [number, number, number] | undefined {
+  const { r, g, b } = work;
   let sr = 0;
   let sg = 0;
   let sb = 0;

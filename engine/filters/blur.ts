@@ -58,14 +58,12 @@ function boxV(src: Plane, dst: Plane, w: number, h: number, r: number): void {
  */
 export function gaussBlur(src: Plane, w: number, h: number, sigma: number, passes = 3): Plane {
   if (sigma < 0.3) return src.slice();
-  // Wide blurs hold no detail finer than ~sigma/2: blur a decimated copy and upsample (f^2 fewer pixels).
-  const f = Math.floor(sigma / 2.5);
-  if (f >= 2 && w >= 4 * f && h >= 4 * f) {
+  const f = decimation(sigma, w, h);
+  if (f > 1) {
     const dw = Math.ceil(w / f);
     const dh = Math.ceil(h / f);
     const small = downscalePlane(src, w, h, dw, dh);
-    const s2 = Math.sqrt(Math.max(0.25, sigma * sigma - (f * f - 1) / 12)) / f;
-    return resizePlane(gaussBlur(small, dw, dh, s2, passes), dw, dh, w, h);
+    return resizePlane(gaussBlur(small, dw, dh, decimatedSigma(sigma, f), passes), dw, dh, w, h);
   }
   const radii = boxesForGauss(sigma, passes);
   let cur = boxBlur(src, w, h, radii[0]);
@@ -79,14 +77,24 @@ export function gaussBlur(src: Plane, w: number, h: number, sigma: number, passe
  * instead of as full-size planes. Same result as gaussBlur per sigma when the factors agree.
  */
 export function blurFields(src: Plane, w: number, h: number, sigmas: readonly number[]): { planes: Plane[]; up: Upsampler } {
-  const f0 = Math.floor(Math.min(...sigmas) / 2.5);
-  const f = f0 >= 2 && w >= 4 * f0 && h >= 4 * f0 ? f0 : 1;
+  const f = decimation(Math.min(...sigmas), w, h);
   if (f === 1) return { planes: sigmas.map((sg) => gaussBlur(src, w, h, sg)), up: new Upsampler(w, h, w, h) };
   const dw = Math.ceil(w / f);
   const dh = Math.ceil(h / f);
   const small = downscalePlane(src, w, h, dw, dh);
-  const planes = sigmas.map((sg) => gaussBlur(small, dw, dh, Math.sqrt(Math.max(0.25, sg * sg - (f * f - 1) / 12)) / f));
+  const planes = sigmas.map((sg) => gaussBlur(small, dw, dh, decimatedSigma(sg, f)));
   return { planes, up: new Upsampler(dw, dh, w, h) };
+}
+
+/** Wide blurs hold no detail finer than ~sigma/2: the factor (1 = none) by which a plane is decimated before one. */
+function decimation(sigma: number, w: number, h: number): number {
+  const f = Math.floor(sigma / 2.5);
+  return f >= 2 && w >= 4 * f && h >= 4 * f ? f : 1;
+}
+
+/** The sigma, in decimated pixels, that gives `sigma` overall after an f x f box average. */
+function decimatedSigma(sigma: number, f: number): number {
+  return Math.sqrt(Math.max(0.25, sigma * sigma - (f * f - 1) / 12)) / f;
 }
 
 /** Box radii whose successive application approximates a Gaussian of the given sigma. */

@@ -1,4 +1,4 @@
-import type { Plane, Raster } from '../raster';
+import { type Plane, type Raster, resizeRaster } from '../raster';
 
 /**
  * Domain-transform recursive edge-preserving filter (Gastal & Oliveira, SIGGRAPH 2011).
@@ -15,6 +15,17 @@ export function domainTransform(img: Raster, sigmaS: number, sigmaR: number, ite
     sweepV3(img.r, img.g, img.b, VV, w, h);
   }
   return img;
+}
+
+/**
+ * A wide, loose domain transform (a backdrop melted into calm areas, clay skin) holds no fine detail of its own:
+ * made at half size and enlarged, a quarter of the work. Returns a new raster; `img` is left as it is.
+ */
+export function domainTransformHalf(img: Raster, sigmaS: number, sigmaR: number, iterations = 3): Raster {
+  const { width: w, height: h } = img;
+  const hw = Math.max(1, w >> 1);
+  const hh = Math.max(1, h >> 1);
+  return resizeRaster(domainTransform(resizeRaster(img, hw, hh), (sigmaS * hw) / w, sigmaR, iterations), w, h);
 }
 
 /** Single-plane variant (e.g. luminance), guided by the plane itself. In place. */

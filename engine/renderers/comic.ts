@@ -1,7 +1,7 @@
 import { celQuantize, gradedPalette, paintCel } from '../filters/cel';
 import { LabelUpsampler } from '../filters/label-upsample';
 import { saturate, tone } from '../filters/color';
-import { type Image8, luma, type Raster, rowBuffers } from '../raster';
+import { type Image8, luma, type Raster, rgb8Out, rowBuffers } from '../raster';
 import { abstractRegions, skinAnchors, printInk, simplifyBackground, toWork } from './common';
 import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
@@ -28,18 +28,15 @@ export function comic(img: Image8, scene?: Scene): Buffer {
   const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);
   // Halftone shadows: dots on a 45-degree grid whose radius grows with darkness.
   const { D, features, inv, up } = printInk(Lw, ww, wh, w, h, scene, person, s, { line: [0.8, 1.25], featureWeight: 1.1, period: [3, 5.5] });
-  const out = Buffer.allocUnsafe(w * h * 3);
-  const oc = new Uint8ClampedArray(out.buffer, out.byteOffset, out.length); // rounds and clamps natively
-  const [rr, gg, bb, ff] = rowBuffers(w, 4);
-  const ones = new Float32Array(ww * wh).fill(1);
-  const P = person ?? ones; // halftone shadows belong to the subject; behind it they stay sparse
-  const pk = person ? 0.9 : 0;
+  const { out, oc } = rgb8Out(w, h);
+  const [rr, gg, bb, ff, noPerson] = rowBuffers(w, 5);
   for (let y = 0; y < h; y++) {
     colours.row(y, rr, gg, bb);
     // the work-size fields' two source rows, blended in the loop (the upsampler keeps them)
     const [l0, l1] = up.pair(Lw, y);
     const [d0, d1] = up.pair(D, y);
-    const [p0, p1] = up.pair(P, y);
+    // halftone shadows belong to the subject; behind it they stay sparse
+    const [p0, p1] = person ? up.pair(person, y) : [noPerson, noPerson];
     const fy = up.fy[y];
     if (features) features.row(y, ff);
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
@@ -48,7 +45,7 @@ export function comic(img: Image8, scene?: Scene): Buffer {
       let b = bb[x];
       const l = l0[x] + (l1[x] - l0[x]) * fy;
       const pv = p0[x] + (p1[x] - p0[x]) * fy;
-      const dark = (1 - smoothstep(0.18, 0.5, l)) * (1 - pk + pk * pv);
+      const dark = (1 - smoothstep(0.18, 0.5, l)) * (person ? 0.1 + 0.9 * pv : 1);
       if (dark > 0.02) {
         const d = halftoneDistance(x, y, inv);
         const radius = 0.42 * Math.sqrt(dark);

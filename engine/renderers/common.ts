@@ -1,8 +1,8 @@
 import { faceRegionsAt, featureStrokes, personAt, type Scene, skinColour, StrokeRows } from '../analysis/scene';
 import { gaussBlur } from '../filters/blur';
-import { domainTransform } from '../filters/edge-aware';
+import { domainTransform, domainTransformHalf } from '../filters/edge-aware';
 import { dogField } from '../filters/lines';
-import { type Image8, type Raster, rasterFromRGB8, resizeRaster, scaleOf, smoothstep, Upsampler, workSize } from '../raster';
+import { type Image8, type Raster, rasterFromRGB8, scaleOf, smoothstep, Upsampler, workSize } from '../raster';
 
 /**
  * A style renders interleaved RGB8 into interleaved RGB8 of the same size (pure, deterministic).
@@ -57,10 +57,7 @@ export function simplifyBackground(work: Raster, s: number, scene: Scene, streng
   const ww = work.width;
   const wh = work.height;
   const person = gaussBlur(personAt(scene, ww, wh), ww, wh, Math.max(0.7, 2 * s));
-  // A wide, loose abstraction holds no fine detail: made at half size and enlarged (a quarter of the work).
-  const hw = Math.max(1, ww >> 1);
-  const hh = Math.max(1, wh >> 1);
-  const bg = resizeRaster(domainTransform(resizeRaster(work, hw, hh), (60 * s * strength * hw) / ww, 0.4, 3), ww, wh);
+  const bg = domainTransformHalf(work, 60 * s * strength, 0.4, 3);
   for (let i = 0; i < ww * wh; i++) {
     const k = 1 - person[i];
     work.r[i] += (bg.r[i] - work.r[i]) * k;
@@ -87,7 +84,7 @@ export function focusLines(D: Float32Array, ww: number, wh: number, person: Floa
 export function skinAnchors(work: Raster, scene: Scene | undefined, s: number): [number, number, number][] | undefined {
   if (!scene) return undefined;
   const { skin } = faceRegionsAt(scene, work.width, work.height, Math.max(0.5, 0.8 * s));
-  const c = skinColour(work.r, work.g, work.b, skin);
+  const c = skinColour(work, skin);
   return c && [c];
 }
 

@@ -3,7 +3,7 @@ import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { kuwahara } from '../filters/kuwahara';
 import { whiteNoise } from '../filters/noise';
-import { type Image8, luma, type Raster, scaleOf, Upsampler } from '../raster';
+import { type Image8, luma, type Raster, rgb8Out, scaleOf, Upsampler } from '../raster';
 import { simplifyBackground, toWork } from './common';
 import { faceRegionsAt, type Scene } from '../analysis/scene';
 
@@ -127,9 +127,8 @@ export function oilPaint(img: Image8, scene?: Scene): Buffer {
         }
       : painted;
   const up = new Upsampler(ww, wh, w, h);
-  const out = Buffer.allocUnsafe(w * h * 3);
   // one loop blends the four fields' two source rows (the upsampler keeps them) and writes clamped bytes
-  const oc = new Uint8ClampedArray(out.buffer, out.byteOffset, out.length);
+  const { out, oc } = rgb8Out(w, h);
   for (let y = 0; y < h; y++) {
     const [r0, r1] = up.pair(colour.r, y);
     const [g0, g1] = up.pair(colour.g, y);

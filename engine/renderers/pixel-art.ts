@@ -50,10 +50,10 @@ export function pixelArt(img: Image8, scene?: Scene): Buffer {
   if (skinCells) {
     // the face's skin in two tones of its own (lit, shaded): the 16-colour palette otherwise splits it into
     // whatever nearby entries exist, greys from the backdrop included
-    const { mask, tone: t, colours } = skinCells;
+    const { mask, shade, colours } = skinCells;
     for (let i = 0; i < gw * gh; i++) {
       if (!mask[i]) continue;
-      const c = colours[t[i]];
+      const c = colours[shade[i]];
       small.r[i] = c[0];
       small.g[i] = c[1];
       small.b[i] = c[2];
@@ -128,7 +128,7 @@ export function pixelArt(img: Image8, scene?: Scene): Buffer {
  * The cells of the faces' skin (the oval minus eyes, brows and lips) and, for each, lit (0) or shaded (1) by its
  * luma against the skin's median, with the mean colour of each half. Undefined when no cell is skin.
  */
-function skinTones(small: Raster, scene: Scene): { mask: Uint8Array; tone: Uint8Array; colours: [number, number, number][] } | undefined {
+function skinTones(small: Raster, scene: Scene): { mask: Uint8Array; shade: Uint8Array; colours: [number, number, number][] } | undefined {
   const { width: gw, height: gh } = small;
   const { skin } = faceRegionsAt(scene, gw, gh, 0);
   const mask = new Uint8Array(gw * gh);
@@ -142,17 +142,17 @@ function skinTones(small: Raster, scene: Scene): { mask: Uint8Array; tone: Uint8
   if (lums.length < 4) return undefined;
   lums.sort((a, b) => a - b);
   const median = lums[lums.length >> 1];
-  const tone = new Uint8Array(gw * gh);
+  const shade = new Uint8Array(gw * gh);
   const sums = [new Float64Array(4), new Float64Array(4)];
   for (let i = 0; i < gw * gh; i++) {
     if (!mask[i]) continue;
     const t = L[i] < median ? 1 : 0;
-    tone[i] = t;
+    shade[i] = t;
     sums[t][0] += small.r[i];
     sums[t][1] += small.g[i];
     sums[t][2] += small.b[i];
     sums[t][3]++;
   }
   const colours = sums.map((a) => [a[0] / Math.max(1, a[3]), a[1] / Math.max(1, a[3]), a[2] / Math.max(1, a[3])] as [number, number, number]);
-  return { mask, tone, colours };
+  return { mask, shade, colours };
 }

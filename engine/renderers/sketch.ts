@@ -20,8 +20,8 @@ export function sketch(img: Image8, scene?: Scene): Buffer {
   // with people: the background drawn lighter and looser, the faces' features as clean pencil lines
   const features = featureInk(scene, w, 0.8);
   const L = domainTransformPlane(lumaFromRGB8(img), w, h, 6 * sc, 0.1, 1);
-  // Colour dodge of L with its blurred inverse == L / blur(L): thin graphite strokes on edges. Both blurs (and the
-  // person mask, as soft) come from one decimated copy, read back row by row.
+  // Colour dodge of L with its blurred inverse == L / blur(L): thin graphite strokes on edges. Both blurs come from
+  // one decimated copy and the soft person mask is made at that size; all three are read back row by row.
   const fields = blurFields(L, w, h, [Math.max(1.2, 3.2 * sc), Math.max(1, 2.5 * sc)]);
   const [blurredF, toneF] = fields.planes;
   const { up } = fields;

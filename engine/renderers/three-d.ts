@@ -1,8 +1,8 @@
 import { gaussBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
-import { domainTransform } from '../filters/edge-aware';
+import { domainTransform, domainTransformHalf } from '../filters/edge-aware';
 import { GuidedUpsampler } from '../filters/guided-upsample';
-import { cloneRaster, createRaster, type Image8, luma, type Raster, resizeRaster, rowsToRGB8, upsampleToRGB8 } from '../raster';
+import { cloneRaster, createRaster, type Image8, luma, type Raster, rowsToRGB8, upsampleToRGB8 } from '../raster';
 import { toWork } from './common';
 import { pixelMath } from '../pixel-math';
 import { faceRegionsAt, personAt, type Scene, skinColour } from '../analysis/scene';
@@ -226,7 +226,7 @@ function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): Peopl
   const person = personAt(scene, ww, wh);
   const { skin, features } = faceRegionsAt(scene, ww, wh, Math.max(0.7, 1.6 * s));
   // the face's own skin colour, to find skin elsewhere on the person
-  const sc = skinColour(work.r, work.g, work.b, skin);
+  const sc = skinColour(work, skin);
   const clayW = new Float32Array(n);
   if (sc) {
     const [sr, sg, sb] = sc;
@@ -267,11 +267,7 @@ function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): Peopl
     box.g.set(work.g.subarray(y * ww + bx0, y * ww + bx1 + 1), o);
     box.b.set(work.b.subarray(y * ww + bx0, y * ww + bx1 + 1), o);
   }
-  // clay is a wide, loose smoothing with no fine detail of its own: made at half size and enlarged
-  const bh = box.height;
-  const hw = Math.max(1, cw >> 1);
-  const hh = Math.max(1, bh >> 1);
-  const clay = resizeRaster(domainTransform(resizeRaster(box, hw, hh), (36 * s * hw) / cw, 0.4, 3), cw, bh);
+  const clay = domainTransformHalf(box, 36 * s, 0.4, 3);
   for (let y = by0; y <= by1; y++) {
     for (let x = bx0; x <= bx1; x++) {
       const i = y * ww + x;
