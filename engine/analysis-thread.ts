@@ -1,55 +1,84 @@
 /**
- * The neural analysis runs in a thread of its own. tfjs-wasm grows its WebAssembly memory while it runs, and growing
+ * The neural analysis runs in threads of its own. tfjs-wasm grows its WebAssembly memory while it runs, and growing
  * detaches the memory's old ArrayBuffer; the first detach in a V8 isolate switches every typed-array access in
  * that isolate to a slower, checked path for the rest of its life (measured: each style 25-50 % slower after one
- * analysis in the same thread). In its own thread, the analysis leaves the threads that render styles untouched.
- * If the thread cannot start or dies, the analysis runs in the calling thread: same result, slower styles after.
+ * analysis in the same thread). In their own threads, the models leave the threads that render styles untouched.
+ *
+ * With two or more cores, the faces (detector, mesh, iris) and the person mask run at once in two threads: the
+ * mask is started with the faces rather than after them, and dropped when no face is found (the cores would
+ * otherwise sit idle while the batch waits for the analysis). With one core, one thread does both in turn. If a
+ * thread cannot start or dies, its part runs in the calling thread: same result, slower styles after.
  */
+import os from 'node:os';
 import { EngineWorker, spawnEngineWorker, WorkerLostError } from './engine-worker';
-import { analyzeImage as analyzeHere } from './analysis';
-import type { Analysis } from './analysis/types';
+import { analysisImage, assembleAnalysis, findFaces, findPerson } from './analysis';
+import type { Analysis, FaceInfo } from './analysis/types';
 import type { Image8 } from './raster';
 
+/** What an analysis thread is asked for: the faces, or the person mask, of an analysis-size image. */
 export interface AnalysisRequest {
   id: number;
+  part: 'faces' | 'person';
   data: Uint8Array;
   width: number;
   height: number;
 }
+type Part = FaceInfo[] | Uint8Array;
+type Thread = EngineWorker<AnalysisRequest, Part>;
 
-let thread: EngineWorker<AnalysisRequest, Analysis> | undefined;
+/** [faces thread, mask thread]; the second only with spare cores. */
+const threads: (Thread | undefined)[] = [undefined, undefined];
 let nextId = 1;
 
-function current(warm: boolean): EngineWorker<AnalysisRequest, Analysis> | undefined {
-  if (thread?.alive) return thread;
+function threadCount(): number {
+  return os.availableParallelism() >= 2 ? 2 : 1;
+}
+
+function current(k: number, warm: boolean): Thread | undefined {
+  if (k >= threadCount()) return undefined;
+  const t = threads[k];
+  if (t?.alive) return t;
   let w: ReturnType<typeof spawnEngineWorker>;
   try {
     w = spawnEngineWorker('analysis-worker', { warm });
   } catch {
     w = undefined; // no worker support here
   }
-  thread = w && new EngineWorker<AnalysisRequest, Analysis>(w, 'analysis thread lost, analysing in the calling thread');
-  return thread;
+  threads[k] = w && new EngineWorker<AnalysisRequest, Part>(w, 'analysis thread lost, analysing in the calling thread');
+  return threads[k];
 }
 
-/** The photo's analysis (people, faces) at the analysis size, computed in the analysis thread. */
-export function analyzeImage(img: Image8): Promise<Analysis> {
-  const t = current(false);
-  if (!t) return analyzeHere(img);
+/** One part in thread `t`, or here if there is no thread or it dies holding the request (nothing is lost). */
+function part(t: Thread | undefined, which: 'faces', img: Image8): Promise<FaceInfo[]>;
+function part(t: Thread | undefined, which: 'person', img: Image8): Promise<Uint8Array>;
+function part(t: Thread | undefined, which: AnalysisRequest['part'], img: Image8): Promise<Part> {
+  const here = () => (which === 'faces' ? findFaces(img) : findPerson(img));
+  if (!t) return here();
   // a compact copy (a Buffer's view may sit in a larger pooled ArrayBuffer; transferring would detach it here)
-  const req: AnalysisRequest = { id: nextId++, data: new Uint8Array(img.data), width: img.width, height: img.height };
-  // a photo the thread held when it died is analysed here instead: nothing is lost
-  return t.run(req).catch((err: unknown) => (err instanceof WorkerLostError ? analyzeHere(img) : Promise.reject(err)));
+  const req: AnalysisRequest = { id: nextId++, part: which, data: new Uint8Array(img.data), width: img.width, height: img.height };
+  return t.run(req).catch((err: unknown) => (err instanceof WorkerLostError ? here() : Promise.reject(err)));
 }
 
-/** Start the analysis thread and load its models now (a server starting up); resolves when they are loaded. */
+/** The photo's analysis (people, faces) at the analysis size, computed in the analysis threads. */
+export async function analyzeImage(photo: Image8): Promise<Analysis> {
+  const img = analysisImage(photo);
+  const facesThread = current(0, false);
+  const maskThread = current(1, false);
+  // the mask starts with the faces in the second thread (wasted only on photos without a face)
+  const early = maskThread && part(maskThread, 'person', img);
+  early?.catch(() => undefined); // observed below when a face is found
+  const faces = await part(facesThread, 'faces', img);
+  if (faces.length === 0) return assembleAnalysis(img, faces, null);
+  return assembleAnalysis(img, faces, await (early ?? part(facesThread, 'person', img)));
+}
+
+/** Start the analysis threads and load their models now (a server starting up); resolves when they are loaded. */
 export async function warmAnalysisThread(): Promise<void> {
-  await current(true)?.awaitReady();
+  await Promise.all([0, 1].map((k) => current(k, true)?.awaitReady()));
 }
 
-/** Stop the analysis thread (tests, graceful shutdown). The next analysis starts a new one. */
+/** Stop the analysis threads (tests, graceful shutdown). The next analysis starts new ones. */
 export async function closeAnalysisThread(): Promise<void> {
-  const t = thread;
-  thread = undefined;
-  await t?.close();
+  const ts = threads.splice(0, 2, undefined, undefined);
+  await Promise.all(ts.map((t) => t?.close()));
 }

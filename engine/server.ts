@@ -298,7 +298,7 @@ export function startModelServer(opts: ModelServerOptions = {}): Promise<ModelSe
 
 if (require.main === module) {
   const port = Number(process.env.PORT ?? 8080);
-  // style worker threads started and JIT-warm, and the analysis thread's models loaded, before /ping answers:
+  // style worker threads started and JIT-warm, and the analysis threads' models loaded, before /ping answers:
   // the first request is not a cold one
   Promise.all([warmStylePool(), warmAnalysisThread()])
     .then(() => startModelServer({ port, host: process.env.HOST ?? '0.0.0.0' }))

@@ -312,26 +312,44 @@ function stretch(img: Image8, n: number): { pixels: Float32Array } {
   return { pixels: out };
 }
 
-/**
- * Analyse decoded pixels (any size; the analysis runs at ANALYSIS_LONG px). The person mask is computed only
- * when a face is found: the segmentation model also lights up on cats and statues, and a photo without people
- * must render exactly as before.
- */
-export async function analyzeImage(photo: Image8): Promise<Analysis> {
+/** The faces in an analysis-size image (detector -> mesh -> iris), largest first. */
+export async function findFaces(img: Image8): Promise<FaceInfo[]> {
   const models = await loadModels();
-  const img = analysisImage(photo);
   const faces: FaceInfo[] = [];
   for (const d of detectFaces(models, img)) {
     const f = faceInfo(models, img, d);
     if (f) faces.push(f);
   }
-  faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+  return faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+}
+
+/** The person mask of an analysis-size image (0..255 per pixel). */
+export async function findPerson(img: Image8): Promise<Uint8Array> {
+  return personMask(await loadModels(), img);
+}
+
+/**
+ * The analysis from its parts, found on the same analysis-size image. The mask is kept only when a face was
+ * found: the segmentation model also lights up on cats and statues, and a photo without people must render
+ * exactly as before.
+ */
+export function assembleAnalysis(img: Image8, faces: FaceInfo[], mask: Uint8Array | null): Analysis {
   if (faces.length === 0) return { version: 1, width: img.width, height: img.height, faces: [], coverage: 0, mask: null };
-  const data = personMask(models, img);
+  if (!mask) throw new Error('faces need the person mask');
   let sum = 0;
-  for (let i = 0; i < data.length; i++) sum += data[i];
-  const coverage = Math.round((sum / 255 / data.length) * 1e4) / 1e4;
-  return roundAnalysis({ version: 1, width: img.width, height: img.height, faces, coverage, mask: { width: img.width, height: img.height, data } });
+  for (let i = 0; i < mask.length; i++) sum += mask[i];
+  const coverage = Math.round((sum / 255 / mask.length) * 1e4) / 1e4;
+  return roundAnalysis({ version: 1, width: img.width, height: img.height, faces, coverage, mask: { width: img.width, height: img.height, data: mask } });
+}
+
+/**
+ * Analyse decoded pixels (any size; the analysis runs at ANALYSIS_LONG px) in this thread: the faces, then the
+ * person mask only when there is one (analysis-thread.ts runs the two at once in two threads; same result).
+ */
+export async function analyzeImage(photo: Image8): Promise<Analysis> {
+  const img = analysisImage(photo);
+  const faces = await findFaces(img);
+  return assembleAnalysis(img, faces, faces.length > 0 ? await findPerson(img) : null);
 }
 
 export { loadModels };

@@ -4,7 +4,8 @@
  * not how fast anything is.
  */
 import { engine as tfEngine } from '@tensorflow/tfjs-core';
-import { analyzeImage, closeAnalysisThread, decodeInput } from '../../engine';
+import { analysisToJson, analyzeImage, closeAnalysisThread, decodeInput } from '../../engine';
+import { analyzeImage as analyzeInThisThread } from '../../engine/analysis';
 import { photo } from './helpers';
 
 jest.setTimeout(240_000);
@@ -27,6 +28,15 @@ describe('the analysis thread', () => {
     ]);
     expect(astronaut.faces).toHaveLength(1);
     expect(chelsea.faces).toHaveLength(0);
+    expect(chelsea.mask).toBeNull(); // the mask found at the same time is dropped: no face, no person
     expect(Object.keys(tfEngine().registry)).not.toContain('wasm');
+  });
+
+  // last: it starts tfjs-wasm in this thread
+  it('finds the faces and the person mask in two threads, and the result is what one thread finds in turn', async () => {
+    for (const name of ['astronaut.png', 'grace_hopper.jpg', 'chelsea.png']) {
+      const img = await decodeInput(photo(name), { maxSize: 256 });
+      expect(analysisToJson(await analyzeImage(img))).toBe(analysisToJson(await analyzeInThisThread(img)));
+    }
   });
 });
