@@ -278,8 +278,9 @@ export function mergeSmallRegions(labels: Uint16Array, w: number, h: number, min
     for (let j = 0; j < cnt; j++) {
       const i = members[j];
       const x = i % w;
-      const nbs = [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i >= w ? i - w : -1, i < n - w ? i + w : -1];
-      for (const q of nbs) {
+      // the 4 neighbours in a fixed order (left, right, up, down): ties go to the first label to reach a count
+      for (let t = 0; t < 4; t++) {
+        const q = t === 0 ? (x > 0 ? i - 1 : -1) : t === 1 ? (x < w - 1 ? i + 1 : -1) : t === 2 ? (i >= w ? i - w : -1) : i < n - w ? i + w : -1;
         if (q < 0) continue;
         const l2 = labels[q];
         if (l2 === lab) continue;
@@ -319,28 +320,42 @@ export function dissolveThinStrips(labels: Uint16Array, img: Raster, numLabels: 
     const pb = sb - t * db;
     return pr * pr + pg * pg + pb * pb < 0.16 * len2; // off the line by less than 0.4 of the step
   };
-  const pass = (count: number, len: number, at: (line: number, k: number) => number) => {
-    for (let line = 0; line < count; line++) {
-      let start = 0;
-      while (start < len) {
-        const lab = labels[at(line, start)];
-        let end = start + 1;
-        while (end < len && labels[at(line, end)] === lab) end++;
-        const run = end - start;
-        if (start > 0 && end < len && run <= maxWidth) {
-          const before = labels[at(line, start - 1)];
-          const after = labels[at(line, end)];
-          if (before !== after && isBlend(lab, before, after)) {
-            const half = start + (run >> 1);
-            for (let k = start; k < end; k++) labels[at(line, k)] = k < half ? before : after;
-          }
-        }
-        start = end;
+  // a run of equal labels that ended just before `end`: split it if it is a thin blend between its neighbours
+  const split = (o: number, step: number, len: number, start: number, end: number, lab: number) => {
+    const run = end - start;
+    if (start === 0 || end >= len || run > maxWidth) return;
+    const before = labels[o + (start - 1) * step];
+    const after = labels[o + end * step];
+    if (before === after || !isBlend(lab, before, after)) return;
+    const half = start + (run >> 1);
+    for (let k = start; k < end; k++) labels[o + k * step] = k < half ? before : after;
+  };
+  // along rows
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    let start = 0;
+    for (let x = 1; x <= w; x++) {
+      if (x < w && labels[o + x] === labels[o + start]) continue;
+      split(o, 1, w, start, x, labels[o + start]);
+      start = x;
+    }
+  }
+  // along columns, walked row by row (in memory order) with each column's open run: the same runs, splits and
+  // order of reads as walking each column down in turn, since a split only changes its own column above the row
+  const runStart = new Int32Array(w);
+  const runLab = new Uint16Array(w);
+  runLab.set(labels.subarray(0, w));
+  for (let y = 1; y <= h; y++) {
+    const o = y * w;
+    for (let x = 0; x < w; x++) {
+      if (y < h && labels[o + x] === runLab[x]) continue;
+      split(x, w, h, runStart[x], y, runLab[x]);
+      if (y < h) {
+        runStart[x] = y;
+        runLab[x] = labels[o + x];
       }
     }
-  };
-  pass(h, w, (y, x) => y * w + x);
-  pass(w, h, (x, y) => y * w + x);
+  }
 }
 
 /** Mean of each plane per label: `planes.length` values per label, label-major. Empty labels read 0. */
