@@ -71,8 +71,12 @@ export function clamp01(v: number): number {
   return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
+/** Hermite step from 0 at e0 to 1 at e1 (e0 < e1). */
 export function smoothstep(e0: number, e1: number, x: number): number {
-  const t = clamp01((x - e0) / (e1 - e0));
+  // most pixels lie outside the ramp: answer them without the division (same values)
+  if (x <= e0) return 0;
+  if (x >= e1) return 1;
+  const t = (x - e0) / (e1 - e0);
   return t * t * (3 - 2 * t);
 }
 

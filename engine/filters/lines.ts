@@ -18,6 +18,7 @@ export function dogField(L: Plane, w: number, h: number, sigma: number, k = 1.6)
  * `threshold` is the minimum response (contrast) to ink, `softness` the anti-aliasing ramp relative to it.
  */
 export function inkCoverage(d: number, threshold: number, softness: number): number {
+  if (d <= threshold) return 0; // most pixels: no ink, without the division (same value)
   let v = (d - threshold) / (threshold * softness);
   v = v < 0 ? 0 : v > 1 ? 1 : v;
   return v * v * (3 - 2 * v);
