@@ -11,14 +11,14 @@
  */
 import os from 'node:os';
 import { EngineWorker, spawnEngineWorker, WorkerLostError } from './engine-worker';
-import { analysisImage, assembleAnalysis, findFaces, findPerson } from './analysis';
+import { type AnalysisPart, analysisImage, assembleAnalysis, findFaces, findPerson } from './analysis';
 import type { Analysis, FaceInfo } from './analysis/types';
 import type { Image8 } from './raster';
 
 /** What an analysis thread is asked for: the faces, or the person mask, of an analysis-size image. */
 export interface AnalysisRequest {
   id: number;
-  part: 'faces' | 'person';
+  part: AnalysisPart;
   data: Uint8Array;
   width: number;
   height: number;
@@ -34,13 +34,21 @@ function threadCount(): number {
   return os.availableParallelism() >= 2 ? 2 : 1;
 }
 
+/** What the analysis worker is started with: whether to warm up now, and which parts it will be asked for. */
+export interface AnalysisWorkerData {
+  warm: boolean;
+  parts: AnalysisPart[];
+}
+
 function current(k: number, warm: boolean): Thread | undefined {
-  if (k >= threadCount()) return undefined;
+  const count = threadCount();
+  if (k >= count) return undefined;
   const t = threads[k];
   if (t?.alive) return t;
   let w: ReturnType<typeof spawnEngineWorker>;
+  const parts: AnalysisPart[] = count === 1 ? ['faces', 'person'] : k === 0 ? ['faces'] : ['person'];
   try {
-    w = spawnEngineWorker('analysis-worker', { warm });
+    w = spawnEngineWorker('analysis-worker', { warm, parts } satisfies AnalysisWorkerData);
   } catch {
     w = undefined; // no worker support here
   }
@@ -51,7 +59,7 @@ function current(k: number, warm: boolean): Thread | undefined {
 /** One part in thread `t`, or here if there is no thread or it dies holding the request (nothing is lost). */
 function part(t: Thread | undefined, which: 'faces', img: Image8): Promise<FaceInfo[]>;
 function part(t: Thread | undefined, which: 'person', img: Image8): Promise<Uint8Array>;
-function part(t: Thread | undefined, which: AnalysisRequest['part'], img: Image8): Promise<Part> {
+function part(t: Thread | undefined, which: AnalysisPart, img: Image8): Promise<Part> {
   const here = () => (which === 'faces' ? findFaces(img) : findPerson(img));
   if (!t) return here();
   // a compact copy (a Buffer's view may sit in a larger pooled ArrayBuffer; transferring would detach it here)

@@ -4,8 +4,8 @@
  * through tsx.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { findFaces, findPerson, loadModels } from './analysis';
-import type { AnalysisRequest } from './analysis-thread';
+import { findFaces, findPerson, warmModels } from './analysis';
+import type { AnalysisRequest, AnalysisWorkerData } from './analysis-thread';
 import type { WorkerReply } from './engine-worker';
 
 const port = parentPort;
@@ -17,8 +17,9 @@ port.on('message', (req: AnalysisRequest) => {
     (err: unknown) => port.postMessage({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies WorkerReply<unknown>),
   );
 });
-// a server starting up loads the models before the first photo arrives
-const ready = (workerData as { warm?: boolean } | undefined)?.warm ? loadModels().then(() => undefined) : Promise.resolve();
+// a server starting up loads the models and runs this thread's once before the first photo arrives
+const data = workerData as AnalysisWorkerData | undefined;
+const ready = data?.warm ? warmModels(data.parts) : Promise.resolve();
 ready.then(
   () => port.postMessage({ ready: true }),
   () => port.postMessage({ ready: true }), // the first request reports the failure

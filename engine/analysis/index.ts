@@ -312,6 +312,24 @@ function stretch(img: Image8, n: number): { pixels: Float32Array } {
   return { pixels: out };
 }
 
+/**
+ * Load the models and run those of `parts` once, on zeros and in the shapes the analysis uses: a model's first run
+ * sets up its kernels and grows the wasm memory (measured: the first analysis after loading took about twice as
+ * long). A thread that only ever finds one part warms only its models, so its memory only grows for those.
+ */
+export async function warmModels(parts: readonly AnalysisPart[] = ['faces', 'person']): Promise<void> {
+  const m = await loadModels();
+  if (parts.includes('faces')) {
+    run(m.detector, new Float32Array(DETECT_N * DETECT_N * 3), DETECT_N);
+    run(m.facemesh, new Float32Array(192 * 192 * 3), 192);
+    run(m.iris, new Float32Array(2 * 64 * 64 * 3), 64, 64, 2);
+  }
+  if (parts.includes('person')) run(m.selfie, new Float32Array(256 * 256 * 3), 256);
+}
+
+/** The two parts of an analysis, found separately (findFaces, findPerson) and put together by assembleAnalysis. */
+export type AnalysisPart = 'faces' | 'person';
+
 /** The faces in an analysis-size image (detector -> mesh -> iris), largest first. */
 export async function findFaces(img: Image8): Promise<FaceInfo[]> {
   const models = await loadModels();

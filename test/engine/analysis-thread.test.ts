@@ -5,7 +5,7 @@
  */
 import { engine as tfEngine } from '@tensorflow/tfjs-core';
 import { analysisToJson, analyzeImage, closeAnalysisThread, decodeInput } from '../../engine';
-import { analyzeImage as analyzeInThisThread } from '../../engine/analysis';
+import { analyzeImage as analyzeInThisThread, warmModels } from '../../engine/analysis';
 import { photo } from './helpers';
 
 jest.setTimeout(240_000);
@@ -38,5 +38,10 @@ describe('the analysis thread', () => {
       const img = await decodeInput(photo(name), { maxSize: 256 });
       expect(analysisToJson(await analyzeImage(img))).toBe(analysisToJson(await analyzeInThisThread(img)));
     }
+  });
+
+  it('warms up with inputs each model takes (a server runs this before /ping; a wrong shape would throw)', async () => {
+    await expect(warmModels(['faces'])).resolves.toBeUndefined();
+    await expect(warmModels(['person'])).resolves.toBeUndefined();
   });
 });
