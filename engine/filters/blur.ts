@@ -4,14 +4,14 @@ import type { Plane } from '../raster';
  * Box blur of radius r (window 2r+1) along rows then columns, edges clamped.
  * O(1) per pixel regardless of radius (running sums). Returns a new plane.
  */
-export function boxBlur(src: Plane, w: number, h: number, r: number, out?: Plane): Plane {
-  const tmp = new Float32Array(w * h);
+export function boxBlur(src: Plane, w: number, h: number, r: number, out?: Plane, scratch?: Plane): Plane {
   const dst = out ?? new Float32Array(w * h);
   r = Math.max(0, Math.round(r));
   if (r === 0) {
     dst.set(src);
     return dst;
   }
+  const tmp = scratch ?? new Float32Array(w * h);
   boxH(src, tmp, w, h, r);
   boxV(tmp, dst, w, h, r);
   return dst;
@@ -66,8 +66,9 @@ export function gaussBlur(src: Plane, w: number, h: number, sigma: number, passe
     return resizePlane(gaussBlur(small, dw, dh, decimatedSigma(sigma, f), passes), dw, dh, w, h);
   }
   const radii = boxesForGauss(sigma, passes);
-  let cur = boxBlur(src, w, h, radii[0]);
-  for (let k = 1; k < passes; k++) cur = boxBlur(cur, w, h, radii[k], cur);
+  const scratch = new Float32Array(w * h); // one row-pass buffer for every pass
+  let cur = boxBlur(src, w, h, radii[0], undefined, scratch);
+  for (let k = 1; k < passes; k++) cur = boxBlur(cur, w, h, radii[k], cur, scratch);
   return cur;
 }
 

@@ -222,9 +222,16 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
     dissolveThinStrips(labels, img, L, opts.thinStrips);
     mergeSmallRegions(labels, img.width, img.height, opts.minRegion, L); // the specks a split leaves
   }
-  // palette = mean colour per label
-  const palette = labelMeans(labels, [r, g, b], L);
-  const levels = labelMeans(labels, [Y], L);
+  // palette = mean colour per label, levels = mean luminance, in one pass
+  const means = labelMeans(labels, [r, g, b, Y], L);
+  const palette = new Float32Array(L * 3);
+  const levels = new Float32Array(L);
+  for (let l = 0; l < L; l++) {
+    palette[l * 3] = means[l * 4];
+    palette[l * 3 + 1] = means[l * 4 + 1];
+    palette[l * 3 + 2] = means[l * 4 + 2];
+    levels[l] = means[l * 4 + 3];
+  }
   return { labels, palette, levels };
 }
 

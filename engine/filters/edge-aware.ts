@@ -22,10 +22,15 @@ export function domainTransform(img: Raster, sigmaS: number, sigmaR: number, ite
  * made at half size and enlarged, a quarter of the work. Returns a new raster; `img` is left as it is.
  */
 export function domainTransformHalf(img: Raster, sigmaS: number, sigmaR: number, iterations = 3): Raster {
+  return resizeRaster(domainTransformAtHalf(img, sigmaS, sigmaR, iterations), img.width, img.height);
+}
+
+/** domainTransformHalf before its enlargement (for a caller that reads it back row by row with an Upsampler). */
+export function domainTransformAtHalf(img: Raster, sigmaS: number, sigmaR: number, iterations = 3): Raster {
   const { width: w, height: h } = img;
   const hw = Math.max(1, w >> 1);
   const hh = Math.max(1, h >> 1);
-  return resizeRaster(domainTransform(resizeRaster(img, hw, hh), (sigmaS * hw) / w, sigmaR, iterations), w, h);
+  return domainTransform(resizeRaster(img, hw, hh), (sigmaS * hw) / w, sigmaR, iterations);
 }
 
 /** Single-plane variant (e.g. luminance), guided by the plane itself. In place. */

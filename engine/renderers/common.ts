@@ -1,6 +1,6 @@
 import { faceRegionsAt, featureStrokes, personAt, type Scene, skinColour, StrokeRows } from '../analysis/scene';
 import { gaussBlur } from '../filters/blur';
-import { domainTransform, domainTransformHalf } from '../filters/edge-aware';
+import { domainTransform, domainTransformAtHalf } from '../filters/edge-aware';
 import { dogField } from '../filters/lines';
 import { type Image8, type Raster, rasterFromRGB8, scaleOf, smoothstep, Upsampler, workSize } from '../raster';
 
@@ -57,12 +57,20 @@ export function simplifyBackground(work: Raster, s: number, scene: Scene, streng
   const ww = work.width;
   const wh = work.height;
   const person = gaussBlur(personAt(scene, ww, wh), ww, wh, Math.max(0.7, 2 * s));
-  const bg = domainTransformHalf(work, 60 * s * strength, 0.4, 3);
-  for (let i = 0; i < ww * wh; i++) {
-    const k = 1 - person[i];
-    work.r[i] += (bg.r[i] - work.r[i]) * k;
-    work.g[i] += (bg.g[i] - work.g[i]) * k;
-    work.b[i] += (bg.b[i] - work.b[i]) * k;
+  // domainTransformHalf, its enlargement read row by row into the blend (no full-size copy; the same float32 values)
+  const bg = domainTransformAtHalf(work, 60 * s * strength, 0.4, 3);
+  const up = new Upsampler(bg.width, bg.height, ww, wh);
+  for (let y = 0; y < wh; y++) {
+    const wy = up.fy[y];
+    const [r0, r1] = up.pair(bg.r, y);
+    const [g0, g1] = up.pair(bg.g, y);
+    const [b0, b1] = up.pair(bg.b, y);
+    for (let x = 0, i = y * ww; x < ww; x++, i++) {
+      const k = 1 - person[i];
+      work.r[i] += (Math.fround(r0[x] + (r1[x] - r0[x]) * wy) - work.r[i]) * k;
+      work.g[i] += (Math.fround(g0[x] + (g1[x] - g0[x]) * wy) - work.g[i]) * k;
+      work.b[i] += (Math.fround(b0[x] + (b1[x] - b0[x]) * wy) - work.b[i]) * k;
+    }
   }
   return person;
 }
@@ -72,9 +80,19 @@ export function simplifyBackground(work: Raster, s: number, scene: Scene, streng
  * off the faces' skin, where the landmark strokes draw the features instead of wrinkles and shading. In place on D.
  */
 export function focusLines(D: Float32Array, ww: number, wh: number, person: Float32Array, scene: Scene, s: number, bgKeep = 0.3): void {
-  const { skin } = faceRegionsAt(scene, ww, wh, Math.max(0.5, 0.8 * s));
+  const skin = faceSkinAt(scene, ww, wh, s);
   // on the inner skin only the weak lines (wrinkles, shading) go: glasses, nostrils, the jaw and hair line stay
   for (let i = 0; i < ww * wh; i++) D[i] = D[i] * (bgKeep + (1 - bgKeep) * person[i]) - 0.03 * smoothstep(0.5, 1, skin[i]);
+}
+
+/** The faces' skin at a style's work size, found once per scene and size: skinAnchors and focusLines share it (read-only). */
+const faceSkins = new WeakMap<Scene, { w: number; h: number; s: number; skin: Float32Array }>();
+function faceSkinAt(scene: Scene, w: number, h: number, s: number): Float32Array {
+  const kept = faceSkins.get(scene);
+  if (kept && kept.w === w && kept.h === h && kept.s === s) return kept.skin;
+  const { skin } = faceRegionsAt(scene, w, h, Math.max(0.5, 0.8 * s));
+  faceSkins.set(scene, { w, h, s, skin });
+  return skin;
 }
 
 /**
@@ -83,8 +101,7 @@ export function focusLines(D: Float32Array, ww: number, wh: number, person: Floa
  */
 export function skinAnchors(work: Raster, scene: Scene | undefined, s: number): [number, number, number][] | undefined {
   if (!scene) return undefined;
-  const { skin } = faceRegionsAt(scene, work.width, work.height, Math.max(0.5, 0.8 * s));
-  const c = skinColour(work, skin);
+  const c = skinColour(work, faceSkinAt(scene, work.width, work.height, s));
   return c && [c];
 }
 
