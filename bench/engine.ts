@@ -12,7 +12,8 @@
  * The engine is measured as it ships: this file and the style worker are bundled by esbuild the way
  * engine/Dockerfile bundles the server, and run in a plain `node` child process, not through the tsx dev
  * loader (measured 20-35 % slower per style). Timings are of a warm engine
- * (a running model server): worker threads started and JIT-warmed before anything is timed.
+ * (a running model server): worker threads started and JIT-warmed before anything is timed; each 1024-px style
+ * figure is its steady speed (STEADY_WARMUP runs first), and its first run after the server's warm-up is shown too.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -43,6 +44,13 @@ const TARGET_THUMBS_VS_FLOOR = 2.5;
 const TARGET_ANALYSIS_MS = 80;
 const TARGET_STYLE_VS_OPENCV = 1.0;
 const TARGET_PEAK_RSS_MB = 512;
+
+/**
+ * Runs before a steady-state figure is taken. A style reaches its steady speed in a thread only after 10-25 runs
+ * (measured at 1024 px: V8 tiers its loops up, and code that one run never reached is dropped from the optimised
+ * version when the next reaches it; 3d took 282, 259, 192 ... 101 ms). OpenCV.js (wasm, tiered up too) gets as many.
+ */
+const STEADY_WARMUP = 20;
 
 /** The fastest run: interference only ever adds time. */
 function best(xs: number[]): number {
@@ -181,7 +189,12 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   results.analysis_256_ms = await timeIt(9, () => analyzeImage(img256), 3);
   results.analysis_256_cpu_ms = await cpuIt(9, () => analyzeImage(img256), 1);
   for (const id of STYLE_IDS) {
-    results[`style_1024_ms.${id}`] = await timeIt(9, () => applyStyle(img1024, id, analysis), 3);
+    // the first 1024-px render after the server's warm-up (what the first customer of a fresh container waits) ...
+    const tFirst = performance.now();
+    applyStyle(img1024, id, analysis);
+    results[`style_1024_first_ms.${id}`] = performance.now() - tFirst;
+    // ... and the steady speed, once V8 has tiered the style's loops up
+    results[`style_1024_ms.${id}`] = await timeIt(9, () => applyStyle(img1024, id, analysis), STEADY_WARMUP);
     results[`style_1024_cpu_ms.${id}`] = await cpuIt(9, () => applyStyle(img1024, id, analysis), 1);
     results[`style_256_ms.${id}`] = await timeIt(9, () => applyStyle(img256, id, analysis), 5);
   }
@@ -193,7 +206,7 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   const tInit = performance.now();
   const { cv } = await loadOpenCv();
   results.opencv_init_ms = performance.now() - tInit;
-  results.opencv_cartoon_1024_ms = await timeIt(9, () => opencvCartoon(cv, img1024.data, img1024.width, img1024.height), 2);
+  results.opencv_cartoon_1024_ms = await timeIt(9, () => opencvCartoon(cv, img1024.data, img1024.width, img1024.height), STEADY_WARMUP);
   results.opencv_cartoon_1024_cpu_ms = await cpuIt(9, () => opencvCartoon(cv, img1024.data, img1024.width, img1024.height), 1);
   for (const id of STYLE_IDS) results[`ratio_vs_opencv.${id}`] = results[`style_1024_ms.${id}`] / results.opencv_cartoon_1024_ms;
   for (const id of STYLE_IDS) results[`cpu_ratio_vs_opencv.${id}`] = results[`style_1024_cpu_ms.${id}`] / results.opencv_cartoon_1024_cpu_ms;
@@ -210,12 +223,12 @@ function printTable(r: Record<string, number>, w: number, h: number): void {
   const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   const lines: string[] = [];
   lines.push(`\nToonZap engine benchmark (engine as shipped: esbuild bundle; sharp concurrency ${sharp.concurrency()}; ${r.style_workers} style worker thread(s); ${w}x${h} for "1024")`);
-  lines.push('style        1024px ms  vs OpenCV  CPU ms  CPU vs OpenCV  e2e 1024 ms  256px ms');
+  lines.push(`style        1024px ms  vs OpenCV  CPU ms  CPU vs OpenCV  e2e 1024 ms  256px ms  first 1024 (after the server's warm-up)`);
   for (const id of STYLE_IDS) {
     const ratio = r[`ratio_vs_opencv.${id}`];
     const cpuRatio = r[`cpu_ratio_vs_opencv.${id}`];
     lines.push(
-      `${id.padEnd(12)}${f(r[`style_1024_ms.${id}`])}   ${ratio.toFixed(2).padStart(5)} ${pass(ratio <= TARGET_STYLE_VS_OPENCV)}${f(r[`style_1024_cpu_ms.${id}`])}  ${cpuRatio.toFixed(2).padStart(5)} ${pass(cpuRatio <= TARGET_STYLE_VS_OPENCV)}${f(r[`render_1024_e2e_ms.${id}`])}    ${f(r[`style_256_ms.${id}`])}`,
+      `${id.padEnd(12)}${f(r[`style_1024_ms.${id}`])}   ${ratio.toFixed(2).padStart(5)} ${pass(ratio <= TARGET_STYLE_VS_OPENCV)}${f(r[`style_1024_cpu_ms.${id}`])}  ${cpuRatio.toFixed(2).padStart(5)} ${pass(cpuRatio <= TARGET_STYLE_VS_OPENCV)}${f(r[`render_1024_e2e_ms.${id}`])}    ${f(r[`style_256_ms.${id}`])}  ${f(r[`style_1024_first_ms.${id}`])}`,
     );
   }
   lines.push(`OpenCV.js classic cartoon @1024: ${r.opencv_cartoon_1024_ms.toFixed(1)} ms, CPU ${r.opencv_cartoon_1024_cpu_ms.toFixed(1)} ms (wasm init ${r.opencv_init_ms.toFixed(0)} ms, excluded)`);
