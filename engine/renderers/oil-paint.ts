@@ -1,7 +1,7 @@
 import { boxBlur, gaussBlur, gaussKernelBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
-import { kuwahara } from '../filters/kuwahara';
+import { Kuwahara } from '../filters/kuwahara';
 import { whiteNoise } from '../filters/noise';
 import { type Image8, luma, type Raster, rgb8Out, scaleOf, Upsampler } from '../raster';
 import { simplifyBackground, toWork } from './common';
@@ -20,9 +20,10 @@ export function oilPaint(img: Image8, scene?: Scene): Buffer {
   // with people: a calmer background, and the fine brush over the whole face so it stays a likeness
   if (scene) simplifyBackground(work, s, scene, 0.5);
   const BROAD = 3.8;
-  const painted = kuwahara(work, BROAD * s);
+  const brushes = new Kuwahara(work); // both brushes paint from the same sums
+  const painted = brushes.filter(BROAD * s);
   const face = scene ? faceRegionsAt(scene, work.width, work.height, Math.max(0.7, 2 * s)) : undefined;
-  keepFeatures(painted, work, s, BROAD, face && maxPlane(face.skin, face.features));
+  keepFeatures(painted, work, brushes, s, BROAD, face && maxPlane(face.skin, face.features));
   saturate(painted, 1.3);
   tint(painted, 1.03, 1.0, 0.95);
   tone(painted, 0.95, 1.08, 0.5, 0);
@@ -153,7 +154,7 @@ export function oilPaint(img: Image8, scene?: Scene): Buffer {
  * the abstracted photo has strong local contrast, blend in a fine-brush Kuwahara instead, as a painter switches
  * to a small brush for the eyes. Low-contrast texture (mottled backdrops, fur) keeps the broad strokes. In place.
  */
-function keepFeatures(painted: Raster, work: Raster, s: number, broad: number, faces?: Float32Array): void {
+function keepFeatures(painted: Raster, work: Raster, brushes: Kuwahara, s: number, broad: number, faces?: Float32Array): void {
   const FINE = 1.2;
   // small previews: both brushes round to the same pixel radius
   if (Math.max(1, Math.round(FINE * s)) >= Math.max(1, Math.round(broad * s))) {
@@ -186,7 +187,7 @@ function keepFeatures(painted: Raster, work: Raster, s: number, broad: number, f
   if (faces) for (let i = 0; i < n; i++) t[i] = Math.max(t[i], faces[i]);
   // below 1/1024 the fine brush changes nothing visible: those pixels (most of a calm photo) skip it
   for (let i = 0; i < n; i++) if (t[i] < 1 / 1024) t[i] = 0;
-  const fine = kuwahara(work, FINE * s, t);
+  const fine = brushes.filter(FINE * s, t);
   for (let i = 0; i < n; i++) {
     const k = t[i];
     if (k === 0) continue;
