@@ -30,31 +30,56 @@ export class LabelUpsampler {
     this.gr = gaussBlur(painted.r, w, h, 0.8);
     this.gg = gaussBlur(painted.g, w, h, 0.8);
     this.gb = gaussBlur(painted.b, w, h, 0.8);
+    this.same = new Uint8Array(w);
+    this.needX = new Uint8Array(dw);
+    for (let x = 0; x < dw; x++) this.needX[x] = this.up.fx[x] > 0 ? 5 : 0;
   }
+
+  /**
+   * Per source column of the current source row pair: bit 0 its label equals its right neighbour's in the upper row,
+   * bit 1 the lower row's below it, bit 2 the lower row's right neighbour's (x1 is the column itself at the edge).
+   */
+  private readonly same: Uint8Array;
+  /** Per output column: the bits of `same` that its bilinear weights need (0 and 2 when it reads a second column). */
+  private readonly needX: Uint8Array;
+  private sameRows = -1;
 
   /** Fill rows r, g, b (length >= output width) for output row y. */
   row(y: number, r: Float32Array, g: Float32Array, b: Float32Array): void {
     const { x0, x1, fx, sw, dw } = this.up;
-    const { labels, palette: pal, gr, gg, gb } = this;
+    const { labels, palette: pal, gr, gg, gb, same, needX } = this;
     const r0 = this.up.y0[y] * sw;
     const r1 = this.up.y1[y] * sw;
     const wy = this.up.fy[y];
+    if (this.sameRows !== r0 * (sw * this.up.sh) + r1) {
+      this.sameRows = r0 * (sw * this.up.sh) + r1;
+      for (let a = 0; a < sw; a++) {
+        const c = Math.min(a + 1, sw - 1);
+        const l = labels[r0 + a];
+        same[a] = (labels[r0 + c] === l ? 1 : 0) | (labels[r1 + a] === l ? 2 : 0) | (labels[r1 + c] === labels[r1 + a] ? 4 : 0);
+      }
+    }
+    // which neighbours have a non-zero bilinear weight: the column's own (bit 1 with a lower row), the right ones
+    const keepX = wy > 0 ? 5 : 1;
+    const needY = wy > 0 ? 2 : 0;
     for (let x = 0; x < dw; x++) {
       const a = x0[x];
-      const c = x1[x];
-      const wx = fx[x];
+      const need = (needX[x] & keepX) | needY;
       const l00 = labels[r0 + a];
-      // candidates: only neighbours with a non-zero bilinear weight
-      const l01 = wx > 0 ? labels[r0 + c] : l00;
-      const l10 = wy > 0 ? labels[r1 + a] : l00;
-      const l11 = wx > 0 && wy > 0 ? labels[r1 + c] : l00;
-      if (l01 === l00 && l10 === l00 && l11 === l00) {
+      // every candidate with a non-zero weight carries one label: its colour (the common case, no guide needed)
+      if ((same[a] & need) === need) {
         const o = l00 * 3;
         r[x] = pal[o];
         g[x] = pal[o + 1];
         b[x] = pal[o + 2];
         continue;
       }
+      const c = x1[x];
+      const wx = fx[x];
+      // candidates: only neighbours with a non-zero bilinear weight
+      const l01 = wx > 0 ? labels[r0 + c] : l00;
+      const l10 = wy > 0 ? labels[r1 + a] : l00;
+      const l11 = wx > 0 && wy > 0 ? labels[r1 + c] : l00;
       // the guide colour here (bilinear of the blurred painted image)
       const t0 = gr[r0 + a] + (gr[r0 + c] - gr[r0 + a]) * wx;
       const t1 = gr[r1 + a] + (gr[r1 + c] - gr[r1 + a]) * wx;
