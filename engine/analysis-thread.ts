@@ -80,7 +80,7 @@ export async function analyzeImage(photo: Image8): Promise<Analysis> {
   return assembleAnalysis(img, faces, await (early ?? part(facesThread, 'person', img)));
 }
 
-/** Start the analysis threads and load their models now (a server starting up); resolves when they are loaded. */
+/** Start the analysis threads, load their models and run them once now (a server starting up); resolves when done. */
 export async function warmAnalysisThread(): Promise<void> {
   await Promise.all([0, 1].map((k) => current(k, true)?.awaitReady()));
 }
