@@ -67,10 +67,6 @@ export function luma(src: Raster): Plane {
   return out;
 }
 
-export function clamp01(v: number): number {
-  return v < 0 ? 0 : v > 1 ? 1 : v;
-}
-
 /** Hermite step from 0 at e0 to 1 at e1 (e0 < e1). */
 export function smoothstep(e0: number, e1: number, x: number): number {
   // most pixels lie outside the ramp: answer them without the division (same values)

@@ -26,7 +26,6 @@ export interface StyleJob {
   analysis?: Analysis | null;
 }
 
-
 /** Relative cost of each style at thumbnail size (measured by `npm run bench`), used to balance the split. */
 const RELATIVE_COST: Readonly<Record<StyleId, number>> = {
   '3d': 18,

@@ -317,7 +317,7 @@ function stretch(img: Image8, n: number): { pixels: Float32Array } {
  * sets up its kernels and grows the wasm memory (measured: the first analysis after loading took about twice as
  * long). A thread that only ever finds one part warms only its models, so its memory only grows for those.
  */
-export async function warmModels(parts: readonly AnalysisPart[] = ['faces', 'person']): Promise<void> {
+export async function warmModels(parts: readonly AnalysisPart[]): Promise<void> {
   const m = await loadModels();
   if (parts.includes('faces')) {
     run(m.detector, new Float32Array(DETECT_N * DETECT_N * 3), DETECT_N);

@@ -282,21 +282,23 @@ export function mergeSmallRegions(labels: Uint16Array, w: number, h: number, min
     border.fill(0);
     let best = -1;
     let bestC = 0;
+    // a neighbour of another label counts one more border pixel for it; ties go to the first label to reach a count
+    const vote = (q: number) => {
+      const l2 = labels[q];
+      if (l2 === lab) return;
+      const c = ++border[l2];
+      if (c > bestC) {
+        bestC = c;
+        best = l2;
+      }
+    };
     for (let j = 0; j < cnt; j++) {
       const i = members[j];
       const x = i % w;
-      // the 4 neighbours in a fixed order (left, right, up, down): ties go to the first label to reach a count
-      for (let t = 0; t < 4; t++) {
-        const q = t === 0 ? (x > 0 ? i - 1 : -1) : t === 1 ? (x < w - 1 ? i + 1 : -1) : t === 2 ? (i >= w ? i - w : -1) : i < n - w ? i + w : -1;
-        if (q < 0) continue;
-        const l2 = labels[q];
-        if (l2 === lab) continue;
-        const c = ++border[l2];
-        if (c > bestC) {
-          bestC = c;
-          best = l2;
-        }
-      }
+      if (x > 0) vote(i - 1);
+      if (x < w - 1) vote(i + 1);
+      if (i >= w) vote(i - w);
+      if (i < n - w) vote(i + w);
     }
     if (best >= 0) for (let j = 0; j < cnt; j++) labels[members[j]] = best;
   }

@@ -63,7 +63,7 @@ export function tone(img: Raster, gamma: number, contrast = 1, pivot = 0.5, lift
   return img;
 }
 
-/** The tone curve as a 1025-entry table over [0,1]: index with (clamp01(v) * 1024 + 0.5) | 0. */
+/** The tone curve as a 1025-entry table over [0,1]: index with (v * 1024 + 0.5) | 0, v clamped to [0, 1]. */
 export function toneLut(gamma: number, contrast = 1, pivot = 0.5, lift = 0): Float32Array {
   const lut = new Float32Array(1025);
   for (let k = 0; k <= 1024; k++) {

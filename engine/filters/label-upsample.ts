@@ -42,7 +42,9 @@ export class LabelUpsampler {
   private readonly same: Uint8Array;
   /** Per output column: the bits of `same` that its bilinear weights need (0 and 2 when it reads a second column). */
   private readonly needX: Uint8Array;
-  private sameRows = -1;
+  /** The source row pair (offsets of the upper and lower row) `same` was found for. */
+  private sameR0 = -1;
+  private sameR1 = -1;
 
   /** Fill rows r, g, b (length >= output width) for output row y. */
   row(y: number, r: Float32Array, g: Float32Array, b: Float32Array): void {
@@ -51,8 +53,9 @@ export class LabelUpsampler {
     const r0 = this.up.y0[y] * sw;
     const r1 = this.up.y1[y] * sw;
     const wy = this.up.fy[y];
-    if (this.sameRows !== r0 * (sw * this.up.sh) + r1) {
-      this.sameRows = r0 * (sw * this.up.sh) + r1;
+    if (this.sameR0 !== r0 || this.sameR1 !== r1) {
+      this.sameR0 = r0;
+      this.sameR1 = r1;
       for (let a = 0; a < sw; a++) {
         const c = Math.min(a + 1, sw - 1);
         const l = labels[r0 + a];

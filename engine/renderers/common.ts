@@ -2,7 +2,7 @@ import { faceRegionsAt, featureStrokes, personAt, type Scene, skinColour, Stroke
 import { gaussBlur } from '../filters/blur';
 import { domainTransform, domainTransformAtHalf } from '../filters/edge-aware';
 import { dogField } from '../filters/lines';
-import { type Image8, type Raster, rasterFromRGB8, scaleOf, smoothstep, Upsampler, workSize } from '../raster';
+import { type Image8, type Raster, rasterFromRGB8, rowBuffers, scaleOf, smoothstep, Upsampler, workSize } from '../raster';
 
 /**
  * A style renders interleaved RGB8 into interleaved RGB8 of the same size (pure, deterministic).
@@ -57,19 +57,19 @@ export function simplifyBackground(work: Raster, s: number, scene: Scene, streng
   const ww = work.width;
   const wh = work.height;
   const person = gaussBlur(personAt(scene, ww, wh), ww, wh, Math.max(0.7, 2 * s));
-  // domainTransformHalf, its enlargement read row by row into the blend (no full-size copy; the same float32 values)
+  // domainTransformHalf, its enlargement read row by row into the blend (no full-size copy)
   const bg = domainTransformAtHalf(work, 60 * s * strength, 0.4, 3);
   const up = new Upsampler(bg.width, bg.height, ww, wh);
+  const [br, bgr, bb] = rowBuffers(ww, 3);
   for (let y = 0; y < wh; y++) {
-    const wy = up.fy[y];
-    const [r0, r1] = up.pair(bg.r, y);
-    const [g0, g1] = up.pair(bg.g, y);
-    const [b0, b1] = up.pair(bg.b, y);
+    up.row(bg.r, y, br);
+    up.row(bg.g, y, bgr);
+    up.row(bg.b, y, bb);
     for (let x = 0, i = y * ww; x < ww; x++, i++) {
       const k = 1 - person[i];
-      work.r[i] += (Math.fround(r0[x] + (r1[x] - r0[x]) * wy) - work.r[i]) * k;
-      work.g[i] += (Math.fround(g0[x] + (g1[x] - g0[x]) * wy) - work.g[i]) * k;
-      work.b[i] += (Math.fround(b0[x] + (b1[x] - b0[x]) * wy) - work.b[i]) * k;
+      work.r[i] += (br[x] - work.r[i]) * k;
+      work.g[i] += (bgr[x] - work.g[i]) * k;
+      work.b[i] += (bb[x] - work.b[i]) * k;
     }
   }
   return person;
@@ -85,13 +85,16 @@ export function focusLines(D: Float32Array, ww: number, wh: number, person: Floa
   for (let i = 0; i < ww * wh; i++) D[i] = D[i] * (bgKeep + (1 - bgKeep) * person[i]) - 0.03 * smoothstep(0.5, 1, skin[i]);
 }
 
-/** The faces' skin at a style's work size, found once per scene and size: skinAnchors and focusLines share it (read-only). */
-const faceSkins = new WeakMap<Scene, { w: number; h: number; s: number; skin: Float32Array }>();
+/**
+ * The faces' skin at a style's work size (w x h; `s`, toWork's scale, follows from it), found once per scene and
+ * size: skinAnchors and focusLines share it (read-only).
+ */
+const faceSkins = new WeakMap<Scene, { w: number; h: number; skin: Float32Array }>();
 function faceSkinAt(scene: Scene, w: number, h: number, s: number): Float32Array {
   const kept = faceSkins.get(scene);
-  if (kept && kept.w === w && kept.h === h && kept.s === s) return kept.skin;
+  if (kept && kept.w === w && kept.h === h) return kept.skin;
   const { skin } = faceRegionsAt(scene, w, h, Math.max(0.5, 0.8 * s));
-  faceSkins.set(scene, { w, h, s, skin });
+  faceSkins.set(scene, { w, h, skin });
   return skin;
 }
 
