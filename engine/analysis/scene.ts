@@ -145,6 +145,40 @@ export function faceRegionsAt(scene: Scene, w: number, h: number, feather: numbe
   return { skin, features };
 }
 
+/** The brows alone, feathered, at w x h (0..1), with the box they occupy (x0, y0, x1, y1), or undefined when none is in frame. */
+export function browsAt(scene: Scene, w: number, h: number, feather: number): { brows: Float32Array; box: [number, number, number, number] } | undefined {
+  const k = frameScale(scene, w);
+  const reach = Math.ceil(3 * feather) + 2;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const f of scene.faces) {
+    for (const loop of BROW_LOOPS) {
+      for (const i of loop) {
+        const [x, y] = f.landmarks[i];
+        x0 = Math.min(x0, x * k);
+        y0 = Math.min(y0, y * k);
+        x1 = Math.max(x1, x * k);
+        y1 = Math.max(y1, y * k);
+      }
+    }
+  }
+  const bx0 = Math.max(0, Math.floor(x0) - reach);
+  const by0 = Math.max(0, Math.floor(y0) - reach);
+  const bx1 = Math.min(w - 1, Math.ceil(x1) + reach);
+  const by1 = Math.min(h - 1, Math.ceil(y1) + reach);
+  if (bx1 < bx0 || by1 < by0) return undefined;
+  const bw = bx1 - bx0 + 1;
+  const bh = by1 - by0 + 1;
+  const box = new Float32Array(bw * bh);
+  for (const f of scene.faces) for (const l of BROW_LOOPS) fillPolygon(box, bw, bh, f, l, k, 1, [-bx0, -by0]);
+  const blurred = feather > 0 ? gaussBlur(box, bw, bh, feather) : box;
+  const brows = new Float32Array(w * h);
+  for (let y = 0; y < bh; y++) brows.set(blurred.subarray(y * bw, (y + 1) * bw), (y + by0) * w + bx0);
+  return { brows, box: [bx0, by0, bx1, by1] };
+}
+
 /** Mean colour of `work` where the faces' skin weight is high, or undefined (no skin visible at this size). */
 export function skinColour(work: { r: Float32Array; g: Float32Array; b: Float32Array }, skin: Float32Array): [number, number, number] | undefined {
   const { r, g, b } = work;

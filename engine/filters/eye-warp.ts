@@ -1,5 +1,5 @@
 import type { Image8 } from '../raster';
-import type { Point } from '../analysis/types';
+import type { EyeInfo, Point } from '../analysis/types';
 import { frameScale, type Scene } from '../analysis/scene';
 
 /**
@@ -79,6 +79,7 @@ export function warpPoint(warps: readonly EyeWarp[], p: Point): Point {
     const wp = warps[k];
     const dx = px - wp.cx;
     const dy = py - wp.cy;
+    if (scaleAt(wp, dx, dy) === 1) continue; // outside the ellipse (or no enlargement): the point stays
     // find t >= 1 with t / s(t * d) = 1, i.e. the output point c + t d samples c + d
     let lo = 1;
     let hi = 1 + wp.amount + 1e-9;
@@ -92,6 +93,25 @@ export function warpPoint(warps: readonly EyeWarp[], p: Point): Point {
     py = wp.cy + dy * t;
   }
   return [px, py];
+}
+
+/**
+ * The scene as it is after the warps (made by eyeWarps at an image of width `w`): every landmark and eye corner moved
+ * where the enlargement put it, so regions drawn from it (the features kept crisp, the skin turned to clay) follow
+ * the enlarged eyes and the brows the warp pushed aside. Iris centres stay put; radii are the caller's to scale.
+ */
+export function warpScene(scene: Scene, warps: readonly EyeWarp[], w: number): Scene {
+  if (warps.length === 0) return scene;
+  const k = frameScale(scene, w);
+  const move = (p: Point): Point => {
+    const [x, y] = warpPoint(warps, [p[0] * k, p[1] * k]);
+    return [x / k, y / k];
+  };
+  const eye = (e: EyeInfo): EyeInfo => {
+    const corners: [Point, Point] = [move(e.corners[0]), move(e.corners[1])];
+    return { ...e, corners, width: Math.hypot(corners[1][0] - corners[0][0], corners[1][1] - corners[0][1]) };
+  };
+  return { ...scene, faces: scene.faces.map((f) => ({ ...f, eyes: { left: eye(f.eyes.left), right: eye(f.eyes.right) }, landmarks: f.landmarks.map(move) })) };
 }
 
 /** A copy of `img` with the eyes enlarged (bilinear resampling inside the warps' boxes only). */

@@ -5,8 +5,8 @@ import { GuidedUpsampler } from '../filters/guided-upsample';
 import { cloneRaster, createRaster, type Image8, luma, type Raster, rowsToRGB8, upsampleToRGB8 } from '../raster';
 import { toWork } from './common';
 import { pixelMath } from '../pixel-math';
-import { faceRegionsAt, personAt, type Scene, skinColour } from '../analysis/scene';
-import { enlargeEyes, eyeWarps, warpPoint, type EyeWarp } from '../filters/eye-warp';
+import { browsAt, EYE_LOOPS, faceRegionsAt, personAt, type Scene, skinColour } from '../analysis/scene';
+import { enlargeEyes, eyeWarps, warpScene } from '../filters/eye-warp';
 import type { Point } from '../analysis/types';
 
 // bound once at load (see pixel-math.ts)
@@ -25,9 +25,11 @@ const { smoothstep } = pixelMath;
  * brows and lips stay crisp, soft toon shading from a warm key light, and the person mask (not a saliency
  * guess) for the depth of field and a rim light along the silhouette.
  */
-export function threeD(photo: Image8, scene?: Scene): Buffer {
-  const warps = scene ? eyeWarps(scene, photo.width, EYE_ENLARGE) : [];
-  const img = scene ? enlargeEyes(photo, warps) : photo;
+export function threeD(photo: Image8, found?: Scene): Buffer {
+  const warps = found ? eyeWarps(found, photo.width, EYE_ENLARGE) : [];
+  const img = found ? enlargeEyes(photo, warps) : photo;
+  // from here on the face as the warp left it: bigger eyes, brows pushed aside
+  const scene = found && warpScene(found, warps, photo.width);
   const { width: w, height: h } = img;
   const { work, s } = toWork(img);
   const ww = work.width;
@@ -117,18 +119,20 @@ export function threeD(photo: Image8, scene?: Scene): Buffer {
     }
   }
   // 4. depth of field: the person mask, else saliency (distance of smoothed colour from the image mean) x centre prior.
-  const maskB = people ? subjectFocus(people.person, lit, ww, wh, s) : saliencyFocus(work, ww, wh, s);
-  const bg = cloneRaster(lit);
   const bs = 6 * s; // a film-like shallow focus: busy backgrounds (garages, towers) melt away
-  bg.r = gaussBlur(bg.r, ww, wh, bs);
-  bg.g = gaussBlur(bg.g, ww, wh, bs);
-  bg.b = gaussBlur(bg.b, ww, wh, bs);
-  for (let i = 0; i < n; i++) {
-    const m = maskB[i];
-    // background also slightly hazier/brighter, as in a shallow-focus film frame
-    lit.r[i] = lit.r[i] * m + (bg.r[i] * 0.94 + 0.06 * 0.95) * (1 - m);
-    lit.g[i] = lit.g[i] * m + (bg.g[i] * 0.94 + 0.06 * 0.9) * (1 - m);
-    lit.b[i] = lit.b[i] * m + (bg.b[i] * 0.94 + 0.06 * 0.85) * (1 - m);
+  const maskB = people ? personFocus(people.person, lit, ww, wh, s, bs) : saliencyFocus(work, ww, wh, s);
+  if (!people) {
+    const bg = cloneRaster(lit);
+    bg.r = gaussBlur(bg.r, ww, wh, bs);
+    bg.g = gaussBlur(bg.g, ww, wh, bs);
+    bg.b = gaussBlur(bg.b, ww, wh, bs);
+    for (let i = 0; i < n; i++) {
+      const m = maskB[i];
+      // background also slightly hazier/brighter, as in a shallow-focus film frame
+      lit.r[i] = lit.r[i] * m + (bg.r[i] * 0.94 + 0.06 * 0.95) * (1 - m);
+      lit.g[i] = lit.g[i] * m + (bg.g[i] * 0.94 + 0.06 * 0.9) * (1 - m);
+      lit.b[i] = lit.b[i] * m + (bg.b[i] * 0.94 + 0.06 * 0.85) * (1 - m);
+    }
   }
   let out: Buffer;
   if (w <= ww * 1.2) out = upsampleToRGB8(lit, w, h);
@@ -140,7 +144,7 @@ export function threeD(photo: Image8, scene?: Scene): Buffer {
     const gu = new GuidedUpsampler(guide, lit, img, 1, 2e-4, focus);
     out = rowsToRGB8(w, h, (y, r, g, b) => gu.row(y, r, g, b));
   }
-  if (scene) paintEyes(out, w, h, scene, warps);
+  if (scene) paintEyes(out, w, h, scene);
   return out;
 }
 
@@ -186,10 +190,33 @@ function saliencyFocus(work: Raster, ww: number, wh: number, s: number): Float32
 }
 
 /**
- * Focus weight from the person mask, and a rim light along the silhouette (in `lit`, in place): a thin warm
- * band just inside the subject's edge, strongest on the side away from the key light (top left).
+ * Depth of field and rim light from the person mask, in `lit` (in place); returns the focus weight. The backdrop is
+ * blurred from backdrop pixels only (each blurred colour divided by the blurred backdrop weight): a plain blur of
+ * the whole frame smears the subject's colours outward, a dark halo around a dark helmet, a bright one around hair.
+ * The rim light comes after the blur, a thin warm band just inside the silhouette, strongest on the side away from
+ * the key light (top left).
  */
-function subjectFocus(person: Float32Array, lit: Raster, ww: number, wh: number, s: number): Float32Array {
+export function personFocus(person: Float32Array, lit: Raster, ww: number, wh: number, s: number, bs: number): Float32Array {
+  const n = ww * wh;
+  const focus = gaussBlur(person, ww, wh, Math.max(0.8, 1.5 * s));
+  const back = new Float32Array(n);
+  for (let i = 0; i < n; i++) back[i] = 1 - person[i];
+  const weight = gaussBlur(back, ww, wh, bs);
+  const planes = [lit.r, lit.g, lit.b];
+  const haze = [0.95, 0.9, 0.85];
+  for (let c = 0; c < 3; c++) {
+    const p = planes[c];
+    const part = new Float32Array(n);
+    for (let i = 0; i < n; i++) part[i] = p[i] * back[i];
+    const blurred = gaussBlur(part, ww, wh, bs);
+    for (let i = 0; i < n; i++) {
+      const m = focus[i];
+      // inside a large subject no backdrop is near: the subject's own blur stands in (it is hidden by m there)
+      const bg = weight[i] > 0.02 ? blurred[i] / weight[i] : p[i];
+      // background also slightly hazier/brighter, as in a shallow-focus film frame
+      p[i] = p[i] * m + (bg * 0.94 + 0.06 * haze[c]) * (1 - m);
+    }
+  }
   const soft = gaussBlur(person, ww, wh, Math.max(0.8, 2.5 * s));
   for (let y = 0; y < wh; y++) {
     for (let x = 0; x < ww; x++) {
@@ -207,7 +234,7 @@ function subjectFocus(person: Float32Array, lit: Raster, ww: number, wh: number,
       lit.b[i] += (0.8 - lit.b[i]) * a;
     }
   }
-  return gaussBlur(person, ww, wh, Math.max(0.8, 1.5 * s));
+  return focus;
 }
 
 interface PeopleFields {
@@ -278,17 +305,60 @@ function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): Peopl
       let g = work.g[i] + (clay.g[j] - work.g[i]) * c + (photoWork.g[i] - work.g[i]) * f;
       let b = work.b[i] + (clay.b[j] - work.b[i]) * c + (photoWork.b[i] - work.b[i]) * f;
       // animated-film skin is warm and a touch deeper than a photo's (light scattered under the skin): the
-      // key light and the grade that follow brighten it, and a desaturated clay read as a pale mask
-      r *= 1 - 0.02 * c;
-      g *= 1 - 0.07 * c;
-      b *= 1 - 0.14 * c;
+      // key light and the grade that follow brighten it, and a desaturated clay read as a pale mask; but the
+      // grade's saturation boost, whole, turns every complexion orange, so the skin takes part of it back here
+      const l = 0.299 * r + 0.587 * g + 0.114 * b;
+      const keep = 1 - 0.2 * c;
+      r = (l + (r - l) * keep) * (1 - 0.01 * c);
+      g = (l + (g - l) * keep) * (1 - 0.035 * c);
+      b = (l + (b - l) * keep) * (1 - 0.06 * c);
       work.r[i] = r;
       work.g[i] = g;
       work.b[i] = b;
     }
   }
+  drawBrows(scene, work, photoWork, s);
   headVolume(scene, work, skin);
   return { person, features };
+}
+
+/**
+ * Animated-film brows are drawn shapes a shade deeper than the hair, where a photo's fair brows are a faint texture
+ * that the clay and the key light around them would turn into pale bands: each brow filled with the photo's own brow
+ * colour, deepened. In place.
+ */
+function drawBrows(scene: Scene, work: Raster, photoWork: Raster, s: number): void {
+  const found = browsAt(scene, work.width, work.height, Math.max(0.6, 0.9 * s));
+  if (!found) return;
+  const { brows, box } = found;
+  const [x0, y0, x1, y1] = box;
+  const ww = work.width;
+  let sr = 0;
+  let sg = 0;
+  let sb = 0;
+  let sw = 0;
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0, i = y * ww + x0; x <= x1; x++, i++) {
+      const a = brows[i];
+      if (a < 0.5) continue;
+      sr += photoWork.r[i] * a;
+      sg += photoWork.g[i] * a;
+      sb += photoWork.b[i] * a;
+      sw += a;
+    }
+  }
+  if (sw === 0) return;
+  const deepen = 0.62;
+  const [br, bg, bb] = [(sr / sw) * deepen, (sg / sw) * deepen, (sb / sw) * deepen * 0.92];
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0, i = y * ww + x0; x <= x1; x++, i++) {
+      const a = Math.min(1, brows[i] * 1.25) * 0.85;
+      if (a <= 0) continue;
+      work.r[i] += (br - work.r[i]) * a;
+      work.g[i] += (bg - work.g[i]) * a;
+      work.b[i] += (bb - work.b[i]) * a;
+    }
+  }
 }
 
 /**
@@ -340,23 +410,18 @@ function inside(poly: Point[], x: number, y: number): boolean {
   return c;
 }
 
-const EYE_OPENING = [
-  [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],
-  [263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249],
-];
-
 /**
- * Film eyes on the final RGB8 (in place): a darker limbal ring and pupil, a crisp catchlight up and left (toward
+ * Film eyes on the final RGB8 (in place; `scene` as warped): a darker limbal ring and pupil, a crisp catchlight up and left (toward
  * the key light) and a small second one down and right, all clipped to the eye's (warped) opening.
  */
-function paintEyes(out: Buffer, w: number, h: number, scene: Scene, warps: readonly EyeWarp[]): void {
+function paintEyes(out: Buffer, w: number, h: number, scene: Scene): void {
   const k = w / scene.width;
   for (const f of scene.faces) {
     const eyes = [f.eyes.left, f.eyes.right];
     for (let e = 0; e < 2; e++) {
       const eye = eyes[e];
       if (eye.open < 0.16) continue; // closed or squinting: nothing to light
-      const poly = EYE_OPENING[e].map((i) => warpPoint(warps, [f.landmarks[i][0] * k, f.landmarks[i][1] * k]));
+      const poly = EYE_LOOPS[e].map((i): Point => [f.landmarks[i][0] * k, f.landmarks[i][1] * k]);
       const cx = eye.center[0] * k;
       const cy = eye.center[1] * k;
       const R = eye.irisRadius * k * (1 + EYE_ENLARGE);

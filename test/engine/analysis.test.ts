@@ -17,8 +17,10 @@ import {
   renderStyle,
   STYLE_IDS,
 } from '../../engine';
-import { personAt } from '../../engine/analysis/scene';
-import { enlargeEyes, eyeWarps, MAX_EYE_ENLARGE, warpPoint, warpSource } from '../../engine/filters/eye-warp';
+import { browsAt, faceRegionsAt, personAt } from '../../engine/analysis/scene';
+import { createRaster } from '../../engine/raster';
+import { personFocus } from '../../engine/renderers/three-d';
+import { enlargeEyes, eyeWarps, MAX_EYE_ENLARGE, warpPoint, warpScene, warpSource } from '../../engine/filters/eye-warp';
 import { photo, smallPhoto } from './helpers';
 
 jest.setTimeout(240_000);
@@ -172,6 +174,79 @@ describe('3d on a portrait', () => {
     // the warp only touches the eyes' surroundings
     const warped = enlargeEyes(img, warps);
     expect(Buffer.from(warped.data).subarray(0, img.width * 3 * 40).equals(Buffer.from(img.data).subarray(0, img.width * 3 * 40))).toBe(true);
+  });
+
+  it('moves the face with the warp: corners and lid landmarks out, iris centres and the rest of the face where they were', async () => {
+    const img = await decodeInput(await portrait(), { maxSize: 512 });
+    const a = await analyzeImage(img);
+    if (!hasPeople(a)) throw new Error('no face in the portrait');
+    const warps = eyeWarps(a, img.width, 0.34);
+    const moved = warpScene(a, warps, img.width);
+    const k = img.width / a.width;
+    const [f, g] = [a.faces[0], moved.faces[0]];
+    for (const side of ['left', 'right'] as const) {
+      expect(g.eyes[side].center).toEqual(f.eyes[side].center);
+      expect(g.eyes[side].width).toBeGreaterThanOrEqual(1.15 * f.eyes[side].width);
+      const p = warpPoint(warps, [f.eyes[side].corners[0][0] * k, f.eyes[side].corners[0][1] * k]);
+      expect(Math.hypot(g.eyes[side].corners[0][0] * k - p[0], g.eyes[side].corners[0][1] * k - p[1])).toBeLessThan(1e-9);
+    }
+    // the chin (152) is far from the eyes: untouched; an upper lid point (159) moves up
+    expect(g.landmarks[152]).toEqual(f.landmarks[152]);
+    expect(g.landmarks[159][1]).toBeLessThan(f.landmarks[159][1] - 0.5);
+  });
+
+  it('gives the face film skin and drawn brows: brows darker than the skin, the complexion not pushed to orange', async () => {
+    for (const name of ['astronaut.png', 'grace_hopper.jpg']) {
+      const bytes = photo(name);
+      const a = await analyzePhoto(bytes);
+      if (!hasPeople(a)) throw new Error(`no face in ${name}`);
+      const img = await decodeInput(bytes, { maxSize: 512 });
+      const { width: w, height: h } = img;
+      const out = applyStyle(img, '3d', a).data;
+      const face = warpScene(a, eyeWarps(a, w, 0.34), w);
+      const { skin } = faceRegionsAt(face, w, h, 1);
+      const brows = browsAt(face, w, h, 1)?.brows;
+      if (!brows) throw new Error('no brows');
+      const L = (d: Uint8Array, i: number) => 0.299 * d[i * 3] + 0.587 * d[i * 3 + 1] + 0.114 * d[i * 3 + 2];
+      const sat = (d: Uint8Array, i: number) => {
+        const hi = Math.max(d[i * 3], d[i * 3 + 1], d[i * 3 + 2]);
+        return hi ? (hi - Math.min(d[i * 3], d[i * 3 + 1], d[i * 3 + 2])) / hi : 0;
+      };
+      let [browL, nb, skinL, ns, satOut, satIn] = [0, 0, 0, 0, 0, 0];
+      for (let i = 0; i < w * h; i++) {
+        if (brows[i] > 0.6) [browL, nb] = [browL + L(out, i), nb + 1];
+        if (skin[i] > 0.9) [skinL, ns, satOut, satIn] = [skinL + L(out, i), ns + 1, satOut + sat(out, i), satIn + sat(img.data, i)];
+      }
+      // measured: brows 0.62-0.73 of the skin's luma (0.94-1.01 before they were drawn: pale bands); skin
+      // saturation 1.08-1.30x the photo's (1.25-1.58x before: orange)
+      expect(browL / nb / (skinL / ns)).toBeLessThan(0.85);
+      expect(satOut / satIn).toBeLessThan(1.4);
+    }
+  });
+
+  it('blurs the backdrop from backdrop pixels only: no halo of the subject\'s colours, the rim light inside the silhouette', () => {
+    const [w, h] = [160, 120];
+    const lit = createRaster(w, h);
+    const person = new Float32Array(w * h);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = y * w + x;
+        const inside = Math.hypot(x - 80, y - 60) < 35;
+        person[i] = inside ? 1 : 0;
+        lit.r[i] = lit.g[i] = lit.b[i] = inside ? 0.05 : 0.8; // a dark helmet before a light wall
+      }
+    }
+    personFocus(person, lit, w, h, 1, 6);
+    let worst = 0;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const d = Math.hypot(x - 80, y - 60);
+        if (d < 36 || d > 48) continue;
+        // the wall as it is, or hazed a little (0.94 v + 0.06 haze): never darkened by the helmet, nor lit by the rim
+        worst = Math.max(worst, Math.abs(lit.g[y * w + x] - 0.8));
+      }
+    }
+    expect(worst).toBeLessThan(0.02);
   });
 
   // The models' eye widths on the output are not asserted: Face Mesh and Iris regress eye corners relative to
