@@ -94,7 +94,7 @@ export function oilPaint(img: Image8, scene?: Scene): Buffer {
   for (let y = 0; y < wh; y++) {
     for (let x = 0; x < ww; x++) {
       const i = y * ww + x;
-      strokes[i] = (noise[i] + trace(noise, tx, ty, ww, wh, x, y, tx[i], ty[i], steps) + trace(noise, tx, ty, ww, wh, x, y, -tx[i], -ty[i], steps)) / (2 * steps + 1);
+      strokes[i] = traceBoth(noise, tx, ty, ww, wh, x, y, steps) / (2 * steps + 1);
     }
   }
   // Impasto relief: height = strokes + a little luminance, differenced along the light's diagonal over
@@ -197,40 +197,57 @@ function keepFeatures(painted: Raster, work: Raster, brushes: Kuwahara, s: numbe
   }
 }
 
-/** Sum of `noise` along the tangent field from (x, y), `steps` unit steps starting in direction (dx, dy). */
-function trace(
-  noise: Float32Array,
-  tx: Float32Array,
-  ty: Float32Array,
-  w: number,
-  h: number,
-  x: number,
-  y: number,
-  dx: number,
-  dy: number,
-  steps: number,
-): number {
-  let acc = 0;
-  let px = x + 0.5;
-  let py = y + 0.5;
-  for (let k = 0; k < steps; k++) {
-    px += dx;
-    py += dy;
-    if (px < 0 || py < 0 || px >= w || py >= h) break;
-    const j = (py | 0) * w + (px | 0);
-    acc += noise[j];
-    // keep direction consistent (the tangent field has a sign ambiguity)
-    const ndx = tx[j];
-    const ndy = ty[j];
-    if (ndx * dx + ndy * dy < 0) {
-      dx = -ndx;
-      dy = -ndy;
-    } else {
-      dx = ndx;
-      dy = ndy;
+/**
+ * `noise` at (x, y) plus its sums along the tangent field from there, `steps` unit steps forward (along the tangent
+ * there) and as many backward, added in that order. The two walks are independent, and each step waits on the last (its position
+ * picks the next tangent): they are stepped together, so the core runs one while the other waits on memory.
+ */
+function traceBoth(noise: Float32Array, tx: Float32Array, ty: Float32Array, w: number, h: number, x: number, y: number, steps: number): number {
+  const i = y * w + x;
+  let accF = 0;
+  let accB = 0;
+  let fx = x + 0.5;
+  let fy = y + 0.5;
+  let bx = fx;
+  let by = fy;
+  let fdx = tx[i];
+  let fdy = ty[i];
+  let bdx = -fdx;
+  let bdy = -fdy;
+  let f = true;
+  let b = true;
+  for (let k = 0; k < steps && (f || b); k++) {
+    if (f) {
+      fx += fdx;
+      fy += fdy;
+      if (fx < 0 || fy < 0 || fx >= w || fy >= h) f = false;
+      else {
+        const j = (fy | 0) * w + (fx | 0);
+        accF += noise[j];
+        // keep direction consistent (the tangent field has a sign ambiguity)
+        const ndx = tx[j];
+        const ndy = ty[j];
+        const flip = ndx * fdx + ndy * fdy < 0 ? -1 : 1;
+        fdx = ndx * flip;
+        fdy = ndy * flip;
+      }
+    }
+    if (b) {
+      bx += bdx;
+      by += bdy;
+      if (bx < 0 || by < 0 || bx >= w || by >= h) b = false;
+      else {
+        const j = (by | 0) * w + (bx | 0);
+        accB += noise[j];
+        const ndx = tx[j];
+        const ndy = ty[j];
+        const flip = ndx * bdx + ndy * bdy < 0 ? -1 : 1;
+        bdx = ndx * flip;
+        bdy = ndy * flip;
+      }
     }
   }
-  return acc;
+  return noise[i] + accF + accB;
 }
 
 /** Per-pixel maximum of two planes (a new plane). */
