@@ -61,18 +61,54 @@ export function kmeansPalette(img: Raster, k: number, iterations = 10, seed = 7)
       }
     }
   }
+  // Lloyd iterations, with Hamerly's bounds (distances in the weighted colour space, a Euclidean one): `upper` bounds
+  // a sample's distance to its centre from above, `lower` the distance to every other centre from below. Where
+  // upper < lower the sample cannot change centre, and its distances are not computed; the others are assigned
+  // exactly as plain Lloyd (first nearest in palette order). The sums are taken afresh in sample order each time,
+  // so the palette is the same bits as without the bounds.
   const sums = new Float64Array(k * 4);
   const labels = new Uint8Array(m);
+  const upper = new Float64Array(m);
+  const lower = new Float64Array(m); // 0: every sample is assigned in full on the first iteration
+  const moved = new Float64Array(k);
+  const old = new Float32Array(k * 3);
   for (let it = 0; it < iterations; it++) {
     sums.fill(0);
     for (let i = 0; i < m; i++) {
-      const c = nearest(pal, k, sr[i], sg[i], sb[i]);
-      labels[i] = c;
+      let c = labels[i];
+      // a relative margin far above rounding: a near-tie is always computed in full
+      if (!(upper[i] < lower[i] * SKIP_MARGIN)) {
+        const r = sr[i];
+        const g = sg[i];
+        const b = sb[i];
+        let best = 0;
+        let bestD = Infinity;
+        let second = Infinity;
+        for (let q = 0, o = 0; q < k; q++, o += 3) {
+          const dr = r - pal[o];
+          const dg = g - pal[o + 1];
+          const db = b - pal[o + 2];
+          const d = WR * dr * dr + WG * dg * dg + WB * db * db;
+          if (d < bestD) {
+            second = bestD;
+            bestD = d;
+            best = q;
+          } else if (d < second) second = d;
+        }
+        c = best;
+        labels[i] = c;
+        upper[i] = Math.sqrt(bestD);
+        lower[i] = Math.sqrt(second);
+      }
       sums[c * 4] += sr[i];
       sums[c * 4 + 1] += sg[i];
       sums[c * 4 + 2] += sb[i];
       sums[c * 4 + 3] += 1;
     }
+    old.set(pal);
+    let most = 0;
+    let mostAt = -1;
+    let next = 0;
     for (let c = 0; c < k; c++) {
       const cnt = sums[c * 4 + 3];
       if (cnt > 0) {
@@ -80,10 +116,28 @@ export function kmeansPalette(img: Raster, k: number, iterations = 10, seed = 7)
         pal[c * 3 + 1] = sums[c * 4 + 1] / cnt;
         pal[c * 3 + 2] = sums[c * 4 + 2] / cnt;
       }
+      const dr = pal[c * 3] - old[c * 3];
+      const dg = pal[c * 3 + 1] - old[c * 3 + 1];
+      const db = pal[c * 3 + 2] - old[c * 3 + 2];
+      moved[c] = Math.sqrt(WR * dr * dr + WG * dg * dg + WB * db * db);
+      if (moved[c] > most) {
+        next = most;
+        most = moved[c];
+        mostAt = c;
+      } else if (moved[c] > next) next = moved[c];
+    }
+    for (let i = 0; i < m; i++) {
+      const c = labels[i];
+      upper[i] += moved[c];
+      // the other centres moved by at most `most`, or `next` when this sample's own centre moved most
+      lower[i] -= c === mostAt ? next : most;
     }
   }
   return pal;
 }
+
+/** Hamerly's test with a relative margin of 1e-9 (rounding is about 1e-16). */
+const SKIP_MARGIN = 1 - 1e-9;
 
 function nearest(pal: Float32Array, k: number, r: number, g: number, b: number): number {
   let best = 0;
