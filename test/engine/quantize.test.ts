@@ -34,7 +34,10 @@ function lloyd(r: Float32Array, g: Float32Array, b: Float32Array, start: Float32
 describe('kmeansPalette', () => {
   it('equals plain Lloyd bit for bit: gradients, clusters, duplicate colours and exact ties', () => {
     let seed = 11;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
     const [w, h] = [120, 90];
     const img = createRaster(w, h);
     for (let y = 0; y < h; y++) {
