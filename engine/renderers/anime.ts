@@ -21,8 +21,9 @@ export function anime(img: Image8, scene?: Scene): Buffer {
   const wh = work.height;
   // a tighter range keeps low-contrast structure (lattice towers at dusk, fur) that line art then draws
   abstractRegions(work, s, 1.6, 0.6);
-  const Lw = luma(work);
   const person = scene && simplifyBackground(work, s, scene);
+  // the lines come from the simplified backdrop: behind people they follow its calm shapes, not the photo's clutter
+  const Lw = luma(work);
   tone(work, 0.8, 1.05, 0.5, 0.02);
   const cel = celQuantize(work, { chromaK: 6, bands: [0.3, 0.6, 0.86], minRegion: Math.round(140 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, smoothFlatRange: 0.05, thinStrips: Math.max(1, Math.round(3 * s)), anchors: skinAnchors(work, scene, s) });
   const grade = (img: Raster) => {

@@ -18,8 +18,9 @@ export function comic(img: Image8, scene?: Scene): Buffer {
   const ww = work.width;
   const wh = work.height;
   abstractRegions(work, s, 1.2);
-  const Lw = luma(work);
   const person = scene && simplifyBackground(work, s, scene);
+  // lines and shadows come from the simplified backdrop: behind people they follow its calm shapes
+  const Lw = luma(work);
   tone(work, 0.95, 1.2, 0.5, 0);
   saturate(work, 1.55);
   const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, thinStrips: Math.max(1, Math.round(3 * s)), anchors: skinAnchors(work, scene, s) });

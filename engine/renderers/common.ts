@@ -79,7 +79,7 @@ export function simplifyBackground(work: Raster, s: number, scene: Scene, streng
  * With people: DoG lines kept on the subject, thinned behind it (`bgKeep` of their strength), and the weak ones
  * off the faces' skin, where the landmark strokes draw the features instead of wrinkles and shading. In place on D.
  */
-export function focusLines(D: Float32Array, ww: number, wh: number, person: Float32Array, scene: Scene, s: number, bgKeep = 0.3): void {
+export function focusLines(D: Float32Array, ww: number, wh: number, person: Float32Array, scene: Scene, s: number, bgKeep = 0.2): void {
   const skin = faceSkinAt(scene, ww, wh, s);
   // on the inner skin only the weak lines (wrinkles, shading) go: glasses, nostrils, the jaw and hair line stay
   for (let i = 0; i < ww * wh; i++) D[i] = D[i] * (bgKeep + (1 - bgKeep) * person[i]) - 0.03 * smoothstep(0.5, 1, skin[i]);
