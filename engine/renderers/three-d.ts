@@ -319,6 +319,7 @@ function sculpt(scene: Scene, work: Raster, photoWork: Raster, s: number): Peopl
   }
   drawBrows(scene, work, photoWork, s);
   headVolume(scene, work, skin);
+  modelFace(scene, work, skin);
   return { person, features };
 }
 
@@ -394,6 +395,61 @@ function headVolume(scene: Scene, work: Raster, skin: Float32Array): void {
         work.r[i] *= 1 + 0.6 * f;
         work.g[i] *= 1 + f;
         work.b[i] *= 1 + 1.25 * f;
+      }
+    }
+  }
+}
+
+/**
+ * Clay faces are sculpted, not flat: the smoothing takes the nose's and cheeks' photo shading away, so they are
+ * modelled back from the landmarks under the same key light (top left): a soft shadow under the nose and along its
+ * side away from the light, a highlight down its lit side, and warm cheeks. Soft elliptical blobs, inside the skin
+ * only, sized by the face (the nostril wings' span). In place.
+ */
+function modelFace(scene: Scene, work: Raster, skin: Float32Array): void {
+  const k = work.width / scene.width;
+  for (const f of scene.faces) {
+    const P = (i: number): Point => [f.landmarks[i][0] * k, f.landmarks[i][1] * k];
+    const [wl, wr, tip, base, bridge] = [P(98), P(327), P(4), P(2), P(168)];
+    const span = Math.hypot(wr[0] - wl[0], wr[1] - wl[1]);
+    if (span < 3) continue; // a face this small has no nose to model
+    // the face's own axes: along the nostril wings (x) and down the nose (y)
+    const ux = (wr[0] - wl[0]) / span;
+    const uy = (wr[1] - wl[1]) / span;
+    const down: Point = [-uy, ux];
+    const noseLen = Math.hypot(base[0] - bridge[0], base[1] - bridge[1]);
+    // [centre, half-length across, half-length down, colour gain r g b]
+    const blobs: [Point, number, number, [number, number, number]][] = [
+      // under the nose: its cast shadow on the upper lip
+      [[base[0] + down[0] * 0.18 * span, base[1] + down[1] * 0.18 * span], 0.55 * span, 0.2 * span, [0.86, 0.8, 0.8]],
+      // the side away from the light
+      [[(tip[0] + bridge[0]) / 2 + ux * 0.28 * span, (tip[1] + bridge[1]) / 2 + uy * 0.28 * span], 0.2 * span, 0.45 * noseLen, [0.92, 0.89, 0.89]],
+      // the lit ridge
+      [[(tip[0] + bridge[0]) / 2 - ux * 0.1 * span, (tip[1] + bridge[1]) / 2 - uy * 0.1 * span], 0.1 * span, 0.42 * noseLen, [1.08, 1.07, 1.06]],
+      // warm cheeks
+      [P(205), 0.55 * span, 0.45 * span, [1.04, 0.97, 0.97]],
+      [P(425), 0.55 * span, 0.45 * span, [1.04, 0.97, 0.97]],
+    ];
+    for (const [[cx, cy], ra, rb, gain] of blobs) {
+      const r = Math.max(ra, rb);
+      const x0 = Math.max(0, Math.floor(cx - r));
+      const x1 = Math.min(work.width - 1, Math.ceil(cx + r));
+      const y0 = Math.max(0, Math.floor(cy - r));
+      const y1 = Math.min(work.height - 1, Math.ceil(cy + r));
+      for (let y = y0; y <= y1; y++) {
+        for (let x = x0; x <= x1; x++) {
+          const i = y * work.width + x;
+          if (skin[i] <= 0) continue;
+          const dx = x + 0.5 - cx;
+          const dy = y + 0.5 - cy;
+          const a = (dx * ux + dy * uy) / ra;
+          const b = (dx * down[0] + dy * down[1]) / rb;
+          const t = (1 - smoothstep(0.2, 1, Math.sqrt(a * a + b * b))) * skin[i];
+          if (t <= 0) continue;
+          work.r[i] *= 1 + (gain[0] - 1) * t;
+          work.g[i] *= 1 + (gain[1] - 1) * t;
+          work.b[i] *= 1 + (gain[2] - 1) * t;
+        }
       }
     }
   }
