@@ -409,8 +409,8 @@ function headVolume(scene: Scene, work: Raster, skin: Float32Array): void {
 function modelFace(scene: Scene, work: Raster, skin: Float32Array): void {
   const k = work.width / scene.width;
   for (const f of scene.faces) {
-    const P = (i: number): Point => [f.landmarks[i][0] * k, f.landmarks[i][1] * k];
-    const [wl, wr, tip, base, bridge] = [P(98), P(327), P(4), P(2), P(168)];
+    const at = (i: number): Point => [f.landmarks[i][0] * k, f.landmarks[i][1] * k];
+    const [wl, wr, tip, base, bridge] = [at(98), at(327), at(4), at(2), at(168)];
     const span = Math.hypot(wr[0] - wl[0], wr[1] - wl[1]);
     if (span < 3) continue; // a face this small has no nose to model
     // the face's own axes: along the nostril wings (x) and down the nose (y)
@@ -427,8 +427,8 @@ function modelFace(scene: Scene, work: Raster, skin: Float32Array): void {
       // the lit ridge
       [[(tip[0] + bridge[0]) / 2 - ux * 0.1 * span, (tip[1] + bridge[1]) / 2 - uy * 0.1 * span], 0.1 * span, 0.42 * noseLen, [1.08, 1.07, 1.06]],
       // warm cheeks
-      [P(205), 0.55 * span, 0.45 * span, [1.04, 0.97, 0.97]],
-      [P(425), 0.55 * span, 0.45 * span, [1.04, 0.97, 0.97]],
+      [at(205), 0.55 * span, 0.45 * span, [1.04, 0.97, 0.97]],
+      [at(425), 0.55 * span, 0.45 * span, [1.04, 0.97, 0.97]],
     ];
     for (const [[cx, cy], ra, rb, gain] of blobs) {
       const r = Math.max(ra, rb);
