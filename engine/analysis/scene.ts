@@ -94,20 +94,19 @@ function fillPolygon(out: Float32Array, w: number, h: number, face: FaceInfo, lo
   }
 }
 
-/** Feathered regions at w x h (0..1): the faces' skin (oval minus eyes, brows and lips) and the features themselves. */
-export function faceRegionsAt(scene: Scene, w: number, h: number, feather: number): { skin: Float32Array; features: Float32Array } {
-  const k = frameScale(scene, w);
-  const skin = new Float32Array(w * h);
-  const features = new Float32Array(w * h);
-  // Faces cover a small part of most photos: the polygons are filled and feathered in the box around the faces'
-  // landmarks (plus the feather's reach) only; everything outside it is 0 either way.
-  const reach = Math.ceil(3 * feather) + 2;
+/**
+ * The box (x0, y0, x1, y1 at w x h, scale k) around the given landmarks of every face plus `reach` px, clipped to the
+ * image, or undefined when it falls outside. Faces cover a small part of most photos: regions are filled and
+ * feathered in such a box only; everything outside it is 0 either way.
+ */
+function landmarkBox(scene: Scene, k: number, w: number, h: number, reach: number, indices?: readonly number[]): [number, number, number, number] | undefined {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
   for (const f of scene.faces) {
-    for (const [x, y] of f.landmarks) {
+    for (const i of indices ?? f.landmarks.keys()) {
+      const [x, y] = f.landmarks[i];
       x0 = Math.min(x0, x * k);
       y0 = Math.min(y0, y * k);
       x1 = Math.max(x1, x * k);
@@ -118,21 +117,31 @@ export function faceRegionsAt(scene: Scene, w: number, h: number, feather: numbe
   const by0 = Math.max(0, Math.floor(y0) - reach);
   const bx1 = Math.min(w - 1, Math.ceil(x1) + reach);
   const by1 = Math.min(h - 1, Math.ceil(y1) + reach);
-  if (bx1 < bx0 || by1 < by0) return { skin, features };
+  return bx1 < bx0 || by1 < by0 ? undefined : [bx0, by0, bx1, by1];
+}
+
+/** The landmark loops of every face filled (1) in `box` and feathered by `feather`: a plane the size of the box. */
+function loopsIn(scene: Scene, k: number, box: readonly [number, number, number, number], loops: readonly (readonly number[])[], feather: number): Float32Array {
+  const [bx0, by0, bx1, by1] = box;
   const bw = bx1 - bx0 + 1;
   const bh = by1 - by0 + 1;
-  const oval = new Float32Array(bw * bh);
-  const feat = new Float32Array(bw * bh);
-  const shift: Point = [-bx0, -by0];
-  for (const f of scene.faces) {
-    fillPolygon(oval, bw, bh, f, FACE_OVAL, k, 1, shift);
-    for (const l of EYE_LOOPS) fillPolygon(feat, bw, bh, f, l, k, 1, shift);
-    for (const l of BROW_LOOPS) fillPolygon(feat, bw, bh, f, l, k, 1, shift);
-    fillPolygon(feat, bw, bh, f, LIPS_LOOP, k, 1, shift);
-  }
-  const featB = feather > 0 ? gaussBlur(feat, bw, bh, feather) : feat;
-  const ovalB = feather > 0 ? gaussBlur(oval, bw, bh, feather) : oval;
-  for (let y = 0; y < bh; y++) {
+  const plane = new Float32Array(bw * bh);
+  for (const f of scene.faces) for (const l of loops) fillPolygon(plane, bw, bh, f, l, k, 1, [-bx0, -by0]);
+  return feather > 0 ? gaussBlur(plane, bw, bh, feather) : plane;
+}
+
+/** Feathered regions at w x h (0..1): the faces' skin (oval minus eyes, brows and lips) and the features themselves. */
+export function faceRegionsAt(scene: Scene, w: number, h: number, feather: number): { skin: Float32Array; features: Float32Array } {
+  const k = frameScale(scene, w);
+  const skin = new Float32Array(w * h);
+  const features = new Float32Array(w * h);
+  const box = landmarkBox(scene, k, w, h, Math.ceil(3 * feather) + 2);
+  if (!box) return { skin, features };
+  const ovalB = loopsIn(scene, k, box, [FACE_OVAL], feather);
+  const featB = loopsIn(scene, k, box, [...EYE_LOOPS, ...BROW_LOOPS, LIPS_LOOP], feather);
+  const [bx0, by0, bx1, by1] = box;
+  const bw = bx1 - bx0 + 1;
+  for (let y = 0; y <= by1 - by0; y++) {
     for (let x = 0; x < bw; x++) {
       const j = y * bw + x;
       const i = (y + by0) * w + x + bx0;
@@ -145,38 +154,19 @@ export function faceRegionsAt(scene: Scene, w: number, h: number, feather: numbe
   return { skin, features };
 }
 
+const BROW_POINTS = BROW_LOOPS.flat();
+
 /** The brows alone, feathered, at w x h (0..1), with the box they occupy (x0, y0, x1, y1), or undefined when none is in frame. */
 export function browsAt(scene: Scene, w: number, h: number, feather: number): { brows: Float32Array; box: [number, number, number, number] } | undefined {
   const k = frameScale(scene, w);
-  const reach = Math.ceil(3 * feather) + 2;
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const f of scene.faces) {
-    for (const loop of BROW_LOOPS) {
-      for (const i of loop) {
-        const [x, y] = f.landmarks[i];
-        x0 = Math.min(x0, x * k);
-        y0 = Math.min(y0, y * k);
-        x1 = Math.max(x1, x * k);
-        y1 = Math.max(y1, y * k);
-      }
-    }
-  }
-  const bx0 = Math.max(0, Math.floor(x0) - reach);
-  const by0 = Math.max(0, Math.floor(y0) - reach);
-  const bx1 = Math.min(w - 1, Math.ceil(x1) + reach);
-  const by1 = Math.min(h - 1, Math.ceil(y1) + reach);
-  if (bx1 < bx0 || by1 < by0) return undefined;
+  const box = landmarkBox(scene, k, w, h, Math.ceil(3 * feather) + 2, BROW_POINTS);
+  if (!box) return undefined;
+  const blurred = loopsIn(scene, k, box, BROW_LOOPS, feather);
+  const [bx0, by0, bx1, by1] = box;
   const bw = bx1 - bx0 + 1;
-  const bh = by1 - by0 + 1;
-  const box = new Float32Array(bw * bh);
-  for (const f of scene.faces) for (const l of BROW_LOOPS) fillPolygon(box, bw, bh, f, l, k, 1, [-bx0, -by0]);
-  const blurred = feather > 0 ? gaussBlur(box, bw, bh, feather) : box;
   const brows = new Float32Array(w * h);
-  for (let y = 0; y < bh; y++) brows.set(blurred.subarray(y * bw, (y + 1) * bw), (y + by0) * w + bx0);
-  return { brows, box: [bx0, by0, bx1, by1] };
+  for (let y = 0; y <= by1 - by0; y++) brows.set(blurred.subarray(y * bw, (y + 1) * bw), (y + by0) * w + bx0);
+  return { brows, box };
 }
 
 /** Mean colour of `work` where the faces' skin weight is high, or undefined (no skin visible at this size). */
