@@ -202,20 +202,28 @@ export function personFocus(person: Float32Array, lit: Raster, ww: number, wh: n
   const back = new Float32Array(n);
   for (let i = 0; i < n; i++) back[i] = 1 - person[i];
   const weight = gaussBlur(back, ww, wh, bs);
-  const planes = [lit.r, lit.g, lit.b];
-  const haze = [0.95, 0.9, 0.85];
-  for (let c = 0; c < 3; c++) {
-    const p = planes[c];
-    const part = new Float32Array(n);
-    for (let i = 0; i < n; i++) part[i] = p[i] * back[i];
-    const blurred = gaussBlur(part, ww, wh, bs);
-    for (let i = 0; i < n; i++) {
-      const m = focus[i];
-      // inside a large subject no backdrop is near: the subject's own blur stands in (it is hidden by m there)
-      const bg = weight[i] > 0.02 ? blurred[i] / weight[i] : p[i];
-      // background also slightly hazier/brighter, as in a shallow-focus film frame
-      p[i] = p[i] * m + (bg * 0.94 + 0.06 * haze[c]) * (1 - m);
-    }
+  const { r, g, b } = lit;
+  const pr = new Float32Array(n);
+  const pg = new Float32Array(n);
+  const pb = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    pr[i] = r[i] * back[i];
+    pg[i] = g[i] * back[i];
+    pb[i] = b[i] * back[i];
+  }
+  const br = gaussBlur(pr, ww, wh, bs);
+  const bg = gaussBlur(pg, ww, wh, bs);
+  const bb = gaussBlur(pb, ww, wh, bs);
+  for (let i = 0; i < n; i++) {
+    const m = focus[i];
+    const k = 1 - m;
+    const wgt = weight[i];
+    // inside a large subject no backdrop is near: the pixel itself stands in (it is hidden by m there)
+    const near = wgt > 0.02;
+    // background also slightly hazier/brighter, as in a shallow-focus film frame
+    r[i] = r[i] * m + ((near ? br[i] / wgt : r[i]) * 0.94 + 0.06 * 0.95) * k;
+    g[i] = g[i] * m + ((near ? bg[i] / wgt : g[i]) * 0.94 + 0.06 * 0.9) * k;
+    b[i] = b[i] * m + ((near ? bb[i] / wgt : b[i]) * 0.94 + 0.06 * 0.85) * k;
   }
   const soft = gaussBlur(person, ww, wh, Math.max(0.8, 2.5 * s));
   for (let y = 0; y < wh; y++) {
