@@ -61,8 +61,11 @@ export class GuidedUpsampler {
     this.up = new Upsampler(w, h, full.width, full.height);
   }
 
-  /** Row y of the output, planar into r, g, b (length >= output width). One loop blends all five fields. */
-  row(y: number, r: Float32Array, g: Float32Array, b: Float32Array): void {
+  /**
+   * Row y of the output as clamped bytes into `oc` (interleaved RGB8, the output's own layout; see rgb8Out). One loop
+   * blends all five fields and writes the bytes; each value is rounded to float32 first, as a planar row would keep it.
+   */
+  rowRGB8(y: number, oc: Uint8ClampedArray): void {
     const { data, width: w } = this.full;
     const { up, src } = this;
     const [r0, r1] = up.pair(src.r, y);
@@ -71,13 +74,17 @@ export class GuidedUpsampler {
     const [a0, a1] = up.pair(this.a, y);
     const [i0, i1] = up.pair(this.guide, y);
     const wy = up.fy[y];
+    const f32 = Math.fround;
     for (let x = 0, j = y * w * 3; x < w; x++, j += 3) {
       const a = a0[x] + (a1[x] - a0[x]) * wy;
       const I = i0[x] + (i1[x] - i0[x]) * wy;
       const d = a * (KR * data[j] + KG * data[j + 1] + KB * data[j + 2] - I);
-      r[x] = r0[x] + (r1[x] - r0[x]) * wy + d;
-      g[x] = g0[x] + (g1[x] - g0[x]) * wy + d;
-      b[x] = b0[x] + (b1[x] - b0[x]) * wy + d;
+      const r = f32(r0[x] + (r1[x] - r0[x]) * wy + d);
+      const g = f32(g0[x] + (g1[x] - g0[x]) * wy + d);
+      const b = f32(b0[x] + (b1[x] - b0[x]) * wy + d);
+      oc[j] = r * 255;
+      oc[j + 1] = g * 255;
+      oc[j + 2] = b * 255;
     }
   }
 }

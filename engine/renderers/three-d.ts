@@ -2,7 +2,7 @@ import { gaussBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform, domainTransformHalf } from '../filters/edge-aware';
 import { GuidedUpsampler } from '../filters/guided-upsample';
-import { cloneRaster, createRaster, type Image8, luma, type Raster, rowsToRGB8, upsampleToRGB8 } from '../raster';
+import { cloneRaster, createRaster, type Image8, luma, type Raster, rgb8Out, upsampleToRGB8 } from '../raster';
 import { toWork } from './common';
 import { pixelMath } from '../pixel-math';
 import { browsAt, EYE_LOOPS, faceRegionsAt, personAt, type Scene, skinColour } from '../analysis/scene';
@@ -142,7 +142,9 @@ export function threeD(photo: Image8, found?: Scene): Buffer {
     const focus = maskB;
     for (let i = 0; i < n; i++) focus[i] = Math.min(1, 2 * focus[i]);
     const gu = new GuidedUpsampler(guide, lit, img, 1, 2e-4, focus);
-    out = rowsToRGB8(w, h, (y, r, g, b) => gu.row(y, r, g, b));
+    const bytes = rgb8Out(w, h);
+    for (let y = 0; y < h; y++) gu.rowRGB8(y, bytes.oc);
+    out = bytes.out;
   }
   if (scene) paintEyes(out, w, h, scene);
   return out;
