@@ -78,27 +78,10 @@ export function kmeansPalette(img: Raster, k: number, iterations = 10, seed = 7)
       let c = labels[i];
       // a relative margin far above rounding: a near-tie is always computed in full
       if (!(upper[i] < lower[i] * SKIP_MARGIN)) {
-        const r = sr[i];
-        const g = sg[i];
-        const b = sb[i];
-        let best = 0;
-        let bestD = Infinity;
-        let second = Infinity;
-        for (let q = 0, o = 0; q < k; q++, o += 3) {
-          const dr = r - pal[o];
-          const dg = g - pal[o + 1];
-          const db = b - pal[o + 2];
-          const d = WR * dr * dr + WG * dg * dg + WB * db * db;
-          if (d < bestD) {
-            second = bestD;
-            bestD = d;
-            best = q;
-          } else if (d < second) second = d;
-        }
-        c = best;
+        c = nearest(pal, k, sr[i], sg[i], sb[i]);
         labels[i] = c;
-        upper[i] = Math.sqrt(bestD);
-        lower[i] = Math.sqrt(second);
+        upper[i] = Math.sqrt(found[0]);
+        lower[i] = Math.sqrt(found[1]);
       }
       sums[c * 4] += sr[i];
       sums[c * 4 + 1] += sg[i];
@@ -139,19 +122,27 @@ export function kmeansPalette(img: Raster, k: number, iterations = 10, seed = 7)
 /** Hamerly's test with a relative margin of 1e-9 (rounding is about 1e-16). */
 const SKIP_MARGIN = 1 - 1e-9;
 
+/** nearest's distances (squared, weighted) to the nearest entry and to the next nearest. */
+const found = new Float64Array(2);
+
+/** The first nearest palette entry to (r, g, b); its distance and the runner-up's are left in `found`. */
 function nearest(pal: Float32Array, k: number, r: number, g: number, b: number): number {
   let best = 0;
   let bestD = Infinity;
+  let second = Infinity;
   for (let c = 0, o = 0; c < k; c++, o += 3) {
     const dr = r - pal[o];
     const dg = g - pal[o + 1];
     const db = b - pal[o + 2];
     const d = WR * dr * dr + WG * dg * dg + WB * db * db;
     if (d < bestD) {
+      second = bestD;
       bestD = d;
       best = c;
-    }
+    } else if (d < second) second = d;
   }
+  found[0] = bestD;
+  found[1] = second;
   return best;
 }
 

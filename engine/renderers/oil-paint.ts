@@ -199,8 +199,9 @@ function keepFeatures(painted: Raster, work: Raster, brushes: Kuwahara, s: numbe
 
 /**
  * `noise` at (x, y) plus its sums along the tangent field from there, `steps` unit steps forward (along the tangent
- * there) and as many backward, added in that order. The two walks are independent, and each step waits on the last (its position
- * picks the next tangent): they are stepped together, so the core runs one while the other waits on memory.
+ * there) and as many backward, added in that order. The two walks are independent, and each step waits on the last
+ * (its position picks the next tangent): they are stepped together, so the core runs one while the other waits on
+ * memory. Each walk is written out in full: its state is six numbers, which a shared step could only return boxed.
  */
 function traceBoth(noise: Float32Array, tx: Float32Array, ty: Float32Array, w: number, h: number, x: number, y: number, steps: number): number {
   const i = y * w + x;
