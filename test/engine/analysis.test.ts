@@ -4,6 +4,7 @@
 import sharp from 'sharp';
 import {
   type Analysis,
+  type DecodedImage,
   analysisFromJson,
   analysisToJson,
   analyzeImage,
@@ -141,6 +142,17 @@ describe('photo analysis', () => {
   });
 });
 
+const PORTRAITS = ['astronaut.png', 'grace_hopper.jpg'];
+
+/** A portrait at 512 px in `3d`, with its face as the warp left it (where the style drew it). */
+async function film3d(name: string): Promise<{ img: DecodedImage; out: Uint8Array; face: Analysis & { mask: NonNullable<Analysis['mask']> } }> {
+  const bytes = photo(name);
+  const a = await analyzePhoto(bytes);
+  if (!hasPeople(a)) throw new Error(`no face in ${name}`);
+  const img = await decodeInput(bytes, { maxSize: 512 });
+  return { img, out: applyStyle(img, '3d', a).data, face: warpScene(a, eyeWarps(a, img.width, 0.34), img.width) };
+}
+
 describe('3d on a portrait', () => {
   it('enlarges the eyes by a fold-free warp that keeps the irises in place', async () => {
     const img = await decodeInput(await portrait(), { maxSize: 512 });
@@ -196,14 +208,9 @@ describe('3d on a portrait', () => {
   });
 
   it('gives the face film skin and drawn brows: brows darker than the skin, the complexion not pushed to orange', async () => {
-    for (const name of ['astronaut.png', 'grace_hopper.jpg']) {
-      const bytes = photo(name);
-      const a = await analyzePhoto(bytes);
-      if (!hasPeople(a)) throw new Error(`no face in ${name}`);
-      const img = await decodeInput(bytes, { maxSize: 512 });
+    for (const name of PORTRAITS) {
+      const { img, out, face } = await film3d(name);
       const { width: w, height: h } = img;
-      const out = applyStyle(img, '3d', a).data;
-      const face = warpScene(a, eyeWarps(a, w, 0.34), w);
       const { skin } = faceRegionsAt(face, w, h, 1);
       const brows = browsAt(face, w, h, 1)?.brows;
       if (!brows) throw new Error('no brows');
@@ -225,14 +232,10 @@ describe('3d on a portrait', () => {
   });
 
   it('models the clay nose back under the key light: darker on its far side and under it than on its ridge', async () => {
-    for (const name of ['astronaut.png', 'grace_hopper.jpg']) {
-      const bytes = photo(name);
-      const a = await analyzePhoto(bytes);
-      if (!hasPeople(a)) throw new Error(`no face in ${name}`);
-      const img = await decodeInput(bytes, { maxSize: 512 });
-      const out = applyStyle(img, '3d', a).data;
-      const f = warpScene(a, eyeWarps(a, img.width, 0.34), img.width).faces[0];
-      const k = img.width / a.width;
+    for (const name of PORTRAITS) {
+      const { img, out, face } = await film3d(name);
+      const f = face.faces[0];
+      const k = img.width / face.width;
       const at = (i: number) => [f.landmarks[i][0] * k, f.landmarks[i][1] * k];
       const span = Math.hypot(at(327)[0] - at(98)[0], at(327)[1] - at(98)[1]);
       const disc = (cx: number, cy: number, r: number) => {
