@@ -18,7 +18,7 @@ import {
   renderStyle,
   STYLE_IDS,
 } from '../../engine';
-import { browsAt, faceRegionsAt, personAt } from '../../engine/analysis/scene';
+import { browsAt, faceRegionsAt, personAt, type Scene } from '../../engine/analysis/scene';
 import { createRaster } from '../../engine/raster';
 import { personFocus } from '../../engine/renderers/three-d';
 import { enlargeEyes, eyeWarps, MAX_EYE_ENLARGE, warpPoint, warpScene, warpSource } from '../../engine/filters/eye-warp';
@@ -145,7 +145,7 @@ describe('photo analysis', () => {
 const PORTRAITS = ['astronaut.png', 'grace_hopper.jpg'];
 
 /** A portrait at 512 px in `3d`, with its face as the warp left it (where the style drew it). */
-async function film3d(name: string): Promise<{ img: DecodedImage; out: Uint8Array; face: Analysis & { mask: NonNullable<Analysis['mask']> } }> {
+async function film3d(name: string): Promise<{ img: DecodedImage; out: Uint8Array; face: Scene }> {
   const bytes = photo(name);
   const a = await analyzePhoto(bytes);
   if (!hasPeople(a)) throw new Error(`no face in ${name}`);
