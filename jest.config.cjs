@@ -6,11 +6,26 @@ const base = {
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   transform: {
-    '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } } }, module: { type: 'commonjs' } }],
+    '^.+\\.(t|j)sx?$': [
+      '@swc/jest',
+      {
+        jsc: {
+          target: 'es2022',
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic' } },
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
   },
   transformIgnorePatterns: ['/node_modules/(?!(some-esm-only)/)'],
 };
-const project = (displayName, roots, extra = {}) => ({ ...base, displayName, roots: roots.map((r) => `<rootDir>/test/${r}`), ...extra });
+const project = (displayName, roots, extra = {}) => ({
+  ...base,
+  displayName,
+  roots: roots.map((r) => `<rootDir>/test/${r}`),
+  ...extra,
+});
 // The runtime, browser and CloudFront Function tests read the built frontend: build it once, only when its sources changed.
 const withSite = { globalSetup: '<rootDir>/test/support/global-setup.ts' };
 

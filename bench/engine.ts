@@ -34,9 +34,24 @@ function bundleBench(): string {
   const outdir = path.join(ROOT, 'node_modules/.cache/toonzap-engine-bench');
   const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'error' } as const;
   const external = ['sharp', '@aws-sdk/*', '@techstark/opencv-js', 'esbuild'];
-  buildSync({ ...common, external, entryPoints: [path.join(ROOT, 'bench/engine.ts')], outfile: path.join(outdir, 'engine-bench.js') });
-  buildSync({ ...common, external, entryPoints: [path.join(ROOT, 'engine/style-worker.ts')], outfile: path.join(outdir, 'style-worker.js') });
-  buildSync({ ...common, external, entryPoints: [path.join(ROOT, 'engine/analysis-worker.ts')], outfile: path.join(outdir, 'analysis-worker.js') });
+  buildSync({
+    ...common,
+    external,
+    entryPoints: [path.join(ROOT, 'bench/engine.ts')],
+    outfile: path.join(outdir, 'engine-bench.js'),
+  });
+  buildSync({
+    ...common,
+    external,
+    entryPoints: [path.join(ROOT, 'engine/style-worker.ts')],
+    outfile: path.join(outdir, 'style-worker.js'),
+  });
+  buildSync({
+    ...common,
+    external,
+    entryPoints: [path.join(ROOT, 'engine/analysis-worker.ts')],
+    outfile: path.join(outdir, 'analysis-worker.js'),
+  });
   return path.join(outdir, 'engine-bench.js');
 }
 
@@ -89,7 +104,6 @@ type CV = any;
 
 async function loadOpenCv(): Promise<{ cv: CV }> {
   // The module object is an Emscripten thenable; never return it from an async function directly.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const cv: CV = require('@techstark/opencv-js');
   const t0 = Date.now();
   while (!cv.Mat) {
@@ -155,7 +169,18 @@ export async function runEngineBench(): Promise<Record<string, number>> {
 }
 
 async function measure(e: Engine): Promise<Record<string, number>> {
-  const { analyzeImage, applyStyle, closeAnalysisThread, closeStylePool, decodeInput, renderAllThumbnails, renderStyle, STYLE_IDS, warmAnalysisThread, warmStylePool } = e;
+  const {
+    analyzeImage,
+    applyStyle,
+    closeAnalysisThread,
+    closeStylePool,
+    decodeInput,
+    renderAllThumbnails,
+    renderStyle,
+    STYLE_IDS,
+    warmAnalysisThread,
+    warmStylePool,
+  } = e;
   const results: Record<string, number> = {};
   results.style_workers = await warmStylePool(); // workers started and warm before anything is timed
   await warmAnalysisThread(); // the analysis threads' models loaded and run once, as a running server has them
@@ -199,17 +224,30 @@ async function measure(e: Engine): Promise<Record<string, number>> {
     results[`style_256_ms.${id}`] = await timeIt(9, () => applyStyle(img256, id, analysis), 5);
   }
   // end-to-end renderStyle (decode + style + PNG encode) at 1024 from a 1024-px PNG, for information
-  const png1024 = await sharp(img1024.data, { raw: { width: img1024.width, height: img1024.height, channels: 3 } }).png().toBuffer();
-  for (const id of STYLE_IDS) results[`render_1024_e2e_ms.${id}`] = await timeIt(3, () => renderStyle(png1024, id, { maxSize: 1024, analysis }));
+  const png1024 = await sharp(img1024.data, { raw: { width: img1024.width, height: img1024.height, channels: 3 } })
+    .png()
+    .toBuffer();
+  for (const id of STYLE_IDS)
+    results[`render_1024_e2e_ms.${id}`] = await timeIt(3, () => renderStyle(png1024, id, { maxSize: 1024, analysis }));
 
   // --- OpenCV.js classic cartoon at 1024 px (init excluded) ---
   const tInit = performance.now();
   const { cv } = await loadOpenCv();
   results.opencv_init_ms = performance.now() - tInit;
-  results.opencv_cartoon_1024_ms = await timeIt(9, () => opencvCartoon(cv, img1024.data, img1024.width, img1024.height), STEADY_WARMUP);
-  results.opencv_cartoon_1024_cpu_ms = await cpuIt(9, () => opencvCartoon(cv, img1024.data, img1024.width, img1024.height), 1);
-  for (const id of STYLE_IDS) results[`ratio_vs_opencv.${id}`] = results[`style_1024_ms.${id}`] / results.opencv_cartoon_1024_ms;
-  for (const id of STYLE_IDS) results[`cpu_ratio_vs_opencv.${id}`] = results[`style_1024_cpu_ms.${id}`] / results.opencv_cartoon_1024_cpu_ms;
+  results.opencv_cartoon_1024_ms = await timeIt(
+    9,
+    () => opencvCartoon(cv, img1024.data, img1024.width, img1024.height),
+    STEADY_WARMUP,
+  );
+  results.opencv_cartoon_1024_cpu_ms = await cpuIt(
+    9,
+    () => opencvCartoon(cv, img1024.data, img1024.width, img1024.height),
+    1,
+  );
+  for (const id of STYLE_IDS)
+    results[`ratio_vs_opencv.${id}`] = results[`style_1024_ms.${id}`] / results.opencv_cartoon_1024_ms;
+  for (const id of STYLE_IDS)
+    results[`cpu_ratio_vs_opencv.${id}`] = results[`style_1024_cpu_ms.${id}`] / results.opencv_cartoon_1024_cpu_ms;
 
   await Promise.all([closeStylePool(), closeAnalysisThread()]);
   printTable(results, img1024.width, img1024.height);
@@ -218,12 +256,18 @@ async function measure(e: Engine): Promise<Record<string, number>> {
 }
 
 function printTable(r: Record<string, number>, w: number, h: number): void {
-  const STYLE_IDS = Object.keys(r).filter((k) => k.startsWith('style_1024_ms.')).map((k) => k.slice('style_1024_ms.'.length));
+  const STYLE_IDS = Object.keys(r)
+    .filter((k) => k.startsWith('style_1024_ms.'))
+    .map((k) => k.slice('style_1024_ms.'.length));
   const f = (v: number) => v.toFixed(1).padStart(8);
   const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   const lines: string[] = [];
-  lines.push(`\nToonZap engine benchmark (engine as shipped: esbuild bundle; sharp concurrency ${sharp.concurrency()}; ${r.style_workers} style worker thread(s); ${w}x${h} for "1024")`);
-  lines.push(`style        1024px ms  vs OpenCV  CPU ms  CPU vs OpenCV  e2e 1024 ms  256px ms  first 1024 (after the server's warm-up)`);
+  lines.push(
+    `\nToonZap engine benchmark (engine as shipped: esbuild bundle; sharp concurrency ${sharp.concurrency()}; ${r.style_workers} style worker thread(s); ${w}x${h} for "1024")`,
+  );
+  lines.push(
+    `style        1024px ms  vs OpenCV  CPU ms  CPU vs OpenCV  e2e 1024 ms  256px ms  first 1024 (after the server's warm-up)`,
+  );
   for (const id of STYLE_IDS) {
     const ratio = r[`ratio_vs_opencv.${id}`];
     const cpuRatio = r[`cpu_ratio_vs_opencv.${id}`];
@@ -231,7 +275,9 @@ function printTable(r: Record<string, number>, w: number, h: number): void {
       `${id.padEnd(12)}${f(r[`style_1024_ms.${id}`])}   ${ratio.toFixed(2).padStart(5)} ${pass(ratio <= TARGET_STYLE_VS_OPENCV)}${f(r[`style_1024_cpu_ms.${id}`])}  ${cpuRatio.toFixed(2).padStart(5)} ${pass(cpuRatio <= TARGET_STYLE_VS_OPENCV)}${f(r[`render_1024_e2e_ms.${id}`])}    ${f(r[`style_256_ms.${id}`])}  ${f(r[`style_1024_first_ms.${id}`])}`,
     );
   }
-  lines.push(`OpenCV.js classic cartoon @1024: ${r.opencv_cartoon_1024_ms.toFixed(1)} ms, CPU ${r.opencv_cartoon_1024_cpu_ms.toFixed(1)} ms (wasm init ${r.opencv_init_ms.toFixed(0)} ms, excluded)`);
+  lines.push(
+    `OpenCV.js classic cartoon @1024: ${r.opencv_cartoon_1024_ms.toFixed(1)} ms, CPU ${r.opencv_cartoon_1024_cpu_ms.toFixed(1)} ms (wasm init ${r.opencv_init_ms.toFixed(0)} ms, excluded)`,
+  );
   lines.push(
     `analysis at 256 px (${r.faces} face(s): detector, mesh, iris on both eyes, person mask): ${r.analysis_256_ms.toFixed(1)} ms, CPU ${r.analysis_256_cpu_ms.toFixed(1)} ms (target <= ${TARGET_ANALYSIS_MS}) ${pass(r.analysis_256_ms <= TARGET_ANALYSIS_MS)}`,
   );
@@ -242,7 +288,9 @@ function printTable(r: Record<string, number>, w: number, h: number): void {
   lines.push(
     `  all ${STYLE_IDS.length} styles as 256-px thumbnails, analysis included  ${r.all_thumbnails_256_ms.toFixed(1)} ms  = ${r.thumbnails_vs_floor.toFixed(2)}x floor (target <= ${TARGET_THUMBS_VS_FLOOR}) ${pass(r.thumbnails_vs_floor <= TARGET_THUMBS_VS_FLOOR)}`,
   );
-  lines.push(`  (the same without analysis                ${r.all_thumbnails_256_blind_ms.toFixed(1)} ms = ${(r.all_thumbnails_256_blind_ms / r.floor_decode_resize_256_ms).toFixed(2)}x floor)`);
+  lines.push(
+    `  (the same without analysis                ${r.all_thumbnails_256_blind_ms.toFixed(1)} ms = ${(r.all_thumbnails_256_blind_ms / r.floor_decode_resize_256_ms).toFixed(2)}x floor)`,
+  );
   lines.push(`  renderStyle 12 MP -> 2048 px (3d)       ${r.render_12mp_to_2048_3d_ms.toFixed(1)} ms`);
   lines.push(
     `  peak RSS                               ${r.peak_rss_mb.toFixed(0)} MB (target <= ${TARGET_PEAK_RSS_MB}) ${pass(r.peak_rss_mb <= TARGET_PEAK_RSS_MB)}`,

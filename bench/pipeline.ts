@@ -14,7 +14,6 @@ import { startLocalRuntime } from '../local/runtime';
 import { photo } from '../test/fixtures/photos';
 import { uploadHeaders } from '../test/support/runtime';
 
-
 export interface PipelineBenchResult {
   /** Webhook delivered → generation completed. */
   ms: number;
@@ -23,14 +22,20 @@ export interface PipelineBenchResult {
   webhookMs: number;
 }
 
-export async function runPipelineBench(opts: { photo?: string; log?: (line: string) => void } = {}): Promise<PipelineBenchResult> {
+export async function runPipelineBench(
+  opts: { photo?: string; log?: (line: string) => void } = {},
+): Promise<PipelineBenchResult> {
   const log = opts.log ?? (() => {});
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-bench-'));
   const runtime = await startLocalRuntime({ port: 0, dataDir, paymentMode: 'simulated' });
   try {
     const call = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(runtime.url + p, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
-      const json = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const res = await fetch(runtime.url + p, {
+        method,
+        headers: body ? { 'content-type': 'application/json' } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = (await res.json()) as any;
       if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
@@ -47,10 +52,15 @@ export async function runPipelineBench(opts: { photo?: string; log?: (line: stri
     const hash = createHash('sha256').update(bytes).digest('hex');
     const type = bytes[0] === 0xff ? 'image/jpeg' : 'image/png';
     const reg = await call('POST', '/api/upload-image', { image_hash: hash, file_type: type, file_size: bytes.length });
-    if (reg.status === 'upload') await fetch(reg.url.url, { method: 'PUT', headers: uploadHeaders(hash, type), body: bytes });
+    if (reg.status === 'upload')
+      await fetch(reg.url.url, { method: 'PUT', headers: uploadHeaders(hash, type), body: bytes });
     await waitJob((await call('POST', '/api/process-moderation', { image_hashes: [hash] })).job_id);
     await waitJob((await call('POST', '/api/process-thumbnail', { image_hash: hash })).job_id);
-    const order = await call('POST', '/api/checkout', { email: 'bench@example.com', hashes: [hash], styles: STYLE_IDS });
+    const order = await call('POST', '/api/checkout', {
+      email: 'bench@example.com',
+      hashes: [hash],
+      styles: STYLE_IDS,
+    });
     log(`order ${order.order_id}: 1 photo × ${STYLE_IDS.length} styles`);
 
     const t0 = performance.now();
@@ -75,7 +85,9 @@ export async function runPipelineBench(opts: { photo?: string; log?: (line: stri
 if (require.main === module) {
   runPipelineBench({ log: console.log }).then(
     (r) => {
-      console.log(`pipeline: webhook → completed for 1 photo × ${r.styles} styles: ${r.ms.toFixed(0)} ms (webhook answered after ${r.webhookMs.toFixed(0)} ms; target ≤ 5000 ms)`);
+      console.log(
+        `pipeline: webhook → completed for 1 photo × ${r.styles} styles: ${r.ms.toFixed(0)} ms (webhook answered after ${r.webhookMs.toFixed(0)} ms; target ≤ 5000 ms)`,
+      );
       process.exit(0);
     },
     (err) => {

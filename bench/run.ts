@@ -9,13 +9,23 @@ async function main(): Promise<void> {
   if (!only || only === 'engine') await runEngineBench();
   if (!only || only === 'jobs') {
     const j = await runJobsBench();
-    console.log(`\njobs (12 MP photo): moderation ${j.moderationMs.toFixed(0)} ms, previews ${j.thumbnailMs.toFixed(0)} ms, together ${j.totalMs.toFixed(0)} ms (target ≤ 2000 ms)`);
+    console.log(
+      `\njobs (12 MP photo): moderation ${j.moderationMs.toFixed(0)} ms, previews ${j.thumbnailMs.toFixed(0)} ms, together ${j.totalMs.toFixed(0)} ms (target ≤ 2000 ms)`,
+    );
   }
   if (!only || only === 'pipeline') {
     const p = await runPipelineBench();
-    console.log(`pipeline: webhook → completed, 1 photo × ${p.styles} styles: ${p.ms.toFixed(0)} ms (target ≤ 5000 ms)`);
+    console.log(
+      `pipeline: webhook → completed, 1 photo × ${p.styles} styles: ${p.ms.toFixed(0)} ms (target ≤ 5000 ms)`,
+    );
   }
   if (!only || only === 'site') console.log(`\n${formatSiteBench(await runSiteBench())}`);
 }
 
-main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

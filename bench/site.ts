@@ -14,13 +14,23 @@ import { startLocalRuntime } from '../local/runtime';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 
 export const TARGETS = { landingJsGzipKb: 90, performance: 95, accessibility: 100 } as const;
 
-export interface ScriptSize { url: string; wireBytes: number; gzip9Bytes: number }
+export interface ScriptSize {
+  url: string;
+  wireBytes: number;
+  gzip9Bytes: number;
+}
 
 export interface SiteBenchResult {
   url: string;
@@ -50,7 +60,11 @@ async function measureLandingJs(url: string): Promise<ScriptSize[]> {
         const body = await r.body();
         const sizes = await r.request().sizes();
         const encoded = r.headers()['content-encoding'] ? sizes.responseBodySize : zlib.gzipSync(body).length;
-        return { url: r.url().replace(url, '/').replace(/\/\/+/g, '/'), wireBytes: encoded, gzip9Bytes: zlib.gzipSync(body, { level: 9 }).length };
+        return {
+          url: r.url().replace(url, '/').replace(/\/\/+/g, '/'),
+          wireBytes: encoded,
+          gzip9Bytes: zlib.gzipSync(body, { level: 9 }).length,
+        };
       }),
     );
   } finally {
@@ -63,7 +77,12 @@ async function runLighthouse(url: string): Promise<{ scores: Record<string, numb
   const { default: lighthouse } = await import('lighthouse');
   const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    });
     if (!result) throw new Error('Lighthouse returned no result');
     const { categories, audits } = result.lhr;
     const scores: Record<string, number | null> = {};
@@ -72,12 +91,27 @@ async function runLighthouse(url: string): Promise<{ scores: Record<string, numb
     for (const id of ['performance', 'accessibility']) {
       for (const ref of categories[id]?.auditRefs ?? []) {
         const a = audits[ref.id];
-        if (!a || a.score === null || a.score >= 1 || a.scoreDisplayMode === 'informative' || a.scoreDisplayMode === 'notApplicable') continue;
+        if (
+          !a ||
+          a.score === null ||
+          a.score >= 1 ||
+          a.scoreDisplayMode === 'informative' ||
+          a.scoreDisplayMode === 'notApplicable'
+        )
+          continue;
         if (id === 'performance' && ref.weight === 0 && a.score >= 0.9) continue;
-        findings.push(`${id}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''} score ${Math.round(a.score * 100)}`);
+        findings.push(
+          `${id}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''} score ${Math.round(a.score * 100)}`,
+        );
       }
     }
-    for (const m of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']) {
+    for (const m of [
+      'first-contentful-paint',
+      'largest-contentful-paint',
+      'total-blocking-time',
+      'cumulative-layout-shift',
+      'speed-index',
+    ]) {
       if (audits[m]) findings.push(`metric: ${audits[m].title} ${audits[m].displayValue ?? ''}`);
     }
     return { scores, findings };

@@ -18,22 +18,27 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** A photo's identity: the SHA-256 of its bytes. */
 export const imageHash = (field = 'image_hash') =>
-  z.string({ error: `${field} must be a SHA-256 hash (64 lowercase hex characters).` })
+  z
+    .string({ error: `${field} must be a SHA-256 hash (64 lowercase hex characters).` })
     .regex(HASH_RE, `${field} must be a SHA-256 hash (64 lowercase hex characters).`);
 
 /** Ids the server makes (jobs, orders, generations): a malformed one is simply not found. */
 export const serverId = z.string().regex(UUID_RE);
 
-export const styleId = z.enum(STYLE_IDS as [StyleId, ...StyleId[]], { error: (iss) => `Unknown style: ${JSON.stringify(iss.input).slice(0, 40)}.` });
+export const styleId = z.enum(STYLE_IDS as [StyleId, ...StyleId[]], {
+  error: (iss) => `Unknown style: ${JSON.stringify(iss.input).slice(0, 40)}.`,
+});
 
 /** 1 to MAX_FILES photo hashes, duplicates removed. */
 const hashList = (field: string) =>
-  z.array(imageHash(field), { error: `${field} must be a non-empty list of image hashes.` })
+  z
+    .array(imageHash(field), { error: `${field} must be a non-empty list of image hashes.` })
     .min(1, `${field} must be a non-empty list of image hashes.`)
     .max(MAX_FILES, `At most ${MAX_FILES} images per request.`)
     .transform((hashes) => [...new Set(hashes)]);
 
-export const email = z.string({ error: EMAIL_MESSAGES.required })
+export const email = z
+  .string({ error: EMAIL_MESSAGES.required })
   .trim()
   .min(1, EMAIL_MESSAGES.required)
   .refine(isValidEmail, EMAIL_MESSAGES.invalid);
@@ -71,12 +76,25 @@ export const contract = {
   },
   config: {
     /** `supportEmail`: where visitors write to (footer, legal pages). */
-    response: z.object({ brand: z.string(), paymentMode, publishableKey: z.string().nullable(), supportEmail: z.string() }),
+    response: z.object({
+      brand: z.string(),
+      paymentMode,
+      publishableKey: z.string().nullable(),
+      supportEmail: z.string(),
+    }),
   },
   'available-styles': {
     response: z.object({
       /** aiGenerated: a generative AI model draws the style in this deployment (lambdas/lib/renderer.ts). */
-      styles: z.array(z.object({ id: styleId, name: z.string(), description: z.string(), preview: z.string(), aiGenerated: z.boolean() })),
+      styles: z.array(
+        z.object({
+          id: styleId,
+          name: z.string(),
+          description: z.string(),
+          preview: z.string(),
+          aiGenerated: z.boolean(),
+        }),
+      ),
     }),
   },
   'upload-image': {
@@ -84,7 +102,8 @@ export const contract = {
       image_hash: imageHash('image_hash'),
       file_type: z.enum(ACCEPTED_TYPES, { error: UPLOAD_MESSAGES.type }),
       /** Bytes of the file: the upload URL signs exactly this length; at the limit or over, no URL is made. */
-      file_size: z.number({ error: 'file_size must be the file size in bytes.' })
+      file_size: z
+        .number({ error: 'file_size must be the file size in bytes.' })
         .int('file_size must be the file size in bytes.')
         .positive('file_size must be the file size in bytes.')
         .refine((size) => size < MAX_FILE_BYTES, UPLOAD_MESSAGES.size),
@@ -115,16 +134,19 @@ export const contract = {
   'get-thumbnails': {
     params: z.object({ image_hash: imageHash('image_hash') }),
     /** `image: null, paused: true`: a generative style whose free previews are paused today (the tile keeps its sample). */
-    response: z.array(z.union([
-      z.object({ style: z.object({ id: styleId }), image: z.string() }),
-      z.object({ style: z.object({ id: styleId }), image: z.null(), paused: z.literal(true) }),
-    ])),
+    response: z.array(
+      z.union([
+        z.object({ style: z.object({ id: styleId }), image: z.string() }),
+        z.object({ style: z.object({ id: styleId }), image: z.null(), paused: z.literal(true) }),
+      ]),
+    ),
   },
   checkout: {
     request: z.object({
       email,
       hashes: hashList('hashes'),
-      styles: z.array(styleId, { error: 'styles must be a non-empty list of style ids.' })
+      styles: z
+        .array(styleId, { error: 'styles must be a non-empty list of style ids.' })
         .min(1, 'styles must be a non-empty list of style ids.')
         .transform((styles) => [...new Set(styles)]),
     }),
@@ -136,7 +158,12 @@ export const contract = {
   },
   'stripe-webhook': {
     /** The body is Stripe's signed event, checked by the Stripe SDK, not by a schema. */
-    response: z.object({ received: z.literal(true), ignored: z.string().optional(), duplicate: z.boolean().optional(), outcome: z.string().optional() }),
+    response: z.object({
+      received: z.literal(true),
+      ignored: z.string().optional(),
+      duplicate: z.boolean().optional(),
+      outcome: z.string().optional(),
+    }),
   },
   'get-generation': {
     params: z.object({ id: z.string() }),
@@ -145,8 +172,14 @@ export const contract = {
       progress: z.number(),
       error: z.string().nullable(),
       images: z.array(deliveredImage),
-      refund: z.object({ amount: z.number(), currency: z.string(), items: z.number(), refunded_at: z.string() }).optional(),
-      failed: z.array(z.object({ imageHash: z.string(), styleId: z.string(), styleName: z.string(), error: z.string().nullable() })).optional(),
+      refund: z
+        .object({ amount: z.number(), currency: z.string(), items: z.number(), refunded_at: z.string() })
+        .optional(),
+      failed: z
+        .array(
+          z.object({ imageHash: z.string(), styleId: z.string(), styleName: z.string(), error: z.string().nullable() }),
+        )
+        .optional(),
     }),
     /**
      * 410 Gone: the customer deleted the order's photos and images (POST /api/generation/{id}/delete). `erased_at` says
@@ -187,8 +220,9 @@ export type ResponseOf<R extends RouteName> = z.input<Contract[R]['response']>;
 export type GoneRoute = { [K in RouteName]: Contract[K] extends { gone: z.ZodType } ? K : never }[RouteName];
 export type GoneOf<R extends GoneRoute> = z.input<Contract[R] extends { gone: infer S extends z.ZodType } ? S : never>;
 /** A request body as the browser sends it. */
-export type RequestOf<R extends { [K in RouteName]: Contract[K] extends { request: z.ZodType } ? K : never }[RouteName]> =
-  z.input<Contract[R] extends { request: infer S extends z.ZodType } ? S : never>;
+export type RequestOf<
+  R extends { [K in RouteName]: Contract[K] extends { request: z.ZodType } ? K : never }[RouteName],
+> = z.input<Contract[R] extends { request: infer S extends z.ZodType } ? S : never>;
 
 // Frontend-facing names for the shapes it reads.
 export type AppConfig = ResponseOf<'config'>;

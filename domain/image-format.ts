@@ -39,8 +39,14 @@ export function readImageInfo(bytes: Uint8Array): ImageInfo | null {
     while (i + 9 < bytes.length) {
       if (bytes[i] !== 0xff) return null;
       const marker = bytes[i + 1];
-      if (marker === 0xff) { i += 1; continue; }
-      if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) { i += 2; continue; }
+      if (marker === 0xff) {
+        i += 1;
+        continue;
+      }
+      if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+        i += 2;
+        continue;
+      }
       const length = view.getUint16(i + 2);
       // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
       if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {

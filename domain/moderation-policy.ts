@@ -84,7 +84,8 @@ export function judgeLabels(labels: readonly ModerationLabel[], minConfidence: n
       refuse(label, hit);
     } else if (name === NON_EXPLICIT_NUDITY) {
       const children = sure.filter((l) => l.ParentName === NON_EXPLICIT_NUDITY);
-      if (children.length === 0 || children.some((l) => !ALLOWED_NON_EXPLICIT.has(l.Name ?? ''))) refuse(label, 'nudity');
+      if (children.length === 0 || children.some((l) => !ALLOWED_NON_EXPLICIT.has(l.Name ?? '')))
+        refuse(label, 'nudity');
     }
   }
   return { allowed: reasons.length === 0, reasons, category };

@@ -83,6 +83,8 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
 const mailto = (address: string) => `<a href="mailto:${escapeHtml(address)}">${escapeHtml(address)}</a>`;
 
 function page(brand: string, blocks: string[]): string {
-  return `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;color:#111827">` +
-    `<h1 style="font-size:20px">${escapeHtml(brand)}</h1>${blocks.filter(Boolean).join('')}</body></html>`;
+  return (
+    `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;color:#111827">` +
+    `<h1 style="font-size:20px">${escapeHtml(brand)}</h1>${blocks.filter(Boolean).join('')}</body></html>`
+  );
 }

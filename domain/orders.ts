@@ -69,7 +69,12 @@ export function finalStatus(done: number): Extract<GenerationStatus, 'completed'
 }
 
 /** Customer-facing summary of what went wrong with an order, with the refund in words; null when nothing failed. */
-export function failureText(opts: { done: number; failed: number; refundCents: number; reason?: string }): string | null {
+export function failureText(opts: {
+  done: number;
+  failed: number;
+  refundCents: number;
+  reason?: string;
+}): string | null {
   const { done, failed, refundCents } = opts;
   if (failed <= 0) return null;
   const refund = refundCents > 0 ? ` ${formatPrice(refundCents)} has been refunded to your card.` : '';

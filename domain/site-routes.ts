@@ -52,10 +52,13 @@ export function contentPath(collection: ContentCollection, slug: string): string
 /** A route path as a regular expression source over a URL path without trailing slash ('/status/:id?' -> ^/status(?:/[^/]+)?$). */
 export function routePattern(path: string): string {
   if (path === '/') return '^/$';
-  const parts = path.split('/').slice(1).map((seg) => {
-    if (seg.startsWith(':')) return seg.endsWith('?') ? '(?:/[^/]+)?' : '/[^/]+';
-    return `/${seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-  });
+  const parts = path
+    .split('/')
+    .slice(1)
+    .map((seg) => {
+      if (seg.startsWith(':')) return seg.endsWith('?') ? '(?:/[^/]+)?' : '/[^/]+';
+      return `/${seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+    });
   return `^${parts.join('')}$`;
 }
 

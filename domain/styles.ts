@@ -4,15 +4,7 @@
  * cost in engine/style-pool.ts) and its default thumbnail (npm run engine:thumbnails).
  */
 
-export type StyleId =
-  | '3d'
-  | 'anime'
-  | 'comic'
-  | 'sketch'
-  | 'watercolor'
-  | 'pop-art'
-  | 'pixel-art'
-  | 'oil-paint';
+export type StyleId = '3d' | 'anime' | 'comic' | 'sketch' | 'watercolor' | 'pop-art' | 'pixel-art' | 'oil-paint';
 
 export interface StyleInfo {
   /** Stable identifier used in URLs, jobs and file names. */

@@ -79,7 +79,10 @@ export function fileProblem(candidate: FileCandidate): string | null {
  * only the first invalid file's message is reported, and 'Maximum 50 files allowed' is reported
  * when the count reaches the limit (if no invalid file was seen).
  */
-export function validateFiles<T extends FileCandidate>(existingCount: number, candidates: ReadonlyArray<T>): ValidationResult<T> {
+export function validateFiles<T extends FileCandidate>(
+  existingCount: number,
+  candidates: ReadonlyArray<T>,
+): ValidationResult<T> {
   const accepted: T[] = [];
   let firstProblem: string | null = null;
   for (const candidate of candidates) {

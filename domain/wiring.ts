@@ -51,7 +51,12 @@ export const ENV = {
 } as const;
 
 /** Media bucket key prefixes; lifecycle rules, IAM grants and handlers agree on them through this one list. */
-export const MEDIA_PREFIX = { uploads: 'uploads/', previews: 'previews/', outputs: 'outputs/', analysis: 'analysis/' } as const;
+export const MEDIA_PREFIX = {
+  uploads: 'uploads/',
+  previews: 'previews/',
+  outputs: 'outputs/',
+  analysis: 'analysis/',
+} as const;
 
 /** Where things live in the media bucket. */
 export const mediaKey = {
@@ -87,7 +92,10 @@ export const GENERATIVE_ERRORS = {
   accessDenied: 'GenerativeAccessDenied',
 } as const;
 export type GenerativeErrorName = (typeof GENERATIVE_ERRORS)[keyof typeof GENERATIVE_ERRORS];
-export const GENERATIVE_RETRYABLE: readonly GenerativeErrorName[] = [GENERATIVE_ERRORS.throttled, GENERATIVE_ERRORS.unavailable];
+export const GENERATIVE_RETRYABLE: readonly GenerativeErrorName[] = [
+  GENERATIVE_ERRORS.throttled,
+  GENERATIVE_ERRORS.unavailable,
+];
 
 /** Powertools service name: the `service` dimension of every metric and field of every log line. */
 export const SERVICE_NAME = 'toonzap';

@@ -10,9 +10,9 @@
  * thread cannot start or dies, its part runs in the calling thread: same result, slower styles after.
  */
 import os from 'node:os';
-import { EngineWorker, spawnEngineWorker, WorkerLostError } from './engine-worker';
 import { type AnalysisPart, analysisImage, assembleAnalysis, findFaces, findPerson } from './analysis';
 import type { Analysis, FaceInfo } from './analysis/types';
+import { EngineWorker, spawnEngineWorker, WorkerLostError } from './engine-worker';
 import type { Image8 } from './raster';
 
 /** What an analysis thread is asked for: the faces, or the person mask, of an analysis-size image. */
@@ -63,7 +63,13 @@ function part(t: Thread | undefined, which: AnalysisPart, img: Image8): Promise<
   const here = () => (which === 'faces' ? findFaces(img) : findPerson(img));
   if (!t) return here();
   // a compact copy (a Buffer's view may sit in a larger pooled ArrayBuffer; transferring would detach it here)
-  const req: AnalysisRequest = { id: nextId++, part: which, data: new Uint8Array(img.data), width: img.width, height: img.height };
+  const req: AnalysisRequest = {
+    id: nextId++,
+    part: which,
+    data: new Uint8Array(img.data),
+    width: img.width,
+    height: img.height,
+  };
   return t.run(req).catch((err: unknown) => (err instanceof WorkerLostError ? here() : Promise.reject(err)));
 }
 

@@ -14,7 +14,12 @@ port.on('message', (req: AnalysisRequest) => {
   const img = { data: req.data, width: req.width, height: req.height };
   (req.part === 'faces' ? findFaces(img) : findPerson(img)).then(
     (value) => port.postMessage({ id: req.id, ok: true, value } satisfies WorkerReply<unknown>),
-    (err: unknown) => port.postMessage({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies WorkerReply<unknown>),
+    (err: unknown) =>
+      port.postMessage({
+        id: req.id,
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+      } satisfies WorkerReply<unknown>),
   );
 });
 // a server starting up loads the models and runs this thread's once before the first photo arrives

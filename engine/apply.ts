@@ -1,8 +1,8 @@
+import { isStyleId, STYLE_IDS, type StyleId } from '../domain/styles';
+import { type Analysis, hasPeople } from './analysis/types';
 import { ImageInputError } from './errors';
 import type { Image8 } from './raster';
 import { RENDERERS } from './renderers';
-import { type Analysis, hasPeople } from './analysis/types';
-import { isStyleId, STYLE_IDS, type StyleId } from '../domain/styles';
 
 /** Styled interleaved RGB8 pixels (same size as the input). */
 export interface StyledPixels {

@@ -43,7 +43,7 @@ export function sniffFormat(bytes: Uint8Array): InputFormat | undefined {
  * Throws ImageInputError for unsupported, corrupt or oversized input.
  */
 export async function decodeInput(bytes: Buffer, opts: DecodeOptions = {}): Promise<DecodedImage> {
-  if (!(bytes as unknown instanceof Uint8Array)) {
+  if (!((bytes as unknown) instanceof Uint8Array)) {
     throw new ImageInputError('Input must be a Buffer with JPEG or PNG data.');
   }
   const format = sniffFormat(bytes);
@@ -60,7 +60,7 @@ export async function decodeInput(bytes: Buffer, opts: DecodeOptions = {}): Prom
   if (!w || !h) throw new ImageInputError(`Corrupt ${format.toUpperCase()} image: missing dimensions.`);
   if (w * h > maxPixels) {
     throw new ImageInputError(
-      `Image too large: ${w}x${h} is ${(w * h / 1e6).toFixed(1)} megapixels, the limit is ${(maxPixels / 1e6).toFixed(1)} megapixels.`,
+      `Image too large: ${w}x${h} is ${((w * h) / 1e6).toFixed(1)} megapixels, the limit is ${(maxPixels / 1e6).toFixed(1)} megapixels.`,
     );
   }
   const swap = (meta.orientation ?? 1) >= 5;
@@ -89,7 +89,9 @@ export async function decodeInput(bytes: Buffer, opts: DecodeOptions = {}): Prom
     if (err instanceof ImageInputError) throw err;
     const msg = err instanceof Error ? err.message : String(err);
     if (/pixel limit/i.test(msg)) {
-      throw new ImageInputError(`Image too large: the limit is ${(maxPixels / 1e6).toFixed(1)} megapixels.`, { cause: err });
+      throw new ImageInputError(`Image too large: the limit is ${(maxPixels / 1e6).toFixed(1)} megapixels.`, {
+        cause: err,
+      });
     }
     throw new ImageInputError(`Corrupt or unreadable ${format.toUpperCase()} image: ${msg}`, { cause: err });
   }

@@ -4,23 +4,24 @@
  * Public API: decodeInput, renderStyle, renderThumbnail, renderAllThumbnails, ImageInputError,
  * plus the style catalogue re-exported from ./styles (which is importable without sharp).
  */
-import { ImageInputError } from './errors';
-import { type DecodedImage, type DecodeOptions, decodeInput } from './image-io';
-import { encodeOutput } from './output';
-import { applyStyle, requireStyle, type StyledPixels } from './apply';
-import { applyStyles } from './style-pool';
+
 import { STYLE_IDS, type StyleId } from '../domain/styles';
 import { ANALYSIS_LONG, type Analysis } from './analysis';
 import { analyzeImage } from './analysis-thread';
+import { applyStyle, requireStyle, type StyledPixels } from './apply';
+import { ImageInputError } from './errors';
+import { type DecodedImage, type DecodeOptions, decodeInput } from './image-io';
+import { encodeOutput } from './output';
+import { applyStyles } from './style-pool';
 
-export { applyStyle, type StyledPixels } from './apply';
+export { getStyle, isStyleId, STYLE_IDS, STYLES, type StyleId, type StyleInfo } from '../domain/styles';
 export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, hasPeople } from './analysis';
 export { analyzeImage, closeAnalysisThread, warmAnalysisThread } from './analysis-thread';
+export { applyStyle, type StyledPixels } from './apply';
 export { ImageInputError } from './errors';
+export { DEFAULT_MAX_PIXELS, type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';
 export { encodeOutput, normaliseImage } from './output';
 export { closeStylePool, stylesRenderedByWorkers, warmStylePool } from './style-pool';
-export { DEFAULT_MAX_PIXELS, type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';
-export { getStyle, isStyleId, STYLE_IDS, STYLES, type StyleId, type StyleInfo } from '../domain/styles';
 
 export const DEFAULT_MAX_SIZE = 2048;
 export const DEFAULT_THUMBNAIL_SIZE = 256;
@@ -46,7 +47,8 @@ export interface ThumbnailOptions {
 
 function checkSize(v: number | undefined, def: number, what: string): number {
   const n = v ?? def;
-  if (!Number.isInteger(n) || n < 16 || n > 8192) throw new ImageInputError(`${what} must be an integer between 16 and 8192.`);
+  if (!Number.isInteger(n) || n < 16 || n > 8192)
+    throw new ImageInputError(`${what} must be an integer between 16 and 8192.`);
   return n;
 }
 
@@ -56,7 +58,12 @@ const finish = encodeOutput;
  * The analysis a render uses: the one given (null: none), else analyzePhoto's. A decode at the analysis size
  * (the default preview size) is shared, so a preview batch decodes once; the pixels are the same either way.
  */
-async function analysisFor(bytes: Buffer, img: DecodedImage, size: number, opts: { analysis?: Analysis | null; maxPixels?: number }): Promise<Analysis | null> {
+async function analysisFor(
+  bytes: Buffer,
+  img: DecodedImage,
+  size: number,
+  opts: { analysis?: Analysis | null; maxPixels?: number },
+): Promise<Analysis | null> {
   if (opts.analysis !== undefined) return opts.analysis;
   if (size === ANALYSIS_LONG || Math.max(img.width, img.height) < ANALYSIS_LONG) return analyzeImage(img);
   return analyzePhoto(bytes, { maxPixels: opts.maxPixels });
@@ -105,12 +112,19 @@ export async function renderAllFromDecoded(
   analysis?: Analysis | null,
 ): Promise<{ styleId: StyleId; png: Buffer }[]> {
   const encoded = new Map<StyleId, Promise<Buffer>>();
-  await applyStyles(img, STYLE_IDS, (styleId, data) => {
-    const p = finish({ data, width: img.width, height: img.height }, watermark, false);
-    p.catch(() => undefined); // observed below; avoids an unhandled rejection while others render
-    encoded.set(styleId, p);
-  }, analysis);
-  return Promise.all(STYLE_IDS.map(async (styleId) => ({ styleId, png: await (encoded.get(styleId) as Promise<Buffer>) })));
+  await applyStyles(
+    img,
+    STYLE_IDS,
+    (styleId, data) => {
+      const p = finish({ data, width: img.width, height: img.height }, watermark, false);
+      p.catch(() => undefined); // observed below; avoids an unhandled rejection while others render
+      encoded.set(styleId, p);
+    },
+    analysis,
+  );
+  return Promise.all(
+    STYLE_IDS.map(async (styleId) => ({ styleId, png: await (encoded.get(styleId) as Promise<Buffer>) })),
+  );
 }
 
 /** The photo's analysis (people, faces): decoded at the analysis size once, then the neural models. */

@@ -7,7 +7,11 @@ import sharp from 'sharp';
 import { decodeInput, encodePng } from './image-io';
 import { watermarkSvg } from './watermark';
 
-export interface Pixels { data: Buffer; width: number; height: number }
+export interface Pixels {
+  data: Buffer;
+  width: number;
+  height: number;
+}
 
 /** Encodes RGB pixels as the engine's output PNG, with the 'ToonZap' mark for free previews. */
 export async function encodeOutput(px: Pixels, watermark: boolean, palette: boolean): Promise<Buffer> {
@@ -24,7 +28,10 @@ export async function encodeOutput(px: Pixels, watermark: boolean, palette: bool
  * (type from the bytes, pixel limit, EXIF orientation, sRGB), shrunk so the long side is at most `maxSize`
  * (never enlarged), re-encoded as PNG without metadata, watermarked if asked. Throws ImageInputError for bad bytes.
  */
-export async function normaliseImage(bytes: Buffer, opts: { maxSize: number; watermark?: boolean }): Promise<{ png: Buffer; width: number; height: number }> {
+export async function normaliseImage(
+  bytes: Buffer,
+  opts: { maxSize: number; watermark?: boolean },
+): Promise<{ png: Buffer; width: number; height: number }> {
   const img = await decodeInput(bytes, { maxSize: opts.maxSize });
   return { png: await encodeOutput(img, opts.watermark ?? false, false), width: img.width, height: img.height };
 }

@@ -5,7 +5,7 @@ export { Upsampler } from './filters/blur';
 /**
  * Planar float raster used by all style filters: three Float32Array planes (R, G, B) in [0, 1].
  * Planar layout keeps separable filters simple and fast.
-*/
+ */
 export type Plane = Float32Array;
 
 export interface Raster {
@@ -176,7 +176,6 @@ export function rowBuffers(w: number, n: number): Float32Array[] {
   return Array.from({ length: n }, () => new Float32Array(w));
 }
 
-
 /**
  * A w x h interleaved RGB8 output and a clamped view of it: writing `v * 255` to the view rounds and clamps
  * natively (faster than byte() per channel in a finishing pass; ties round to even).
@@ -187,7 +186,11 @@ export function rgb8Out(w: number, h: number): { out: Buffer; oc: Uint8ClampedAr
 }
 
 /** Interleaved RGB8 at w x h from a producer of planar float rows (`fill(y, r, g, b)`), one row at a time. */
-export function rowsToRGB8(w: number, h: number, fill: (y: number, r: Float32Array, g: Float32Array, b: Float32Array) => void): Buffer {
+export function rowsToRGB8(
+  w: number,
+  h: number,
+  fill: (y: number, r: Float32Array, g: Float32Array, b: Float32Array) => void,
+): Buffer {
   const { out, oc } = rgb8Out(w, h);
   const [rr, gg, bb] = rowBuffers(w, 3);
   for (let y = 0; y < h; y++) {

@@ -5,12 +5,14 @@
  *
  *   PORT=8080 npx tsx engine/server.ts
  */
-import { readBody } from './http-body';
+
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
+import { mediaKey } from '../domain/wiring';
+import { readBody } from './http-body';
 import {
   type Analysis,
   analysisFromJson,
@@ -25,7 +27,6 @@ import {
   warmAnalysisThread,
   warmStylePool,
 } from './index';
-import { mediaKey } from '../domain/wiring';
 
 /** Largest accepted request body (JSON; a base64 `input.data` image must fit in it). */
 const MAX_BODY = 16 * 1024 * 1024;
@@ -62,7 +63,14 @@ class ClientError extends Error {}
 
 function isLocation(v: unknown): v is S3Location {
   const o = v as S3Location;
-  return !!o && typeof o === 'object' && typeof o.bucket === 'string' && o.bucket.length > 0 && typeof o.key === 'string' && o.key.length > 0;
+  return (
+    !!o &&
+    typeof o === 'object' &&
+    typeof o.bucket === 'string' &&
+    o.bucket.length > 0 &&
+    typeof o.key === 'string' &&
+    o.key.length > 0
+  );
 }
 
 interface BatchRequest {
@@ -77,13 +85,28 @@ interface BatchRequest {
 export function parseBatch(body: Record<string, unknown>): BatchRequest {
   if (!isLocation(body.input)) throw new ClientError('"input" must be {"bucket","key"} for a batch.');
   const outputs = body.outputs;
-  if (!Array.isArray(outputs) || outputs.length === 0 || outputs.length > 32) throw new ClientError('"outputs" must list 1 to 32 {"style","bucket","key"}.');
+  if (!Array.isArray(outputs) || outputs.length === 0 || outputs.length > 32)
+    throw new ClientError('"outputs" must list 1 to 32 {"style","bucket","key"}.');
   for (const o of outputs) {
     if (!isLocation(o)) throw new ClientError('Each output must be {"style","bucket","key"}.');
-    if (!isStyleId((o as { style?: unknown }).style)) throw new ClientError(`Unknown style '${String((o as { style?: unknown }).style)}'. Known styles: ${STYLE_IDS.join(', ')}.`);
+    if (!isStyleId((o as { style?: unknown }).style))
+      throw new ClientError(
+        `Unknown style '${String((o as { style?: unknown }).style)}'. Known styles: ${STYLE_IDS.join(', ')}.`,
+      );
   }
-  const single = parseInvocation({ ...body, outputs: undefined, output: outputs[0], style: (outputs[0] as { style: string }).style });
-  return { input: body.input, outputs: outputs as BatchRequest['outputs'], size: single.size, kind: single.kind, watermark: single.watermark };
+  const single = parseInvocation({
+    ...body,
+    outputs: undefined,
+    output: outputs[0],
+    style: (outputs[0] as { style: string }).style,
+  });
+  return {
+    input: body.input,
+    outputs: outputs as BatchRequest['outputs'],
+    size: single.size,
+    kind: single.kind,
+    watermark: single.watermark,
+  };
 }
 
 async function readInput(s3: S3Client, { bucket, key }: S3Location): Promise<Buffer> {
@@ -93,7 +116,8 @@ async function readInput(s3: S3Client, { bucket, key }: S3Location): Promise<Buf
     return Buffer.from(await obj.Body.transformToByteArray());
   } catch (err) {
     const name = (err as { name?: string }).name;
-    if (name === 'NoSuchKey' || name === 'NoSuchBucket' || name === 'NotFound') throw new ClientError(`Input object s3://${bucket}/${key} not found.`);
+    if (name === 'NoSuchKey' || name === 'NoSuchBucket' || name === 'NotFound')
+      throw new ClientError(`Input object s3://${bucket}/${key} not found.`);
     throw err;
   }
 }
@@ -110,11 +134,19 @@ export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer
     if (obj.Body) return analysisFromJson(await obj.Body.transformToString());
   } catch (err) {
     const name = (err as { name?: string }).name;
-    if (name !== 'NoSuchKey' && name !== 'NotFound') console.warn(`[toonzap-model] analysis cache read failed (${name ?? err}), recomputing`);
+    if (name !== 'NoSuchKey' && name !== 'NotFound')
+      console.warn(`[toonzap-model] analysis cache read failed (${name ?? err}), recomputing`);
   }
   const analysis = await analyzePhoto(bytes);
   try {
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: analysisToJson(analysis), ContentType: 'application/json' }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: analysisToJson(analysis),
+        ContentType: 'application/json',
+      }),
+    );
   } catch (err) {
     console.warn(`[toonzap-model] analysis cache write failed: ${(err as Error).message}`);
   }
@@ -132,24 +164,29 @@ async function invokeBatch(req: BatchRequest, s3: S3Client): Promise<Record<stri
     rendered = all.filter((t) => wanted.has(t.styleId)).map((t) => ({ style: t.styleId, png: t.png }));
   } else {
     rendered = [];
-    for (const style of wanted) rendered.push({ style, png: await renderStyle(bytes, style, { maxSize: req.size ?? 2048, analysis }) });
+    for (const style of wanted)
+      rendered.push({ style, png: await renderStyle(bytes, style, { maxSize: req.size ?? 2048, analysis }) });
   }
   const byStyle = new Map(rendered.map((r) => [r.style, r.png]));
-  const outputs = await Promise.all(req.outputs.map(async (o) => {
-    const png = byStyle.get(o.style)!;
-    await s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: o.key, Body: png, ContentType: 'image/png' }));
-    const meta = await sharp(png).metadata();
-    return { style: o.style, bucket: o.bucket, key: o.key, width: meta.width, height: meta.height };
-  }));
+  const outputs = await Promise.all(
+    req.outputs.map(async (o) => {
+      const png = byStyle.get(o.style)!;
+      await s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: o.key, Body: png, ContentType: 'image/png' }));
+      const meta = await sharp(png).metadata();
+      return { style: o.style, bucket: o.bucket, key: o.key, width: meta.width, height: meta.height };
+    }),
+  );
   return { outputs, ms: Math.round(performance.now() - t0) };
 }
 
 export function parseInvocation(body: unknown): InvocationRequest {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ClientError('Request body must be a JSON object.');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new ClientError('Request body must be a JSON object.');
   const b = body as Record<string, unknown>;
   const input = b.input as Record<string, unknown> | undefined;
   const hasData = !!input && typeof input === 'object' && typeof input.data === 'string';
-  if (!isLocation(input) && !hasData) throw new ClientError('"input" must be {"bucket","key"} (or {"data": base64} for small images).');
+  if (!isLocation(input) && !hasData)
+    throw new ClientError('"input" must be {"bucket","key"} (or {"data": base64} for small images).');
   if (b.output !== undefined && !isLocation(b.output)) throw new ClientError('"output" must be {"bucket","key"}.');
   if (!hasData && b.output === undefined) throw new ClientError('"output" {"bucket","key"} is required.');
   if (typeof b.style !== 'string') throw new ClientError('"style" is required.');
@@ -159,7 +196,8 @@ export function parseInvocation(body: unknown): InvocationRequest {
   if (b.size !== undefined && (!Number.isInteger(b.size) || (b.size as number) < 16 || (b.size as number) > 4096)) {
     throw new ClientError('"size" must be an integer between 16 and 4096.');
   }
-  if (b.watermark !== undefined && typeof b.watermark !== 'boolean') throw new ClientError('"watermark" must be a boolean.');
+  if (b.watermark !== undefined && typeof b.watermark !== 'boolean')
+    throw new ClientError('"watermark" must be a boolean.');
   return {
     input: hasData ? { data: input.data as string } : (input as unknown as S3Location),
     output: b.output as S3Location | undefined,
@@ -265,7 +303,9 @@ export function startModelServer(opts: ModelServerOptions = {}): Promise<ModelSe
           throw new ClientError('Request body must be valid JSON.');
         }
         const isBatch = !!body && typeof body === 'object' && 'outputs' in (body as object);
-        const result = isBatch ? await invokeBatch(parseBatch(body as Record<string, unknown>), s3) : await invoke(parseInvocation(body), s3);
+        const result = isBatch
+          ? await invokeBatch(parseBatch(body as Record<string, unknown>), s3)
+          : await invoke(parseInvocation(body), s3);
         sendJson(res, 200, result);
       } catch (err) {
         if (err instanceof ClientError || err instanceof ImageInputError) {

@@ -9,12 +9,12 @@
  * Size: TOONZAP_ENGINE_WORKERS (0 disables), default one fewer than the available cores, at most 3.
  */
 import os from 'node:os';
-import { EngineWorker, spawnEngineWorker } from './engine-worker';
-import { applyStyle } from './apply';
-import { warmUpStyles } from './warm-up';
-import type { Image8 } from './raster';
-import type { Analysis } from './analysis/types';
 import type { StyleId } from '../domain/styles';
+import type { Analysis } from './analysis/types';
+import { applyStyle } from './apply';
+import { EngineWorker, spawnEngineWorker } from './engine-worker';
+import type { Image8 } from './raster';
+import { warmUpStyles } from './warm-up';
 
 export interface StyleJob {
   id: number;
@@ -132,20 +132,18 @@ export async function applyStyles(
     if (g.length === 0) return Promise.resolve();
     // a compact copy for the worker (transferring it instead of cloning measured ~10 % slower batches)
     const data = Uint8Array.from(img.data);
-    return ws[k]
-      .run({ id: nextJob++, styles: g, data, width: img.width, height: img.height, analysis })
-      .then(
-        (results) => {
-          renderedByWorkers += results.length;
-          g.forEach((s, i) => {
-            onResult(s, Buffer.from(results[i].buffer, results[i].byteOffset, results[i].byteLength));
-          });
-        },
-        // a failed worker: render its share here (same code, same bytes)
-        () => {
-          for (const s of g) onResult(s, applyStyle(img, s, analysis).data);
-        },
-      );
+    return ws[k].run({ id: nextJob++, styles: g, data, width: img.width, height: img.height, analysis }).then(
+      (results) => {
+        renderedByWorkers += results.length;
+        g.forEach((s, i) => {
+          onResult(s, Buffer.from(results[i].buffer, results[i].byteOffset, results[i].byteLength));
+        });
+      },
+      // a failed worker: render its share here (same code, same bytes)
+      () => {
+        for (const s of g) onResult(s, applyStyle(img, s, analysis).data);
+      },
+    );
   });
   for (const s of groups[0]) {
     onResult(s, applyStyle(img, s, analysis).data);

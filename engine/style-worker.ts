@@ -4,9 +4,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { applyStyle } from './apply';
-import { warmUpStyles } from './warm-up';
 import type { WorkerReply } from './engine-worker';
 import type { StyleJob } from './style-pool';
+import { warmUpStyles } from './warm-up';
 
 const port = parentPort;
 if (!port) throw new Error('style-worker must run in a worker thread');

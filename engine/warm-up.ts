@@ -1,5 +1,5 @@
-import { applyStyle } from './apply';
 import { STYLE_IDS } from '../domain/styles';
+import { applyStyle } from './apply';
 
 /**
  * Render every style a few times on a small synthetic photo-like image so V8 optimises the per-pixel
@@ -15,8 +15,8 @@ export function warmUpStyles(rounds = 4): void {
       // soft gradients, a disc ("subject") and fine texture: exercises edges, flats and noise paths
       const d = Math.hypot(x - w / 2, y - h / 2) < h / 3 ? 1 : 0;
       const t = ((x * 7 + y * 13) % 17) / 17;
-      data[j] = (x * 255) / w * (1 - d) + 220 * d + 10 * t;
-      data[j + 1] = (y * 255) / h * (1 - d) + 170 * d + 10 * t;
+      data[j] = ((x * 255) / w) * (1 - d) + 220 * d + 10 * t;
+      data[j + 1] = ((y * 255) / h) * (1 - d) + 170 * d + 10 * t;
       data[j + 2] = 128 + 60 * Math.sin(x / 9) * (1 - d) + 120 * d * t;
     }
   }

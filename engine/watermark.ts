@@ -16,7 +16,12 @@ const GLYPHS: ReadonlyArray<readonly [string, number]> = [
 
 const OUTLINE = 1.5 + 1.4;
 /** Ink box of the mark in glyph units, strokes included: the outline's half width sticks out on every side. */
-const INK = { left: -OUTLINE / 2, top: -OUTLINE / 2, right: GLYPHS.reduce((a, [, adv]) => a + adv, 0) - 6.2 + 5.4 + OUTLINE / 2, bottom: 13 + OUTLINE / 2 };
+const INK = {
+  left: -OUTLINE / 2,
+  top: -OUTLINE / 2,
+  right: GLYPHS.reduce((a, [, adv]) => a + adv, 0) - 6.2 + 5.4 + OUTLINE / 2,
+  bottom: 13 + OUTLINE / 2,
+};
 
 /**
  * SVG (same size as the image) with a semi-transparent 'ToonZap' mark in the bottom-right corner of the image's

@@ -19,7 +19,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     outDir: path.join(frontendDir, 'dist'),
     // The SSR build (frontend/build/build.ts) writes ES modules Node loads as such.
-    rollupOptions: isSsrBuild ? { output: { entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' } } : undefined,
+    rollupOptions: isSsrBuild
+      ? { output: { entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' } }
+      : undefined,
     copyPublicDir: !isSsrBuild,
     emptyOutDir: true,
     target: 'es2022',

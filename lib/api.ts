@@ -21,7 +21,10 @@ export class Api extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
-    this.httpApi = new apigw.HttpApi(this, 'HttpApi', { description: 'ToonZap /api routes', createDefaultStage: false });
+    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
+      description: 'ToonZap /api routes',
+      createDefaultStage: false,
+    });
     // The stage-wide throttle caps the whole API; per-client limits are the WAF's (lib/edge.ts). Every request is
     // access-logged (request id, route, status, latency, source IP; no bodies, no headers).
     new apigw.HttpStage(this, 'DefaultStage', {
@@ -30,11 +33,20 @@ export class Api extends Construct {
       autoDeploy: true,
       throttle: { burstLimit: 200, rateLimit: 100 },
       accessLogSettings: {
-        destination: new apigw.LogGroupLogDestination(new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH })),
-        format: apigateway.AccessLogFormat.custom(JSON.stringify({
-          requestId: '$context.requestId', routeKey: '$context.routeKey', status: '$context.status', latencyMs: '$context.responseLatency',
-          integrationError: '$context.integrationErrorMessage', sourceIp: '$context.identity.sourceIp', time: '$context.requestTime',
-        })),
+        destination: new apigw.LogGroupLogDestination(
+          new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH }),
+        ),
+        format: apigateway.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            latencyMs: '$context.responseLatency',
+            integrationError: '$context.integrationErrorMessage',
+            sourceIp: '$context.identity.sourceIp',
+            time: '$context.requestTime',
+          }),
+        ),
       },
     });
 

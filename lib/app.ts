@@ -9,7 +9,9 @@ import { ToonZapStack } from './toonzap-stack';
  */
 export function buildToonZap(app: App, config: EnvConfig, env: Environment): { edge: EdgeStack; main: ToonZapStack } {
   if (!env.region) {
-    throw new Error('The app needs a concrete region (CDK_DEFAULT_REGION or AWS_REGION): its web ACL is made in us-east-1 and referenced from it');
+    throw new Error(
+      'The app needs a concrete region (CDK_DEFAULT_REGION or AWS_REGION): its web ACL is made in us-east-1 and referenced from it',
+    );
   }
   const edge = new EdgeStack(app, `ToonZap-${config.envName}-edge`, {
     config,

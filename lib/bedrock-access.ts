@@ -8,7 +8,11 @@ const PROFILE_PREFIX = /^(us|eu|apac|jp|au|ca|us-gov|global)\./;
  * or, for an inference profile, the profile's ARN plus its foundation model in every region the profile routes to.
  * Nothing else: a function may call exactly the models the configuration names.
  */
-export function bedrockModelArns(config: Pick<EnvConfig, 'generativeStyles' | 'bedrockRegion' | 'bedrockProfileRegions'>, account: string, partition = 'aws'): string[] {
+export function bedrockModelArns(
+  config: Pick<EnvConfig, 'generativeStyles' | 'bedrockRegion' | 'bedrockProfileRegions'>,
+  account: string,
+  partition = 'aws',
+): string[] {
   const arns = new Set<string>();
   for (const s of Object.values(config.generativeStyles)) {
     if (!s) continue;
@@ -19,7 +23,8 @@ export function bedrockModelArns(config: Pick<EnvConfig, 'generativeStyles' | 'b
     }
     arns.add(`arn:${partition}:bedrock:${config.bedrockRegion}:${account}:inference-profile/${s.modelId}`);
     const base = s.modelId.slice(profile[0].length);
-    for (const region of config.bedrockProfileRegions) arns.add(`arn:${partition}:bedrock:${region}::foundation-model/${base}`);
+    for (const region of config.bedrockProfileRegions)
+      arns.add(`arn:${partition}:bedrock:${region}::foundation-model/${base}`);
   }
   return [...arns].sort();
 }

@@ -1,11 +1,15 @@
-import { DEFAULT_SUPPORT_EMAIL, RETENTION_DAYS } from '../domain/privacy';
-
 /**
  * Typed per-environment configuration, chosen with `-c env=dev|prod`.
  * Everything an operator may want to change per environment lives here, nothing else reads context.
  */
 import { PAYMENT_MODES, type PaymentMode } from '../domain/contract';
-import { GENERATIVE_PRESETS, type GenerativeStyleSettings, type GenerativeStyles, validateGenerativeStyles } from '../domain/generative';
+import {
+  GENERATIVE_PRESETS,
+  type GenerativeStyleSettings,
+  type GenerativeStyles,
+  validateGenerativeStyles,
+} from '../domain/generative';
+import { DEFAULT_SUPPORT_EMAIL, RETENTION_DAYS } from '../domain/privacy';
 import { isStyleId, type StyleId } from '../domain/styles';
 
 export type { PaymentMode };
@@ -98,7 +102,13 @@ const base: Omit<EnvConfig, 'envName'> = {
 
 export const ENVIRONMENTS: Record<EnvConfig['envName'], EnvConfig> = {
   dev: { ...base, envName: 'dev', paymentMode: 'prelaunch', metricsNamespace: 'ToonZap/dev' },
-  prod: { ...base, envName: 'prod', retainData: true, metricsNamespace: 'ToonZap/prod', generativePreviewsPerDay: 1000 },
+  prod: {
+    ...base,
+    envName: 'prod',
+    retainData: true,
+    metricsNamespace: 'ToonZap/prod',
+    generativePreviewsPerDay: 1000,
+  },
 };
 
 /** Reads `env` plus optional overrides (e.g. `-c paymentMode=stripe -c stripePublishableKey=pk_live_...`). */
@@ -109,8 +119,19 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
   }
   const cfg: EnvConfig = { ...ENVIRONMENTS[envName] };
   const overridable: (keyof EnvConfig)[] = [
-    'brandName', 'paymentMode', 'stripePublishableKey', 'stripeSecretName', 'mailFrom', 'siteUrl', 'engineImageUri', 'supportEmail',
-    'alarmEmail', 'metricsNamespace', 'siteDomain', 'siteCertificateArn', 'bedrockRegion',
+    'brandName',
+    'paymentMode',
+    'stripePublishableKey',
+    'stripeSecretName',
+    'mailFrom',
+    'siteUrl',
+    'engineImageUri',
+    'supportEmail',
+    'alarmEmail',
+    'metricsNamespace',
+    'siteDomain',
+    'siteCertificateArn',
+    'bedrockRegion',
   ];
   const out = cfg as unknown as Record<string, unknown>;
   for (const key of overridable) {
@@ -126,10 +147,12 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
     if (value === undefined || value === null || value === '') continue;
     const n = Number(value);
     // WAF accepts 10 to 2,000,000,000 requests per window.
-    if (!Number.isInteger(n) || n < 10 || n > 2e9) throw new Error(`${key} must be a whole number from 10 to 2000000000, not "${String(value)}"`);
+    if (!Number.isInteger(n) || n < 10 || n > 2e9)
+      throw new Error(`${key} must be a whole number from 10 to 2000000000, not "${String(value)}"`);
     out[key] = n;
   }
-  if (!cfg.siteDomain !== !cfg.siteCertificateArn) throw new Error('siteDomain and siteCertificateArn go together: set both or neither');
+  if (!cfg.siteDomain !== !cfg.siteCertificateArn)
+    throw new Error('siteDomain and siteCertificateArn go together: set both or neither');
   if (cfg.siteDomain && !cfg.siteUrl) out.siteUrl = `https://${cfg.siteDomain}`;
   if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(cfg.supportEmail)) {
     throw new Error(`supportEmail must be a plain e-mail address, not "${cfg.supportEmail}"`);
@@ -151,13 +174,19 @@ function generativeOverrides(cfg: EnvConfig, getContext: (key: string) => unknow
   }
   const settings = getContext('generativeSettings');
   if (settings !== undefined) {
-    const parsed = (typeof settings === 'string' ? JSON.parse(settings) : settings) as Record<string, Partial<GenerativeStyleSettings>>;
+    const parsed = (typeof settings === 'string' ? JSON.parse(settings) : settings) as Record<
+      string,
+      Partial<GenerativeStyleSettings>
+    >;
     for (const [id, fields] of Object.entries(parsed)) {
-      if (!styles[id]) throw new Error(`generativeSettings: style "${id}" is not generative here (add it to generativeStyles)`);
+      if (!styles[id])
+        throw new Error(`generativeSettings: style "${id}" is not generative here (add it to generativeStyles)`);
       styles[id] = { ...styles[id], ...fields };
     }
   }
-  const out: Partial<Record<keyof EnvConfig, unknown>> = { generativeStyles: validateGenerativeStyles(styles, isStyleId) };
+  const out: Partial<Record<keyof EnvConfig, unknown>> = {
+    generativeStyles: validateGenerativeStyles(styles, isStyleId),
+  };
   const perDay = getContext('generativePreviewsPerDay');
   if (perDay !== undefined) {
     const n = Number(perDay);
@@ -165,6 +194,7 @@ function generativeOverrides(cfg: EnvConfig, getContext: (key: string) => unknow
     out.generativePreviewsPerDay = n;
   }
   const regions = getContext('bedrockProfileRegions');
-  if (typeof regions === 'string' && regions !== '') out.bedrockProfileRegions = regions.split(',').map((r) => r.trim());
+  if (typeof regions === 'string' && regions !== '')
+    out.bedrockProfileRegions = regions.split(',').map((r) => r.trim());
   return out as Partial<EnvConfig>;
 }

@@ -13,7 +13,8 @@ export interface EdgeStackProps extends StackProps {
 
 /** Paths of the routes that start paid-for work (lib/routes.ts `startsWork`), as the WAF sees them (no parameters). */
 export const WORK_PATHS = ROUTES.filter((r) => r.startsWork).map((r) => {
-  if (r.path.includes('{')) throw new Error(`${r.path}: a work route with parameters needs a prefix match, not an exact one`);
+  if (r.path.includes('{'))
+    throw new Error(`${r.path}: a work route with parameters needs a prefix match, not an exact one`);
   return r.path;
 });
 
@@ -31,7 +32,8 @@ export class EdgeStack extends Stack {
 
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, props);
-    if (!this.region || this.region !== EDGE_REGION) throw new Error(`${id} must be deployed in ${EDGE_REGION} (CloudFront web ACLs live there)`);
+    if (!this.region || this.region !== EDGE_REGION)
+      throw new Error(`${id} must be deployed in ${EDGE_REGION} (CloudFront web ACLs live there)`);
     const { config } = props;
     const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
@@ -57,7 +59,10 @@ export class EdgeStack extends Stack {
       defaultAction: { allow: {} },
       visibilityConfig: visibility(`toonzap-${config.envName}`),
       customResponseBodies: {
-        'too-many': { contentType: 'APPLICATION_JSON', content: '{"detail":"Too many requests. Please wait a few minutes and try again."}' },
+        'too-many': {
+          contentType: 'APPLICATION_JSON',
+          content: '{"detail":"Too many requests. Please wait a few minutes and try again."}',
+        },
       },
       rules: [
         {
@@ -69,9 +74,10 @@ export class EdgeStack extends Stack {
               aggregateKeyType: 'IP',
               evaluationWindowSec: 300,
               limit: config.workRateLimitPer5Min,
-              scopeDownStatement: WORK_PATHS.length === 1
-                ? pathIs(WORK_PATHS[0])
-                : { orStatement: { statements: WORK_PATHS.map(pathIs) } },
+              scopeDownStatement:
+                WORK_PATHS.length === 1
+                  ? pathIs(WORK_PATHS[0])
+                  : { orStatement: { statements: WORK_PATHS.map(pathIs) } },
             },
           },
           visibilityConfig: visibility('work-routes-per-ip'),
@@ -80,7 +86,9 @@ export class EdgeStack extends Stack {
           name: 'all-routes-per-ip',
           priority: 1,
           action: tooMany,
-          statement: { rateBasedStatement: { aggregateKeyType: 'IP', evaluationWindowSec: 300, limit: config.rateLimitPer5Min } },
+          statement: {
+            rateBasedStatement: { aggregateKeyType: 'IP', evaluationWindowSec: 300, limit: config.rateLimitPer5Min },
+          },
           visibilityConfig: visibility('all-routes-per-ip'),
         },
         {

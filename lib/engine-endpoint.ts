@@ -5,9 +5,9 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
+import { MEDIA_PREFIX } from '../domain/wiring';
 import type { EnvConfig } from './config';
 import { REPO_ROOT } from './functions';
-import { MEDIA_PREFIX } from '../domain/wiring';
 import { grantMedia } from './storage';
 
 export interface EngineEndpointProps {
@@ -18,7 +18,10 @@ export interface EngineEndpointProps {
 /** `<account>.dkr.ecr.<region>.amazonaws.com/<repo>[:tag|@digest]` → the repository's ARN. */
 export function repositoryArnOf(imageUri: string): string {
   const m = /^(\d{12})\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?\/([^:@]+)/.exec(imageUri);
-  if (!m) throw new Error(`engineImageUri "${imageUri}" is not an ECR image URI (<account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag>)`);
+  if (!m)
+    throw new Error(
+      `engineImageUri "${imageUri}" is not an ECR image URI (<account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag>)`,
+    );
   const partition = m[2].startsWith('cn-') ? 'aws-cn' : m[2].startsWith('us-gov-') ? 'aws-us-gov' : 'aws';
   return `arn:${partition}:ecr:${m[2]}:${m[1]}:repository/${m[3]}`;
 }
@@ -61,7 +64,19 @@ export class EngineEndpoint extends Construct {
         directory: REPO_ROOT,
         file: path.join('engine', 'Dockerfile'),
         platform: ecrAssets.Platform.LINUX_AMD64,
-        exclude: ['node_modules', 'cdk.out', '.data', '.git', 'frontend', 'test', 'bench', 'local', 'lambdas', 'docs', '**/out'],
+        exclude: [
+          'node_modules',
+          'cdk.out',
+          '.data',
+          '.git',
+          'frontend',
+          'test',
+          'bench',
+          'local',
+          'lambdas',
+          'docs',
+          '**/out',
+        ],
       });
       asset.repository.grantPull(role);
       image = asset.imageUri;
@@ -72,13 +87,17 @@ export class EngineEndpoint extends Construct {
       primaryContainer: { image, environment: { S3_FORCE_PATH_STYLE: 'false' } },
     });
     const endpointConfig = new sagemaker.CfnEndpointConfig(this, 'Config', {
-      productionVariants: [{
-        modelName: model.attrModelName,
-        variantName: ENGINE_VARIANT,
-        serverlessConfig: { memorySizeInMb: 6144, maxConcurrency: 10 },
-      }],
+      productionVariants: [
+        {
+          modelName: model.attrModelName,
+          variantName: ENGINE_VARIANT,
+          serverlessConfig: { memorySizeInMb: 6144, maxConcurrency: 10 },
+        },
+      ],
     });
-    const endpoint = new sagemaker.CfnEndpoint(this, 'Endpoint', { endpointConfigName: endpointConfig.attrEndpointConfigName });
+    const endpoint = new sagemaker.CfnEndpoint(this, 'Endpoint', {
+      endpointConfigName: endpointConfig.attrEndpointConfigName,
+    });
     this.endpointName = endpoint.attrEndpointName;
     this.endpointArn = endpoint.ref;
   }

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
@@ -25,7 +25,11 @@ export interface HandlerFunctionProps {
 }
 
 /** sharp's version as the repository pins it, so the Lambda gets the same codec as the engine and the tests. */
-const SHARP_VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', 'sharp', 'package.json'), 'utf8')) as { version: string }).version;
+const SHARP_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', 'sharp', 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /** A Node.js Lambda bundled locally with esbuild (no Docker), tagged with its source module. */
 export function handlerFunction(scope: Construct, id: string, props: HandlerFunctionProps): NodejsFunction {
@@ -65,7 +69,8 @@ export function handlerFunction(scope: Construct, id: string, props: HandlerFunc
   (fn.node.defaultChild as lambda.CfnFunction).addMetadata(ENTRY_METADATA_KEY, props.entry);
   Validations.of(fn.role!).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
-    reason: 'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions. (Functions that call Rekognition add their own reason.)',
+    reason:
+      'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions. (Functions that call Rekognition add their own reason.)',
   });
   return fn;
 }

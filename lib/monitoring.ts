@@ -47,9 +47,21 @@ export class Monitoring extends Construct {
     const notify = new actions.SnsAction(this.topic);
 
     const app = (name: MetricName, statistic = 'Sum', dimensionsMap: Record<string, string> = {}) =>
-      new cloudwatch.Metric({ namespace: config.metricsNamespace, metricName: name, statistic, period: Duration.minutes(5), dimensionsMap: { service: SERVICE_NAME, ...dimensionsMap } });
+      new cloudwatch.Metric({
+        namespace: config.metricsNamespace,
+        metricName: name,
+        statistic,
+        period: Duration.minutes(5),
+        dimensionsMap: { service: SERVICE_NAME, ...dimensionsMap },
+      });
 
-    const alarm = (name: string, metric: cloudwatch.IMetric, description: string, threshold = 1, evaluationPeriods = 1) => {
+    const alarm = (
+      name: string,
+      metric: cloudwatch.IMetric,
+      description: string,
+      threshold = 1,
+      evaluationPeriods = 1,
+    ) => {
       const a = new cloudwatch.Alarm(this, name, {
         alarmName: `toonzap-${config.envName}-${name}`,
         alarmDescription: description,
@@ -65,53 +77,137 @@ export class Monitoring extends Construct {
     };
 
     const five = { period: Duration.minutes(5) };
-    alarm('OrderPipelineFailed', props.orderMachine.metricFailed(five), 'An order execution failed: undelivered items were refunded (check the RefundFailures alarm) and the customer was e-mailed. Find the cause in the order machine\'s log group.');
-    alarm('OrderPipelineTimedOut', props.orderMachine.metricTimedOut(five), 'An order execution ran past its 2 h timeout: the order may be neither delivered nor refunded. The reconciler should repair it; check the generation record.');
-    alarm('JobsFailed', props.jobsMachine.metricFailed(five), 'Moderation or preview jobs are failing (5 or more in 5 minutes): visitors cannot get past the upload step.', 5);
-    alarm('RefundFailed', app(METRICS.refundFailures), 'CRITICAL: a refund failed, so a customer is charged for images they did not get. Refund by hand in Stripe (the order id is in the log line "refund failed").');
-    alarm('ReconcilerRepairs', app(METRICS.reconcilerRepairs), 'The reconciler repaired an order or job that something else left unfinished: a bug or an outage to look into.');
-    alarm('WebhookServerErrors', app(METRICS.serverErrors, 'Sum', { route: WEBHOOK_ROUTE }), 'The Stripe webhook answered 5xx: Stripe retries, but a paid order waits until it succeeds.');
-    alarm('EngineErrors', app(METRICS.engineErrors), 'Engine calls are failing (5 or more in 5 minutes): previews and paid renders are being retried or refunded.', 5);
-    alarm('ModelErrors', app(METRICS.modelErrors), 'Generative model (Bedrock) calls are failing (3 or more in 5 minutes): generative styles are being refunded.', 3);
+    alarm(
+      'OrderPipelineFailed',
+      props.orderMachine.metricFailed(five),
+      "An order execution failed: undelivered items were refunded (check the RefundFailures alarm) and the customer was e-mailed. Find the cause in the order machine's log group.",
+    );
+    alarm(
+      'OrderPipelineTimedOut',
+      props.orderMachine.metricTimedOut(five),
+      'An order execution ran past its 2 h timeout: the order may be neither delivered nor refunded. The reconciler should repair it; check the generation record.',
+    );
+    alarm(
+      'JobsFailed',
+      props.jobsMachine.metricFailed(five),
+      'Moderation or preview jobs are failing (5 or more in 5 minutes): visitors cannot get past the upload step.',
+      5,
+    );
+    alarm(
+      'RefundFailed',
+      app(METRICS.refundFailures),
+      'CRITICAL: a refund failed, so a customer is charged for images they did not get. Refund by hand in Stripe (the order id is in the log line "refund failed").',
+    );
+    alarm(
+      'ReconcilerRepairs',
+      app(METRICS.reconcilerRepairs),
+      'The reconciler repaired an order or job that something else left unfinished: a bug or an outage to look into.',
+    );
+    alarm(
+      'WebhookServerErrors',
+      app(METRICS.serverErrors, 'Sum', { route: WEBHOOK_ROUTE }),
+      'The Stripe webhook answered 5xx: Stripe retries, but a paid order waits until it succeeds.',
+    );
+    alarm(
+      'EngineErrors',
+      app(METRICS.engineErrors),
+      'Engine calls are failing (5 or more in 5 minutes): previews and paid renders are being retried or refunded.',
+      5,
+    );
+    alarm(
+      'ModelErrors',
+      app(METRICS.modelErrors),
+      'Generative model (Bedrock) calls are failing (3 or more in 5 minutes): generative styles are being refunded.',
+      3,
+    );
 
     const endpoint = { EndpointName: props.engineEndpointName, VariantName: props.engineVariantName };
     const sagemaker = (metricName: string, statistic: string) =>
-      new cloudwatch.Metric({ namespace: 'AWS/SageMaker', metricName, dimensionsMap: endpoint, statistic, period: Duration.minutes(5) });
-    alarm('EngineEndpoint5xx', sagemaker('Invocation5XXErrors', 'Sum'), 'The engine endpoint answered 5xx (model container errors).');
+      new cloudwatch.Metric({
+        namespace: 'AWS/SageMaker',
+        metricName,
+        dimensionsMap: endpoint,
+        statistic,
+        period: Duration.minutes(5),
+      });
+    alarm(
+      'EngineEndpoint5xx',
+      sagemaker('Invocation5XXErrors', 'Sum'),
+      'The engine endpoint answered 5xx (model container errors).',
+    );
     // ModelLatency is in microseconds: a p90 over 60 s for 15 minutes means renders crawl (cold starts, overload).
-    alarm('EngineLatency', sagemaker('ModelLatency', 'p90'), 'The engine endpoint\'s p90 latency stayed over 60 s for 15 minutes.', 60_000_000, 3);
+    alarm(
+      'EngineLatency',
+      sagemaker('ModelLatency', 'p90'),
+      "The engine endpoint's p90 latency stayed over 60 s for 15 minutes.",
+      60_000_000,
+      3,
+    );
 
     // The app's own functions (tagged with their source module), not CDK's deploy-time helpers.
-    const functions = Stack.of(this).node.findAll()
-      .filter((c): c is lambda.Function => c instanceof lambda.Function && Boolean((c.node.defaultChild as lambda.CfnFunction).getMetadata(ENTRY_METADATA_KEY)));
+    const functions = Stack.of(this)
+      .node.findAll()
+      .filter(
+        (c): c is lambda.Function =>
+          c instanceof lambda.Function &&
+          Boolean((c.node.defaultChild as lambda.CfnFunction).getMetadata(ENTRY_METADATA_KEY)),
+      );
     for (const fn of functions) {
       const name = fn.node.path.split('/').slice(1).join('');
       alarm(`${name}Errors`, fn.metricErrors(five), `${fn.node.path}: the function failed (an error or a timeout).`);
-      alarm(`${name}Throttles`, fn.metricThrottles(five), `${fn.node.path}: invocations were throttled (account concurrency used up).`);
+      alarm(
+        `${name}Throttles`,
+        fn.metricThrottles(five),
+        `${fn.node.path}: invocations were throttled (account concurrency used up).`,
+      );
       if (fn.deadLetterQueue) {
-        alarm(`${name}DeadLetters`, fn.deadLetterQueue.metricApproximateNumberOfMessagesVisible(five), `${fn.node.path}: asynchronous invocations failed for good and wait in its dead-letter queue.`);
+        alarm(
+          `${name}DeadLetters`,
+          fn.deadLetterQueue.metricApproximateNumberOfMessagesVisible(five),
+          `${fn.node.path}: asynchronous invocations failed for good and wait in its dead-letter queue.`,
+        );
       }
     }
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: `toonzap-${config.envName}` });
     const sums = (...names: MetricName[]) => names.map((n) => app(n));
     this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({ title: 'Orders', left: sums(METRICS.ordersPaid, METRICS.imagesDelivered, METRICS.itemsRefunded, METRICS.refundFailures), width: 12 }),
-      new cloudwatch.GraphWidget({ title: 'Moderation and previews', left: sums(METRICS.moderationRefusals, METRICS.previewsMade), width: 12 }),
+      new cloudwatch.GraphWidget({
+        title: 'Orders',
+        left: sums(METRICS.ordersPaid, METRICS.imagesDelivered, METRICS.itemsRefunded, METRICS.refundFailures),
+        width: 12,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Moderation and previews',
+        left: sums(METRICS.moderationRefusals, METRICS.previewsMade),
+        width: 12,
+      }),
       new cloudwatch.GraphWidget({
         title: 'Engine and model latency (ms, p90)',
-        left: [app(METRICS.engineLatency, 'p90'), app(METRICS.modelLatency, 'p90'), app(METRICS.moderationLatency, 'p90')],
+        left: [
+          app(METRICS.engineLatency, 'p90'),
+          app(METRICS.modelLatency, 'p90'),
+          app(METRICS.moderationLatency, 'p90'),
+        ],
         width: 12,
       }),
       new cloudwatch.GraphWidget({
         title: 'Errors',
-        left: [...sums(METRICS.engineErrors, METRICS.modelErrors, METRICS.reconcilerRepairs), app(METRICS.serverErrors, 'Sum', { route: WEBHOOK_ROUTE })],
+        left: [
+          ...sums(METRICS.engineErrors, METRICS.modelErrors, METRICS.reconcilerRepairs),
+          app(METRICS.serverErrors, 'Sum', { route: WEBHOOK_ROUTE }),
+        ],
         right: [sagemaker('Invocation5XXErrors', 'Sum'), sagemaker('Invocation4XXErrors', 'Sum')],
         width: 12,
       }),
       new cloudwatch.GraphWidget({
         title: 'Pipelines',
-        left: [props.orderMachine.metricSucceeded(five), props.orderMachine.metricFailed(five), props.orderMachine.metricTimedOut(five), props.jobsMachine.metricFailed(five)],
+        left: [
+          props.orderMachine.metricSucceeded(five),
+          props.orderMachine.metricFailed(five),
+          props.orderMachine.metricTimedOut(five),
+          props.jobsMachine.metricFailed(five),
+        ],
         width: 12,
       }),
       new cloudwatch.GraphWidget({

@@ -1,10 +1,10 @@
-import { ENGINE_RETRYABLE, GENERATIVE_RETRYABLE } from '../domain/wiring';
 import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ORDER_PIPELINE_TIMEOUT_SECONDS } from '../domain/orders';
+import { ENGINE_RETRYABLE, GENERATIVE_RETRYABLE } from '../domain/wiring';
 import { lambdaTask, taskFunctions } from './pipelines';
 import type { Access } from './routes';
 
@@ -15,22 +15,74 @@ export interface OrderPipelineProps {
 
 /** Task functions of the order pipeline: lambdas/tasks/<entry>.ts, each with what it may touch. */
 const ORDER_TASKS = {
-  orderPrepare: { entry: 'order-prepare', access: ['generations:write', 'images:write', 'media:uploads:read', 'media:uploads:delete', 'rekognition'], memoryMb: 1024, timeoutSeconds: 120 },
+  orderPrepare: {
+    entry: 'order-prepare',
+    access: ['generations:write', 'images:write', 'media:uploads:read', 'media:uploads:delete', 'rekognition'],
+    memoryMb: 1024,
+    timeoutSeconds: 120,
+  },
   // Generative renders read the photo and write the preview or output themselves (the engine does both in SageMaker).
-  orderPreviews: { entry: 'order-previews', access: ['generations:read', 'images:write', 'engine', 'bedrock', 'media:uploads:read', 'media:uploads:delete', 'media:previews:write'], memoryMb: 512, timeoutSeconds: 120, sharp: true },
-  generateItem: { entry: 'generate-item', access: ['generations:write', 'images:write', 'media:outputs:read', 'engine', 'bedrock', 'media:uploads:read', 'media:uploads:delete', 'media:outputs:write'], memoryMb: 1024, timeoutSeconds: 120, sharp: true },
+  orderPreviews: {
+    entry: 'order-previews',
+    access: [
+      'generations:read',
+      'images:write',
+      'engine',
+      'bedrock',
+      'media:uploads:read',
+      'media:uploads:delete',
+      'media:previews:write',
+    ],
+    memoryMb: 512,
+    timeoutSeconds: 120,
+    sharp: true,
+  },
+  generateItem: {
+    entry: 'generate-item',
+    access: [
+      'generations:write',
+      'images:write',
+      'media:outputs:read',
+      'engine',
+      'bedrock',
+      'media:uploads:read',
+      'media:uploads:delete',
+      'media:outputs:write',
+    ],
+    memoryMb: 1024,
+    timeoutSeconds: 120,
+    sharp: true,
+  },
   itemFailed: { entry: 'item-failed', access: ['generations:write'], memoryMb: 256, timeoutSeconds: 15 },
-  orderFinalize: { entry: 'order-finalize', access: ['generations:write', 'payments:secret'], memoryMb: 256, timeoutSeconds: 60 },
+  orderFinalize: {
+    entry: 'order-finalize',
+    access: ['generations:write', 'payments:secret'],
+    memoryMb: 256,
+    timeoutSeconds: 60,
+  },
   orderEmail: { entry: 'order-email', access: ['generations:write', 'mail'], memoryMb: 256, timeoutSeconds: 20 },
-  orderFailed: { entry: 'order-failed', access: ['generations:write', 'payments:secret', 'mail'], memoryMb: 256, timeoutSeconds: 60 },
-} as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }>;
+  orderFailed: {
+    entry: 'order-failed',
+    access: ['generations:write', 'payments:secret', 'mail'],
+    memoryMb: 256,
+    timeoutSeconds: 60,
+  },
+} as const satisfies Record<
+  string,
+  { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }
+>;
 type OrderTaskName = keyof typeof ORDER_TASKS;
 
 /**
  * Bedrock throttling and service errors (lambdas/lib/bedrock.ts): more attempts with a longer backoff, since a
  * throttled on-demand model frees up in seconds. Content filtered or refused input is not among them: never retried.
  */
-export const GENERATIVE_RETRY = { errors: [...GENERATIVE_RETRYABLE], intervalSeconds: 2, backoffRate: 2, maxAttempts: 4 };
+export const GENERATIVE_RETRY = {
+  errors: [...GENERATIVE_RETRYABLE],
+  intervalSeconds: 2,
+  backoffRate: 2,
+  maxAttempts: 4,
+};
 /** Concurrent engine renders per order; the serverless endpoint's concurrency is shared by all orders. */
 export const ORDER_MAX_CONCURRENCY = 3;
 
@@ -58,37 +110,62 @@ export class OrderPipeline extends Construct {
 
     const orderFailed = invoke('orderFailed', 'Order failed', '$.outcome')
       .addRetry(transient)
-      .next(new sfn.Fail(this, 'Order pipeline failed', { error: 'OrderFailed', cause: 'See the generation record: undelivered items were refunded' }));
+      .next(
+        new sfn.Fail(this, 'Order pipeline failed', {
+          error: 'OrderFailed',
+          cause: 'See the generation record: undelivered items were refunded',
+        }),
+      );
     const onFailure = { resultPath: '$.error' };
 
-    const prepare = invoke('orderPrepare', 'Prepare order', '$.prepared').addRetry(transient).addCatch(orderFailed, onFailure);
+    const prepare = invoke('orderPrepare', 'Prepare order', '$.prepared')
+      .addRetry(transient)
+      .addCatch(orderFailed, onFailure);
     const previews = invoke('orderPreviews', 'Make previews').addCatch(orderFailed, onFailure);
 
     const generate = invoke('generateItem', 'Generate image')
       .addRetry({ errors: [...ENGINE_RETRYABLE], interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 2 }) // 3 attempts in all
-      .addRetry({ errors: GENERATIVE_RETRY.errors, interval: Duration.seconds(GENERATIVE_RETRY.intervalSeconds), backoffRate: GENERATIVE_RETRY.backoffRate, maxAttempts: GENERATIVE_RETRY.maxAttempts })
+      .addRetry({
+        errors: GENERATIVE_RETRY.errors,
+        interval: Duration.seconds(GENERATIVE_RETRY.intervalSeconds),
+        backoffRate: GENERATIVE_RETRY.backoffRate,
+        maxAttempts: GENERATIVE_RETRY.maxAttempts,
+      })
       .addCatch(invoke('itemFailed', 'Record item failure').addRetry(transient), { resultPath: '$.error' });
     const generateAll = new sfn.Map(this, 'Generate images', {
       itemsPath: '$.prepared.items',
       maxConcurrency: ORDER_MAX_CONCURRENCY,
       resultPath: sfn.JsonPath.DISCARD,
-    }).itemProcessor(generate).addCatch(orderFailed, onFailure);
+    })
+      .itemProcessor(generate)
+      .addCatch(orderFailed, onFailure);
 
-    const finalize = invoke('orderFinalize', 'Finalize order', '$.outcome').addRetry(transient).addCatch(orderFailed, onFailure);
+    const finalize = invoke('orderFinalize', 'Finalize order', '$.outcome')
+      .addRetry(transient)
+      .addCatch(orderFailed, onFailure);
     const email = invoke('orderEmail', 'Send order e-mail')
       // Another run holds the e-mail claim: wait until it has sent or its lease (30 s) ran out.
       .addRetry({ errors: ['EmailInProgress'], interval: Duration.seconds(5), backoffRate: 1, maxAttempts: 8 })
       .addRetry(transient)
       .addCatch(orderFailed, onFailure);
 
-    const definition = prepare.next(previews).next(generateAll).next(finalize).next(email).next(new sfn.Succeed(this, 'Order done'));
+    const definition = prepare
+      .next(previews)
+      .next(generateAll)
+      .next(finalize)
+      .next(email)
+      .next(new sfn.Succeed(this, 'Order done'));
 
     this.machine = new sfn.StateMachine(this, 'OrderMachine', {
       definitionBody: sfn.DefinitionBody.fromChainable(definition),
       stateMachineType: sfn.StateMachineType.STANDARD,
       timeout: Duration.seconds(ORDER_PIPELINE_TIMEOUT_SECONDS),
       tracingEnabled: true,
-      logs: { destination: new logs.LogGroup(this, 'OrderMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }), level: sfn.LogLevel.ALL, includeExecutionData: false },
+      logs: {
+        destination: new logs.LogGroup(this, 'OrderMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }),
+        level: sfn.LogLevel.ALL,
+        includeExecutionData: false,
+      },
     });
   }
 }

@@ -14,16 +14,62 @@ export interface PipelinesProps {
 
 /** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
 const TASKS = {
-  moderateImages: { entry: 'moderate-images', access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:delete', 'jobs:write', 'rekognition', 'engine', 'bedrock', 'counters:write', 'media:previews:write'], memoryMb: 1024, timeoutSeconds: 120, sharp: true },
-  makePreviews: { entry: 'make-previews', access: ['images:read', 'images:write', 'jobs:write', 'engine', 'bedrock', 'counters:write', 'media:uploads:read', 'media:uploads:delete', 'media:previews:write'], memoryMb: 512, timeoutSeconds: 120, sharp: true },
+  moderateImages: {
+    entry: 'moderate-images',
+    access: [
+      'images:read',
+      'images:write',
+      'media:uploads:read',
+      'media:uploads:delete',
+      'jobs:write',
+      'rekognition',
+      'engine',
+      'bedrock',
+      'counters:write',
+      'media:previews:write',
+    ],
+    memoryMb: 1024,
+    timeoutSeconds: 120,
+    sharp: true,
+  },
+  makePreviews: {
+    entry: 'make-previews',
+    access: [
+      'images:read',
+      'images:write',
+      'jobs:write',
+      'engine',
+      'bedrock',
+      'counters:write',
+      'media:uploads:read',
+      'media:uploads:delete',
+      'media:previews:write',
+    ],
+    memoryMb: 512,
+    timeoutSeconds: 120,
+    sharp: true,
+  },
   jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
-} as const satisfies Record<string, { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }>;
+} as const satisfies Record<
+  string,
+  { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }
+>;
 export type TaskName = keyof typeof TASKS;
 
-export interface TaskDef { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }
+export interface TaskDef {
+  entry: string;
+  access: readonly Access[];
+  memoryMb: number;
+  timeoutSeconds: number;
+  sharp?: boolean;
+}
 
 /** One Lambda per task (lambdas/tasks/<entry>.ts), with the grants its access names. */
-export function taskFunctions<N extends string>(scope: Construct, defs: Record<N, TaskDef>, props: PipelinesProps): Record<N, lambda.Function> {
+export function taskFunctions<N extends string>(
+  scope: Construct,
+  defs: Record<N, TaskDef>,
+  props: PipelinesProps,
+): Record<N, lambda.Function> {
   const out = {} as Record<N, lambda.Function>;
   for (const [name, t] of Object.entries(defs) as [N, TaskDef][]) {
     const fn = handlerFunction(scope, `${name[0].toUpperCase()}${name.slice(1)}Task`, {
@@ -40,7 +86,13 @@ export function taskFunctions<N extends string>(scope: Construct, defs: Record<N
 }
 
 /** A Task state calling a function directly (payload in, payload out), so its Resource is the function's ARN. */
-export function lambdaTask(scope: Construct, stateName: string, fn: lambda.Function, timeoutSeconds: number, resultPath: string | undefined): tasks.LambdaInvoke {
+export function lambdaTask(
+  scope: Construct,
+  stateName: string,
+  fn: lambda.Function,
+  timeoutSeconds: number,
+  resultPath: string | undefined,
+): tasks.LambdaInvoke {
   return new tasks.LambdaInvoke(scope, stateName, {
     lambdaFunction: fn,
     payloadResponseOnly: true,
@@ -77,7 +129,11 @@ export class Pipelines extends Construct {
       stateMachineType: sfn.StateMachineType.STANDARD,
       timeout: Duration.minutes(10),
       tracingEnabled: true,
-      logs: { destination: new logs.LogGroup(this, 'JobsMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }), level: sfn.LogLevel.ALL, includeExecutionData: false },
+      logs: {
+        destination: new logs.LogGroup(this, 'JobsMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }),
+        level: sfn.LogLevel.ALL,
+        includeExecutionData: false,
+      },
     });
   }
 }

@@ -4,20 +4,34 @@ import { WEBHOOK_TIMEOUT_SECONDS } from '../domain/orders';
  * serves the same routes by reading them back out of the synthesized template. List only routes that work.
  */
 export type Access =
-  | 'images:read' | 'images:write'
-  | 'jobs:read' | 'jobs:write'
-  | 'orders:read' | 'orders:write'
-  | 'generations:read' | 'generations:write'
-  | 'signups:read' | 'signups:write'
-  | 'events:read' | 'events:write'
-  | 'counters:read' | 'counters:write'
+  | 'images:read'
+  | 'images:write'
+  | 'jobs:read'
+  | 'jobs:write'
+  | 'orders:read'
+  | 'orders:write'
+  | 'generations:read'
+  | 'generations:write'
+  | 'signups:read'
+  | 'signups:write'
+  | 'events:read'
+  | 'events:write'
+  | 'counters:read'
+  | 'counters:write'
   // Media bucket, per key prefix (lib/storage.ts MEDIA_PREFIX) and action: read = GET/HEAD, write = PUT, delete.
-  | 'media:uploads:read' | 'media:uploads:write' | 'media:uploads:delete'
-  | 'media:previews:read' | 'media:previews:write' | 'media:previews:delete'
-  | 'media:outputs:read' | 'media:outputs:write' | 'media:outputs:delete'
+  | 'media:uploads:read'
+  | 'media:uploads:write'
+  | 'media:uploads:delete'
+  | 'media:previews:read'
+  | 'media:previews:write'
+  | 'media:previews:delete'
+  | 'media:outputs:read'
+  | 'media:outputs:write'
+  | 'media:outputs:delete'
   | 'media:analysis:delete'
   // Jobs machine: start an execution, or only look at one (never both unless the function starts jobs).
-  | 'jobs-machine:start' | 'jobs-machine:read'
+  | 'jobs-machine:start'
+  | 'jobs-machine:read'
   | 'pipeline:start'
   | 'pipeline:manage'
   | 'payments:secret'
@@ -46,24 +60,89 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/status', handler: 'status', access: [] },
   { method: 'GET', path: '/api/config', handler: 'config', access: [] },
   { method: 'GET', path: '/api/available-styles', handler: 'available-styles', access: [] },
-  { method: 'POST', path: '/api/upload-image', handler: 'upload-image', access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:write', 'media:uploads:delete'] },
-  { method: 'POST', path: '/api/process-moderation', handler: 'process-moderation', access: ['images:read', 'jobs:write', 'media:uploads:read', 'jobs-machine:start'], startsWork: true },
-  { method: 'POST', path: '/api/process-thumbnail', handler: 'process-thumbnail', access: ['images:read', 'jobs:write', 'jobs-machine:start'], startsWork: true },
-  { method: 'GET', path: '/api/jobs/{job_id}', handler: 'get-job', access: ['jobs:read', 'jobs:write', 'jobs-machine:read'] },
-  { method: 'GET', path: '/api/get-moderation/{image_hash}', handler: 'get-moderation', access: ['images:read'] },
-  { method: 'GET', path: '/api/get-thumbnails/{image_hash}', handler: 'get-thumbnails', access: ['images:read', 'media:previews:read'] },
-  { method: 'POST', path: '/api/checkout', handler: 'checkout', access: ['images:read', 'orders:write', 'payments:secret'], timeoutSeconds: 30, startsWork: true },
-  { method: 'POST', path: '/api/preview-signup', handler: 'preview-signup', access: ['signups:write'], startsWork: true },
-  { method: 'POST', path: '/api/stripe-webhook', handler: 'stripe-webhook', access: ['orders:write', 'generations:write', 'events:write', 'pipeline:start', 'payments:secret'], timeoutSeconds: WEBHOOK_TIMEOUT_SECONDS },
   {
-    method: 'POST', path: '/api/generation/{id}/delete', handler: 'delete-order-data',
+    method: 'POST',
+    path: '/api/upload-image',
+    handler: 'upload-image',
+    access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:write', 'media:uploads:delete'],
+  },
+  {
+    method: 'POST',
+    path: '/api/process-moderation',
+    handler: 'process-moderation',
+    access: ['images:read', 'jobs:write', 'media:uploads:read', 'jobs-machine:start'],
+    startsWork: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/process-thumbnail',
+    handler: 'process-thumbnail',
+    access: ['images:read', 'jobs:write', 'jobs-machine:start'],
+    startsWork: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/jobs/{job_id}',
+    handler: 'get-job',
+    access: ['jobs:read', 'jobs:write', 'jobs-machine:read'],
+  },
+  { method: 'GET', path: '/api/get-moderation/{image_hash}', handler: 'get-moderation', access: ['images:read'] },
+  {
+    method: 'GET',
+    path: '/api/get-thumbnails/{image_hash}',
+    handler: 'get-thumbnails',
+    access: ['images:read', 'media:previews:read'],
+  },
+  {
+    method: 'POST',
+    path: '/api/checkout',
+    handler: 'checkout',
+    access: ['images:read', 'orders:write', 'payments:secret'],
+    timeoutSeconds: 30,
+    startsWork: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/preview-signup',
+    handler: 'preview-signup',
+    access: ['signups:write'],
+    startsWork: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/stripe-webhook',
+    handler: 'stripe-webhook',
+    access: ['orders:write', 'generations:write', 'events:write', 'pipeline:start', 'payments:secret'],
+    timeoutSeconds: WEBHOOK_TIMEOUT_SECONDS,
+  },
+  {
+    method: 'POST',
+    path: '/api/generation/{id}/delete',
+    handler: 'delete-order-data',
     access: [
-      'orders:write', 'generations:write', 'images:write', 'signups:write',
-      'media:uploads:read', 'media:uploads:delete', 'media:previews:delete', 'media:outputs:delete', 'media:analysis:delete',
+      'orders:write',
+      'generations:write',
+      'images:write',
+      'signups:write',
+      'media:uploads:read',
+      'media:uploads:delete',
+      'media:previews:delete',
+      'media:outputs:delete',
+      'media:analysis:delete',
     ],
   },
-  { method: 'GET', path: '/api/generation/{id}', handler: 'get-generation', access: ['generations:read', 'media:outputs:read'] },
-  { method: 'GET', path: '/api/image/{hash}/{style}', handler: 'get-image', access: ['images:read', 'media:outputs:read'] },
+  {
+    method: 'GET',
+    path: '/api/generation/{id}',
+    handler: 'get-generation',
+    access: ['generations:read', 'media:outputs:read'],
+  },
+  {
+    method: 'GET',
+    path: '/api/image/{hash}/{style}',
+    handler: 'get-image',
+    access: ['images:read', 'media:outputs:read'],
+  },
   { method: 'GET', path: '/api/image/{hash}', handler: 'get-images', access: ['images:read', 'media:outputs:read'] },
 ];
 

@@ -27,7 +27,10 @@ const SCHEDULED = {
     memoryMb: 512,
     timeoutSeconds: 240,
   },
-} as const satisfies Record<string, { entry: string; every: Duration; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }>;
+} as const satisfies Record<
+  string,
+  { entry: string; every: Duration; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }
+>;
 
 export class Schedules extends Construct {
   readonly functions: Record<keyof typeof SCHEDULED, lambda.Function>;
@@ -35,7 +38,10 @@ export class Schedules extends Construct {
   constructor(scope: Construct, id: string, props: SchedulesProps) {
     super(scope, id);
     this.functions = {} as Record<keyof typeof SCHEDULED, lambda.Function>;
-    for (const [name, def] of Object.entries(SCHEDULED) as [keyof typeof SCHEDULED, (typeof SCHEDULED)[keyof typeof SCHEDULED]][]) {
+    for (const [name, def] of Object.entries(SCHEDULED) as [
+      keyof typeof SCHEDULED,
+      (typeof SCHEDULED)[keyof typeof SCHEDULED],
+    ][]) {
       const title = `${name[0].toUpperCase()}${name.slice(1)}`;
       const fn = handlerFunction(this, `${title}Function`, {
         entry: `lambdas/schedules/${def.entry}.ts`,

@@ -8,13 +8,24 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CONTENT_COLLECTIONS, type ContentCollection, SITE_ROUTES, contentPath, routePattern, slugFromFile } from '../domain/site-routes';
+import {
+  CONTENT_COLLECTIONS,
+  type ContentCollection,
+  contentPath,
+  routePattern,
+  SITE_ROUTES,
+  slugFromFile,
+} from '../domain/site-routes';
 
 /** The slugs of one collection: its Markdown files on disk. */
 export function contentSlugs(repoRoot: string, collection: ContentCollection): string[] {
   const dir = path.join(repoRoot, CONTENT_COLLECTIONS[collection].dir);
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).map(slugFromFile).filter((s): s is string => s !== null).sort();
+  return fs
+    .readdirSync(dir)
+    .map(slugFromFile)
+    .filter((s): s is string => s !== null)
+    .sort();
 }
 
 /** Every page the build renders to `<path>/index.html`: the prerendered routes and one page per content file. */
@@ -22,7 +33,8 @@ export function prerenderedPaths(repoRoot: string): string[] {
   const out: string[] = [];
   for (const r of SITE_ROUTES) {
     if ('prerender' in r && r.prerender) out.push(r.path);
-    if ('collection' in r) for (const slug of contentSlugs(repoRoot, r.collection)) out.push(contentPath(r.collection, slug));
+    if ('collection' in r)
+      for (const slug of contentSlugs(repoRoot, r.collection)) out.push(contentPath(r.collection, slug));
   }
   return out;
 }
@@ -32,7 +44,8 @@ export function sitemapPaths(repoRoot: string): string[] {
   const out: string[] = [];
   for (const r of SITE_ROUTES) {
     if ('sitemap' in r && r.sitemap) out.push(r.path);
-    if ('collection' in r) for (const slug of contentSlugs(repoRoot, r.collection)) out.push(contentPath(r.collection, slug));
+    if ('collection' in r)
+      for (const slug of contentSlugs(repoRoot, r.collection)) out.push(contentPath(r.collection, slug));
   }
   return out;
 }
@@ -75,7 +88,7 @@ export function siteFunctionCode(input: SiteFunctionInput): string {
     `var NOT_FOUND=${JSON.stringify(input.notFoundHtml)};`,
     'function handler(event){',
     'var r=event.request;var uri=r.uri;',
-    "if(/\\.[^/]*$/.test(uri))return r;",
+    'if(/\\.[^/]*$/.test(uri))return r;',
     "var p=uri.length>1?uri.replace(/\\/+$/,''):uri;if(p==='')p='/';",
     "if(PAGES[p]===1){r.uri=p==='/'?'/index.html':p+'/index.html';return r;}",
     `for(var i=0;i<APP.length;i++){if(APP[i].test(p)){r.uri='/${APP_SHELL_FILE}';return r;}}`,

@@ -10,7 +10,14 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { LOCAL_SITE_URL } from '../frontend/build/site-url';
 import { REPO_ROOT } from './functions';
-import { FALLBACK_NOT_FOUND_HTML, MAX_FUNCTION_BYTES, NOT_FOUND_FILE, pageFile, prerenderedPaths, siteFunctionCode } from './site-function';
+import {
+  FALLBACK_NOT_FOUND_HTML,
+  MAX_FUNCTION_BYTES,
+  NOT_FOUND_FILE,
+  pageFile,
+  prerenderedPaths,
+  siteFunctionCode,
+} from './site-function';
 
 export const FRONTEND_DIST = path.join(REPO_ROOT, 'frontend', 'dist');
 
@@ -60,7 +67,9 @@ export class Site extends Construct {
     const prerendered = prerenderedPaths(REPO_ROOT);
     const code = siteFunctionCode({ prerendered, notFoundHtml: notFoundHtml() });
     if (Buffer.byteLength(code) > MAX_FUNCTION_BYTES) {
-      Annotations.of(this).addError(`The site's CloudFront Function is ${Buffer.byteLength(code)} bytes, over the ${MAX_FUNCTION_BYTES} allowed`);
+      Annotations.of(this).addError(
+        `The site's CloudFront Function is ${Buffer.byteLength(code)} bytes, over the ${MAX_FUNCTION_BYTES} allowed`,
+      );
     }
     const siteRouter = new cloudfront.Function(this, 'SiteRouter', {
       runtime: cloudfront.FunctionRuntime.JS_2_0,
@@ -107,12 +116,19 @@ export class Site extends Construct {
     if (fs.existsSync(path.join(FRONTEND_DIST, 'index.html'))) {
       // A Markdown file added after the build would be routed to a page the bucket does not have.
       const missing = prerendered.filter((p) => !fs.existsSync(path.join(FRONTEND_DIST, pageFile(p))));
-      const origin = fs.existsSync(path.join(FRONTEND_DIST, '.build-site-url')) ? fs.readFileSync(path.join(FRONTEND_DIST, '.build-site-url'), 'utf8') : '';
+      const origin = fs.existsSync(path.join(FRONTEND_DIST, '.build-site-url'))
+        ? fs.readFileSync(path.join(FRONTEND_DIST, '.build-site-url'), 'utf8')
+        : '';
       if (origin === LOCAL_SITE_URL) {
-        Annotations.of(this).addWarningV2('toonzap:site-url', `The prerendered pages name ${origin} in canonical and social URLs: build with PUBLIC_SITE_URL=https://<your domain> before deploying.`);
+        Annotations.of(this).addWarningV2(
+          'toonzap:site-url',
+          `The prerendered pages name ${origin} in canonical and social URLs: build with PUBLIC_SITE_URL=https://<your domain> before deploying.`,
+        );
       }
       if (missing.length) {
-        Annotations.of(this).addError(`frontend/dist is older than the content (${missing.slice(0, 3).join(', ')} not built): run \`npm run build:frontend\``);
+        Annotations.of(this).addError(
+          `frontend/dist is older than the content (${missing.slice(0, 3).join(', ')} not built): run \`npm run build:frontend\``,
+        );
       }
       new s3deploy.BucketDeployment(this, 'DeploySite', {
         sources: [s3deploy.Source.asset(FRONTEND_DIST, { exclude: ['.build-site-url'] })],
@@ -121,9 +137,15 @@ export class Site extends Construct {
         distributionPaths: ['/*'],
       });
     } else {
-      Annotations.of(this).addWarningV2('toonzap:no-frontend', 'frontend/dist is missing: run `npm run build:frontend` before deploying (npm run deploy does).');
+      Annotations.of(this).addWarningV2(
+        'toonzap:no-frontend',
+        'frontend/dist is missing: run `npm run build:frontend` before deploying (npm run deploy does).',
+      );
     }
 
-    new CfnOutput(scope, 'SiteUrl', { value: `https://${this.distribution.distributionDomainName}`, description: 'Public site URL' });
+    new CfnOutput(scope, 'SiteUrl', {
+      value: `https://${this.distribution.distributionDomainName}`,
+      description: 'Public site URL',
+    });
   }
 }

@@ -6,16 +6,21 @@ import { Construct } from 'constructs';
 import { MEDIA_PREFIX, TABLES, type TableName } from '../domain/wiring';
 import type { EnvConfig } from './config';
 
-
 /**
  * Grants one action on the objects under one media prefix. read = GetObject (GET, HEAD, presigned downloads) plus
  * ListBucket on the bucket, without which S3 answers a HEAD of a missing key 403 instead of 404 (objectExists);
  * write = PutObject (also presigned uploads); delete = DeleteObject.
  */
-export function grantMedia(media: s3.IBucket, grantee: iam.IGrantable, prefix: string, action: 'read' | 'write' | 'delete'): void {
+export function grantMedia(
+  media: s3.IBucket,
+  grantee: iam.IGrantable,
+  prefix: string,
+  action: 'read' | 'write' | 'delete',
+): void {
   const actions = { read: ['s3:GetObject'], write: ['s3:PutObject'], delete: ['s3:DeleteObject'] }[action];
   iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [media.arnForObjects(`${prefix}*`)] });
-  if (action === 'read') iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [media.bucketArn] });
+  if (action === 'read')
+    iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [media.bucketArn] });
 }
 
 export interface StorageProps {

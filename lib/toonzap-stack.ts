@@ -1,23 +1,23 @@
 import { ArnFormat, Lazy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
 import { Api } from './api';
 import { bedrockModelArns } from './bedrock-access';
 import type { EnvConfig } from './config';
 import { ENGINE_VARIANT, EngineEndpoint } from './engine-endpoint';
 import { Monitoring } from './monitoring';
+import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { OrderPipeline } from './order-pipeline';
 import { Pipelines } from './pipelines';
 import { type Access, ROUTES, routeId } from './routes';
-import { acknowledgeNagFindings } from './nag-acknowledgements';
-import { ORIGIN_VERIFY_HEADER } from './security-headers';
 import { Schedules } from './schedules';
+import { ORIGIN_VERIFY_HEADER } from './security-headers';
 import { Site } from './site';
-import { ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
 import { siteResponseHeadersPolicy } from './site-headers';
 import { grantMedia, Storage } from './storage';
 
@@ -29,7 +29,12 @@ export interface ToonZapStackProps extends StackProps {
 
 /** Every execution of a state machine: `arn:...:execution:<machine name>:*` (executions are named per job). */
 function executionArns(stack: Stack, machine: sfn.StateMachine): string {
-  return stack.formatArn({ service: 'states', resource: 'execution', arnFormat: ArnFormat.COLON_RESOURCE_NAME, resourceName: `${machine.stateMachineName}:*` });
+  return stack.formatArn({
+    service: 'states',
+    resource: 'execution',
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    resourceName: `${machine.stateMachineName}:*`,
+  });
 }
 
 /** SES identity ARNs for a sender such as `Brand <no-reply@example.com>`: the address and its domain. */
@@ -37,7 +42,9 @@ export function sesIdentityArns(stack: Stack, mailFrom: string): string[] {
   const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
   const domain = address.split('@')[1];
   if (!domain) throw new Error(`mailFrom "${mailFrom}" has no e-mail address`);
-  return [address, domain].map((identity) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }));
+  return [address, domain].map((identity) =>
+    stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
+  );
 }
 
 export class ToonZapStack extends Stack {
@@ -87,14 +94,18 @@ export class ToonZapStack extends Stack {
       [ENV.generativePreviewsPerDay]: String(config.generativePreviewsPerDay),
       // Links in e-mails and Checkout redirects. The distribution is made last (it fronts the API), hence Lazy;
       // functions may depend on it, the distribution depends only on the HTTP API, so there is no cycle.
-      [ENV.siteUrl]: config.siteUrl ?? Lazy.string({ produce: () => `https://${site?.distribution.distributionDomainName}` }),
+      [ENV.siteUrl]:
+        config.siteUrl ?? Lazy.string({ produce: () => `https://${site?.distribution.distributionDomainName}` }),
       // Powertools (lambdas/lib/observability.ts): service name, metrics namespace (alarms read it), log level.
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: config.metricsNamespace,
       POWERTOOLS_LOG_LEVEL: 'INFO',
       // Every origin the site answers on; Checkout returns the visitor to the one they used (lambdas/lib/settings.ts).
       [ENV.siteOrigins]: Lazy.string({
-        produce: () => [`https://${site?.distribution.distributionDomainName}`, ...(config.siteUrl ? [config.siteUrl] : [])].join(','),
+        produce: () =>
+          [`https://${site?.distribution.distributionDomainName}`, ...(config.siteUrl ? [config.siteUrl] : [])].join(
+            ',',
+          ),
       }),
     };
     for (const name of Object.keys(TABLES) as TableName[]) {
@@ -138,9 +149,13 @@ export class ToonZapStack extends Stack {
       apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: originSecretValue },
       logBucket: this.storage.accessLogs,
       webAclArn: props.webAclArn,
-      domain: config.siteDomain && config.siteCertificateArn
-        ? { names: [config.siteDomain], certificate: acm.Certificate.fromCertificateArn(this, 'SiteCertificate', config.siteCertificateArn) }
-        : undefined,
+      domain:
+        config.siteDomain && config.siteCertificateArn
+          ? {
+              names: [config.siteDomain],
+              certificate: acm.Certificate.fromCertificateArn(this, 'SiteCertificate', config.siteCertificateArn),
+            }
+          : undefined,
     });
     this.site = site;
 
@@ -167,7 +182,9 @@ export class ToonZapStack extends Stack {
       alarmTopic: this.monitoring.topic,
       distribution: site.distribution,
       hasCertificate: Boolean(config.siteCertificateArn),
-      describesJobs: ROUTES.filter((r) => r.access.includes('jobs-machine:read')).map((r) => this.api.functions[routeId(r)].role!),
+      describesJobs: ROUTES.filter((r) => r.access.includes('jobs-machine:read')).map(
+        (r) => this.api.functions[routeId(r)].role!,
+      ),
       orderMachine: this.orderPipeline.machine,
       scheduled: Object.values(this.schedules.functions),
     });
@@ -190,34 +207,60 @@ export class ToonZapStack extends Stack {
         const machine = this.pipelines.jobsMachine;
         if (verb === 'start') machine.grantStartExecution(fn);
         // Looking at an execution (GET /api/jobs/{id} checks a stalled job) must not be able to start one.
-        else fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executionArns(this, machine)] }));
+        else
+          fn.addToRolePolicy(
+            new iam.PolicyStatement({
+              actions: ['states:DescribeExecution'],
+              resources: [executionArns(this, machine)],
+            }),
+          );
       } else if (resource === 'pipeline') {
         this.orderPipeline.machine.grantStartExecution(fn);
         if (verb === 'manage') {
           // The reconciler: looks at an order's execution, and stops one stuck past its deadline.
-          fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:DescribeExecution', 'states:StopExecution'], resources: [executionArns(this, this.orderPipeline.machine)] }));
+          fn.addToRolePolicy(
+            new iam.PolicyStatement({
+              actions: ['states:DescribeExecution', 'states:StopExecution'],
+              resources: [executionArns(this, this.orderPipeline.machine)],
+            }),
+          );
         }
       } else if (resource === 'payments') {
         // Only real Stripe keys live in Secrets Manager; other modes have no secret to read.
         if (this.config.paymentMode === 'stripe') {
-          this.stripeSecret ??= secretsmanager.Secret.fromSecretNameV2(this, 'StripeSecret', this.config.stripeSecretName);
+          this.stripeSecret ??= secretsmanager.Secret.fromSecretNameV2(
+            this,
+            'StripeSecret',
+            this.config.stripeSecretName,
+          );
           this.stripeSecret.grantRead(fn);
         }
       } else if (resource === 'mail') {
         // Only the configured sender identity (the address and its domain, whichever of the two is verified in SES).
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: sesIdentityArns(this, this.config.mailFrom) }));
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: ['ses:SendEmail'],
+            resources: sesIdentityArns(this, this.config.mailFrom),
+          }),
+        );
       } else if (resource === 'rekognition') {
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['rekognition:DetectModerationLabels'], resources: ['*'] }));
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: ['rekognition:DetectModerationLabels'], resources: ['*'] }),
+        );
         Validations.of(fn.role!).acknowledge({
           id: 'AwsSolutions-IAM5[Resource::*]',
-          reason: 'rekognition:DetectModerationLabels has no resource type in IAM; the photo it reads is limited by the uploads/ read grant.',
+          reason:
+            'rekognition:DetectModerationLabels has no resource type in IAM; the photo it reads is limited by the uploads/ read grant.',
         });
       } else if (resource === 'bedrock') {
         // Exactly the configured models; with no generative style there is nothing to grant.
         const arns = bedrockModelArns(this.config, this.account, this.partition);
-        if (arns.length) fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: arns }));
+        if (arns.length)
+          fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: arns }));
       } else if (resource === 'engine') {
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sagemaker:InvokeEndpoint'], resources: [this.engine.endpointArn] }));
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: ['sagemaker:InvokeEndpoint'], resources: [this.engine.endpointArn] }),
+        );
       } else {
         throw new Error(`No grant for access "${a}"`);
       }

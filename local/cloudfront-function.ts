@@ -21,7 +21,9 @@ export interface CfResponse {
   body?: string | { encoding: 'text' | 'base64'; data: string };
 }
 
-export type ViewerRequestHandler = (request: Omit<CfRequest, 'querystring' | 'headers' | 'cookies'> & Partial<CfRequest>) => CfRequest | CfResponse;
+export type ViewerRequestHandler = (
+  request: Omit<CfRequest, 'querystring' | 'headers' | 'cookies'> & Partial<CfRequest>,
+) => CfRequest | CfResponse;
 
 export function isResponse(out: CfRequest | CfResponse): out is CfResponse {
   return typeof (out as CfResponse).statusCode === 'number';
@@ -29,9 +31,13 @@ export function isResponse(out: CfRequest | CfResponse): out is CfResponse {
 
 /** Compiles the function's code once; each call runs `handler` with a fresh copy of the event. */
 export function loadViewerRequestFunction(code: string): ViewerRequestHandler {
-  const context = vm.createContext({ console: { log: (...args: unknown[]) => console.log('[cloudfront-function]', ...args) } });
+  const context = vm.createContext({
+    console: { log: (...args: unknown[]) => console.log('[cloudfront-function]', ...args) },
+  });
   vm.runInContext(code, context, { filename: 'cloudfront-function.js', timeout: 1000 });
-  const call = new vm.Script('JSON.stringify(handler(JSON.parse(__event)))', { filename: 'cloudfront-function-call.js' });
+  const call = new vm.Script('JSON.stringify(handler(JSON.parse(__event)))', {
+    filename: 'cloudfront-function-call.js',
+  });
   return (request) => {
     const event = {
       version: '1.0',

@@ -7,9 +7,18 @@ import { mailPortFromEnv, startLocalRuntime } from './runtime';
 async function main(): Promise<void> {
   const apiPort = Number(process.env.API_PORT ?? 3001);
   process.env.API_PORT = String(apiPort);
-  const runtime = await startLocalRuntime({ port: apiPort, dataDir: process.env.TOONZAP_DATA_DIR, webhookSecret: process.env.STRIPE_WEBHOOK_SECRET, mailPort: mailPortFromEnv(), log: (m) => console.log(m) });
+  const runtime = await startLocalRuntime({
+    port: apiPort,
+    dataDir: process.env.TOONZAP_DATA_DIR,
+    webhookSecret: process.env.STRIPE_WEBHOOK_SECRET,
+    mailPort: mailPortFromEnv(),
+    log: (m) => console.log(m),
+  });
   const { createServer } = await import('vite');
-  const vite = await createServer({ configFile: 'frontend/vite.config.ts', server: { port: Number(process.env.PORT ?? 3000), strictPort: true } });
+  const vite = await createServer({
+    configFile: 'frontend/vite.config.ts',
+    server: { port: Number(process.env.PORT ?? 3000), strictPort: true },
+  });
   await vite.listen();
   vite.printUrls();
   console.log(`API and emulators on ${runtime.url}; mail viewer ${runtime.mailUrl}`);

@@ -11,7 +11,10 @@ export const LOCAL_HOST = '127.0.0.1';
 /** s3rver verifies signatures made with exactly these credentials. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
-export interface Running { url: string; close(): Promise<void> }
+export interface Running {
+  url: string;
+  close(): Promise<void>;
+}
 
 const listen = (server: http.Server, port: number) =>
   new Promise<number>((resolve, reject) => {
@@ -25,20 +28,26 @@ const closeServer = (server: http.Server) =>
   });
 
 export async function startDynamo(dataDir: string, tables: LocalTable[], port = 0): Promise<Running> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const dynalite = require('dynalite') as (opts: object) => http.Server;
   fs.mkdirSync(path.join(dataDir, 'dynamodb'), { recursive: true });
-  const server = dynalite({ path: path.join(dataDir, 'dynamodb'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const server = dynalite({
+    path: path.join(dataDir, 'dynamodb'),
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+  });
   const url = `http://${LOCAL_HOST}:${await listen(server, port)}`;
   const client = new DynamoDBClient({ endpoint: url, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
   for (const table of tables) {
     try {
-      await client.send(new CreateTableCommand({
-        TableName: table.name,
-        KeySchema: table.keySchema,
-        AttributeDefinitions: table.attributeDefinitions,
-        BillingMode: 'PAY_PER_REQUEST',
-      }));
+      await client.send(
+        new CreateTableCommand({
+          TableName: table.name,
+          KeySchema: table.keySchema,
+          AttributeDefinitions: table.attributeDefinitions,
+          BillingMode: 'PAY_PER_REQUEST',
+        }),
+      );
     } catch (err) {
       if (!(err instanceof ResourceInUseException)) throw err;
     }
@@ -49,7 +58,15 @@ export async function startDynamo(dataDir: string, tables: LocalTable[], port = 
 
 const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function corsXml(rules: { AllowedMethods: string[]; AllowedOrigins: string[]; AllowedHeaders?: string[]; ExposedHeaders?: string[]; MaxAge?: number }[]): string {
+function corsXml(
+  rules: {
+    AllowedMethods: string[];
+    AllowedOrigins: string[];
+    AllowedHeaders?: string[];
+    ExposedHeaders?: string[];
+    MaxAge?: number;
+  }[],
+): string {
   const rule = (r: (typeof rules)[number]) =>
     '<CORSRule>' +
     r.AllowedOrigins.map((o) => `<AllowedOrigin>${xmlEscape(o)}</AllowedOrigin>`).join('') +
@@ -65,8 +82,12 @@ function corsXml(rules: { AllowedMethods: string[]; AllowedOrigins: string[]; Al
  * s3rver with the template's buckets. Their CORS rules come from the template too, with the CloudFront origin
  * replaced by the local app's origins, since locally the app server plays CloudFront.
  */
-export async function startS3(dataDir: string, buckets: LocalBucket[], siteOrigins: string[], port = 0): Promise<Running> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+export async function startS3(
+  dataDir: string,
+  buckets: LocalBucket[],
+  siteOrigins: string[],
+  port = 0,
+): Promise<Running> {
   const S3rver = require('s3rver') as new (opts: object) => { run(): Promise<AddressInfo>; close(): Promise<void> };
   fs.mkdirSync(path.join(dataDir, 's3'), { recursive: true });
   const server = new S3rver({
@@ -83,7 +104,10 @@ export async function startS3(dataDir: string, buckets: LocalBucket[], siteOrigi
   return { url: `http://${LOCAL_HOST}:${address.port}`, close: () => server.close() };
 }
 
-interface SesStore { emails: unknown[]; templates: Map<string, unknown> }
+interface SesStore {
+  emails: unknown[];
+  templates: Map<string, unknown>;
+}
 let sesFile: string | undefined;
 let sesSaveWrapped = false;
 
@@ -93,10 +117,13 @@ let sesSaveWrapped = false;
  * answers. (The package keeps one store per process; a runtime started in the same process loads the file over it.)
  */
 export async function startSes(dataDir: string, port = 0): Promise<Running> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const start = (require('aws-ses-v2-local') as { default: (c: { host: string; port: number }) => Promise<http.Server> }).default;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const store = require('aws-ses-v2-local/dist/store') as { saveEmail: (email: unknown) => void; getStoreReadonly: () => SesStore };
+  const start = (
+    require('aws-ses-v2-local') as { default: (c: { host: string; port: number }) => Promise<http.Server> }
+  ).default;
+  const store = require('aws-ses-v2-local/dist/store') as {
+    saveEmail: (email: unknown) => void;
+    getStoreReadonly: () => SesStore;
+  };
   const file = path.join(dataDir, 'ses', 'emails.json');
   store.getStoreReadonly().emails = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as unknown[]) : [];
   sesFile = file;

@@ -1,14 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT } from '../lib/functions';
 import { siteUrl } from '../frontend/build/site-url';
+import { REPO_ROOT } from '../lib/functions';
 import { FRONTEND_DIST } from '../lib/site';
 
 /** Inputs of the frontend build; a change in any of them makes frontend/dist stale. */
 const INPUTS = [
-  'frontend/src', 'frontend/public', 'frontend/index.html', 'frontend/vite.config.ts', 'frontend/build', 'domain',
-  'lib/site-function.ts', 'package-lock.json',
+  'frontend/src',
+  'frontend/public',
+  'frontend/index.html',
+  'frontend/vite.config.ts',
+  'frontend/build',
+  'domain',
+  'lib/site-function.ts',
+  'package-lock.json',
 ];
 /** Written last by the build: the PUBLIC_SITE_URL it was made for (a build for another origin is stale too). */
 const STAMP = path.join(FRONTEND_DIST, '.build-site-url');

@@ -2,20 +2,34 @@ import * as fs from 'node:fs';
 import type * as http from 'node:http';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { readBody } from '../engine/http-body';
 import type { HttpEvent, HttpResult } from '../lambdas/lib/http';
 import { isResponse, loadViewerRequestFunction } from './cloudfront-function';
-import { readBody } from '../engine/http-body';
 import type { LambdaHost } from './lambda-host';
 import type { LocalRoute } from './template';
 
 const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon', '.webp': 'image/webp', '.txt': 'text/plain; charset=utf-8', '.xml': 'application/xml',
-  '.webmanifest': 'application/manifest+json', '.woff2': 'font/woff2',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.webmanifest': 'application/manifest+json',
+  '.woff2': 'font/woff2',
 };
 
-interface CompiledRoute { route: LocalRoute; regex: RegExp; params: string[] }
+interface CompiledRoute {
+  route: LocalRoute;
+  regex: RegExp;
+  params: string[];
+}
 
 function compile(route: LocalRoute): CompiledRoute {
   const params: string[] = [];
@@ -57,12 +71,18 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     }
     const body = await readBody(req, MAX_BODY_BYTES);
     if (!body) {
-      send(res, 413, { 'content-type': 'application/json', connection: 'close' }, JSON.stringify({ detail: 'Request body is larger than 10 MB.' }));
+      send(
+        res,
+        413,
+        { 'content-type': 'application/json', connection: 'close' },
+        JSON.stringify({ detail: 'Request body is larger than 10 MB.' }),
+      );
       return;
     }
     const values = match.regex.exec(url.pathname)!.slice(1);
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
     Object.assign(headers, opts.apiOriginHeaders);
     const contentType = headers['content-type'] ?? '';
     const textual = !contentType || /json|text|x-www-form-urlencoded|xml/.test(contentType);
@@ -104,7 +124,12 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     if (isResponse(out)) {
       const headers: Record<string, string> = { ...opts.siteHeaders };
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k] = v.value;
-      const body = typeof out.body === 'string' ? out.body : out.body?.encoding === 'base64' ? Buffer.from(out.body.data, 'base64') : (out.body?.data ?? '');
+      const body =
+        typeof out.body === 'string'
+          ? out.body
+          : out.body?.encoding === 'base64'
+            ? Buffer.from(out.body.data, 'base64')
+            : (out.body?.data ?? '');
       send(res, out.statusCode, headers, req.method === 'HEAD' ? '' : body);
       return;
     }
@@ -138,7 +163,12 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     };
     const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     if (cached.gz && acceptsGzip) headers['content-encoding'] = 'gzip';
-    send(res, 200, headers, req.method === 'HEAD' ? Buffer.alloc(0) : cached.gz && acceptsGzip ? cached.gz : cached.body);
+    send(
+      res,
+      200,
+      headers,
+      req.method === 'HEAD' ? Buffer.alloc(0) : cached.gz && acceptsGzip ? cached.gz : cached.body,
+    );
   }
 
   return (req, res) => {
@@ -146,12 +176,21 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     // left to reach the process as an unhandled rejection.
     const work = (async () => {
       const url = requestUrl(req.url);
-      if (!url) return send(res, 400, { 'content-type': 'application/json' }, JSON.stringify({ detail: 'Malformed request target.' }));
-      return url.pathname.startsWith('/api/') || url.pathname === '/api' ? api(req, res, url) : serveStatic(req, res, url);
+      if (!url)
+        return send(
+          res,
+          400,
+          { 'content-type': 'application/json' },
+          JSON.stringify({ detail: 'Malformed request target.' }),
+        );
+      return url.pathname.startsWith('/api/') || url.pathname === '/api'
+        ? api(req, res, url)
+        : serveStatic(req, res, url);
     })();
     work.catch((err) => {
       console.error('[gateway]', err);
-      if (!res.headersSent) send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ detail: 'Internal server error.' }));
+      if (!res.headersSent)
+        send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ detail: 'Internal server error.' }));
       else res.destroy();
     });
   };

@@ -32,7 +32,7 @@ class LocalInvokeStore {
     return this.als.run(context, fn);
   }
   getRequestId(): string {
-    return (this.get<string>(REQUEST_ID)) ?? '-';
+    return this.get<string>(REQUEST_ID) ?? '-';
   }
   getXRayTraceId(): string | undefined {
     return undefined;

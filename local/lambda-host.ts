@@ -23,7 +23,6 @@ export class LambdaHost {
   private load(fn: LocalFunction): Handler {
     let handler = this.cache.get(fn.logicalId);
     if (!handler) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const mod = require(path.join(REPO_ROOT, fn.entry)) as { handler?: Handler };
       if (typeof mod.handler !== 'function') throw new Error(`${fn.entry} does not export a handler`);
       handler = mod.handler;
@@ -44,7 +43,10 @@ export class LambdaHost {
     };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new LambdaTimeout(`${fn.logicalId} timed out after ${fn.timeoutSeconds} s`)), fn.timeoutSeconds * 1000);
+      timer = setTimeout(
+        () => reject(new LambdaTimeout(`${fn.logicalId} timed out after ${fn.timeoutSeconds} s`)),
+        fn.timeoutSeconds * 1000,
+      );
     });
     // Each invocation in its own invocation store, as Lambda's runtime does where one environment serves several
     // invocations at once: Powertools keeps log keys and metrics per invocation there, so concurrent handlers in

@@ -11,4 +11,5 @@ if (typeof P.withResolvers !== 'function') {
     return { promise, resolve, reject };
   };
 }
+
 export {};

@@ -6,6 +6,8 @@
  */
 export const UNHANDLED_REJECTION_MARKER = '[runtime] unhandled rejection (logged, not fatal):';
 
-export function logUnhandledRejections(log: (line: string, err: unknown) => void = (line, err) => console.error(line, err)): void {
+export function logUnhandledRejections(
+  log: (line: string, err: unknown) => void = (line, err) => console.error(line, err),
+): void {
   process.on('unhandledRejection', (reason) => log(UNHANDLED_REJECTION_MARKER, reason));
 }

@@ -3,23 +3,23 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
-import type { PaymentMode } from '../lib/config';
-import { REPO_ROOT } from '../lib/functions';
-import { FRONTEND_DIST } from '../lib/site';
-import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, startSes } from './emulators';
-import { createGateway } from './gateway';
-import { startModelServer } from '../engine/server';
-import { LambdaHost } from './lambda-host';
 import type { GenerativeStyles } from '../domain/generative';
 import { ENV } from '../domain/wiring';
+import { startModelServer } from '../engine/server';
+import type { PaymentMode } from '../lib/config';
+import { REPO_ROOT } from '../lib/functions';
+import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../lib/security-headers';
+import { FRONTEND_DIST } from '../lib/site';
 import { startBedrockRelay } from './bedrock/relay';
 import { startLocalBedrock } from './bedrock/server';
+import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, startSes } from './emulators';
+import { createGateway } from './gateway';
+import { LambdaHost } from './lambda-host';
 import { startLocalRekognition } from './rekognition/server';
-import { startLocalStripe } from './stripe/server';
 import { startSchedules } from './scheduler';
 import { startStepFunctions } from './step-functions';
+import { startLocalStripe } from './stripe/server';
 import { LOCAL_REGION, type LocalModel, readModel, synthesizeLocal } from './template';
-import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../lib/security-headers';
 
 /** Bedrock endpoints this process started (a second runtime in one process must not take them for a user's). */
 const ownBedrockUrls = new Set<string>();
@@ -27,7 +27,8 @@ const ownBedrockUrls = new Set<string>();
 /** The mail viewer's port for `npm start` / `npm run dev`: TOONZAP_MAIL_PORT, else 3005 (tests pass 0). */
 export function mailPortFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const port = Number(env.TOONZAP_MAIL_PORT ?? 3005);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`TOONZAP_MAIL_PORT must be a port number, not "${env.TOONZAP_MAIL_PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`TOONZAP_MAIL_PORT must be a port number, not "${env.TOONZAP_MAIL_PORT}"`);
   return port;
 }
 
@@ -90,13 +91,21 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
   // Requests that arrive while the runtime is still starting (a webhook the local Stripe resumes) wait for the gateway.
   let openGateway!: (listener: http.RequestListener) => void;
   const gateway = new Promise<http.RequestListener>((resolve) => (openGateway = resolve));
-  server.on('request', (req, res) => void gateway.then((listener) => listener(req, res)).catch((err) => {
-    console.error('[gateway]', err);
-    res.destroy();
-  }));
+  server.on(
+    'request',
+    (req, res) =>
+      void gateway
+        .then((listener) => listener(req, res))
+        .catch((err) => {
+          console.error('[gateway]', err);
+          res.destroy();
+        }),
+  );
 
   try {
-    const model = readModel(synthesizeLocal(paymentMode), (_id, attr) => (attr === 'DomainName' ? `localhost:${port}` : undefined));
+    const model = readModel(synthesizeLocal(paymentMode), (_id, attr) =>
+      attr === 'DomainName' ? `localhost:${port}` : undefined,
+    );
     const [dynamo, s3, ses] = await Promise.all([
       startDynamo(dataDir, model.tables),
       startS3(dataDir, model.buckets, [url, `http://${LOCAL_HOST}:${port}`]),
@@ -110,12 +119,22 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       startModelServer({
         port: 0,
         host: LOCAL_HOST,
-        s3: new S3Client({ endpoint: s3.url, region: LOCAL_REGION, credentials: S3RVER_CREDENTIALS, forcePathStyle: true }),
+        s3: new S3Client({
+          endpoint: s3.url,
+          region: LOCAL_REGION,
+          credentials: S3RVER_CREDENTIALS,
+          forcePathStyle: true,
+        }),
       }),
       startLocalRekognition({
         port: 0,
         host: LOCAL_HOST,
-        s3: new S3Client({ endpoint: s3.url, forcePathStyle: true, region: LOCAL_REGION, credentials: S3RVER_CREDENTIALS }),
+        s3: new S3Client({
+          endpoint: s3.url,
+          forcePathStyle: true,
+          region: LOCAL_REGION,
+          credentials: S3RVER_CREDENTIALS,
+        }),
       }),
     ]);
     started.push(engine, moderation);
@@ -124,9 +143,10 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const fnEnv = [...model.functions.values()][0]?.environment ?? {};
     const generative = JSON.parse(fnEnv[ENV.generativeStyles] ?? '{}') as GenerativeStyles;
     const given = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
-    const bedrock = given && !ownBedrockUrls.has(given)
-      ? await startBedrockRelay({ endpoint: given, region: fnEnv[ENV.bedrockRegion] ?? LOCAL_REGION, log })
-      : await startLocalBedrock({ host: LOCAL_HOST, styles: generative, log });
+    const bedrock =
+      given && !ownBedrockUrls.has(given)
+        ? await startBedrockRelay({ endpoint: given, region: fnEnv[ENV.bedrockRegion] ?? LOCAL_REGION, log })
+        : await startLocalBedrock({ host: LOCAL_HOST, styles: generative, log });
     if (given && !ownBedrockUrls.has(given)) log(`Generative styles use ${given} (credentials from the default chain)`);
     started.push(bedrock);
     ownBedrockUrls.add(bedrock.url);
@@ -146,7 +166,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     for (const fn of model.functions.values()) {
       for (const [k, v] of Object.entries(fn.environment)) {
         if (k === 'NODE_OPTIONS') continue;
-        if (env[k] !== undefined && env[k] !== v) throw new Error(`Functions disagree on ${k}: the local runtime shares one environment`);
+        if (env[k] !== undefined && env[k] !== v)
+          throw new Error(`Functions disagree on ${k}: the local runtime shares one environment`);
         env[k] = v;
       }
     }
@@ -196,15 +217,18 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const stepFunctions = await startStepFunctions({ dataDir, machines: model.stateMachines, lambdas });
     started.push(stepFunctions);
     process.env.AWS_ENDPOINT_URL_SFN = env.AWS_ENDPOINT_URL_SFN = stepFunctions.url;
-    if (stepFunctions.resumed.length) log(`Resumed ${stepFunctions.resumed.length} unfinished execution(s): ${stepFunctions.resumed.join(', ')}`);
-    openGateway(createGateway({
-      routes: model.routes,
-      lambdas,
-      staticDir: FRONTEND_DIST,
-      siteFunctionCode: model.siteFunctionCode,
-      siteHeaders: siteSecurityHeaders({ mediaOrigin: new URL(s3.url).origin, https: false }),
-      apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: originSecret },
-    }));
+    if (stepFunctions.resumed.length)
+      log(`Resumed ${stepFunctions.resumed.length} unfinished execution(s): ${stepFunctions.resumed.join(', ')}`);
+    openGateway(
+      createGateway({
+        routes: model.routes,
+        lambdas,
+        staticDir: FRONTEND_DIST,
+        siteFunctionCode: model.siteFunctionCode,
+        siteHeaders: siteSecurityHeaders({ mediaOrigin: new URL(s3.url).origin, https: false }),
+        apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: originSecret },
+      }),
+    );
     // The template's schedules (the reconciler): once now, to repair what a crash left, then at their rate.
     const schedules = startSchedules({ schedules: model.schedules, lambdas, log });
     log(`ToonZap is running on ${url}`);

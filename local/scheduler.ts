@@ -14,10 +14,13 @@ export function startSchedules(opts: { schedules: LocalSchedule[]; lambdas: Lamb
   const run = (s: LocalSchedule): Promise<unknown> => {
     const current = running.get(s.logicalId);
     if (current) return current;
-    const p = opts.lambdas.invoke(s.functionId, s.input).catch((err: Error) => {
-      if (!closed) opts.log(`Scheduled ${s.functionId} failed: ${err.message}`);
-      return { error: err.message };
-    }).finally(() => running.delete(s.logicalId));
+    const p = opts.lambdas
+      .invoke(s.functionId, s.input)
+      .catch((err: Error) => {
+        if (!closed) opts.log(`Scheduled ${s.functionId} failed: ${err.message}`);
+        return { error: err.message };
+      })
+      .finally(() => running.delete(s.logicalId));
     running.set(s.logicalId, p);
     return p;
   };
@@ -37,7 +40,10 @@ export function startSchedules(opts: { schedules: LocalSchedule[]; lambdas: Lamb
       closed = true;
       for (const t of timers) clearInterval(t);
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...running.values()]), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+      await Promise.race([
+        Promise.allSettled([...running.values()]),
+        new Promise((r) => (timer = setTimeout(r, graceMs))),
+      ]);
       clearTimeout(timer);
     },
   };

@@ -23,7 +23,7 @@ interface Execution {
   cause?: string;
 }
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- ASL is untyped JSON
+type Json = any;
 
 /** Task states whose resource is a Lambda function of the template, by state name (names are unique in a machine). */
 function taskHandlers(definition: Json, lambdas: LambdaHost): Record<string, (input: Json) => Promise<Json>> {
@@ -31,7 +31,8 @@ function taskHandlers(definition: Json, lambdas: LambdaHost): Record<string, (in
   const visit = (states: Record<string, Json>) => {
     for (const [name, state] of Object.entries(states)) {
       if (state.Type === 'Task') {
-        const arn = state.Resource === 'arn:aws:states:::lambda:invoke' ? state.Parameters?.FunctionName : state.Resource;
+        const arn =
+          state.Resource === 'arn:aws:states:::lambda:invoke' ? state.Parameters?.FunctionName : state.Resource;
         const fn = typeof arn === 'string' ? lambdas.byArn(arn) : undefined;
         if (!fn) throw new Error(`Task state "${name}" uses ${state.Resource}, which the local runtime cannot run`);
         out[name] = (input) => lambdas.invoke(fn.logicalId, input);
@@ -51,13 +52,29 @@ function taskHandlers(definition: Json, lambdas: LambdaHost): Record<string, (in
  * status change; any still running when the process stopped (or died) is started again from its input on the next
  * start (tasks are idempotent), so no order or job is lost to a restart.
  */
-export async function startStepFunctions(opts: { dataDir: string; machines: LocalStateMachine[]; lambdas: LambdaHost; port?: number }) {
+export async function startStepFunctions(opts: {
+  dataDir: string;
+  machines: LocalStateMachine[];
+  lambdas: LambdaHost;
+  port?: number;
+}) {
   const file = path.join(opts.dataDir, 'stepfunctions', 'executions.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const executions = new Map<string, Execution>(
-    fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Execution[]).map((e) => [e.executionArn, e]) : [],
+    fs.existsSync(file)
+      ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Execution[]).map((e) => [e.executionArn, e])
+      : [],
   );
-  const machines = new Map(opts.machines.map((m) => [m.arn, { ...m, runner: new StateMachine(m.definition, { validationOptions: { checkArn: false, checkPaths: false } }), handlers: taskHandlers(m.definition, opts.lambdas) }]));
+  const machines = new Map(
+    opts.machines.map((m) => [
+      m.arn,
+      {
+        ...m,
+        runner: new StateMachine(m.definition, { validationOptions: { checkArn: false, checkPaths: false } }),
+        handlers: taskHandlers(m.definition, opts.lambdas),
+      },
+    ]),
+  );
   const running = new Map<string, { abort: () => void; done: Promise<void> }>();
   // After close, unfinished executions stay RUNNING on disk (as after a crash) and are resumed on the next start.
   let closed = false;
@@ -70,45 +87,66 @@ export async function startStepFunctions(opts: { dataDir: string; machines: Loca
     const machine = machines.get(execution.stateMachineArn)!;
     const handle = machine.runner.run(JSON.parse(execution.input), {
       overrides: { taskResourceLocalHandlers: machine.handlers },
-      context: { Execution: { Id: execution.executionArn, Name: execution.name, Input: JSON.parse(execution.input), StartTime: new Date(execution.startDate * 1000).toISOString() }, StateMachine: { Id: machine.arn, Name: machine.name } },
-    });
-    const done = handle.result.then(
-      (output: unknown) => {
-        if (!closed && execution.status === 'RUNNING') Object.assign(execution, { status: 'SUCCEEDED', output: JSON.stringify(output) });
+      context: {
+        Execution: {
+          Id: execution.executionArn,
+          Name: execution.name,
+          Input: JSON.parse(execution.input),
+          StartTime: new Date(execution.startDate * 1000).toISOString(),
+        },
+        StateMachine: { Id: machine.arn, Name: machine.name },
       },
-      (err: Error & { cause?: unknown }) => {
-        // Closed: stays RUNNING on disk, to be resumed. Already ABORTED: StopExecution recorded it.
-        if (closed || execution.status !== 'RUNNING') return;
-        const name = err.name ?? 'Error';
-        const aborted = name === 'ExecutionAbortedError';
-        Object.assign(execution, {
-          status: aborted ? 'ABORTED' : name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : 'FAILED',
-          error: (err as { error?: string }).error ?? name,
-          cause: (err as { cause?: string }).cause !== undefined ? String((err as { cause?: string }).cause) : err.message,
-        });
-      },
-    ).then(() => {
-      running.delete(execution.executionArn);
-      if (closed) return;
-      execution.stopDate ??= Date.now() / 1000;
-      save();
     });
+    const done = handle.result
+      .then(
+        (output: unknown) => {
+          if (!closed && execution.status === 'RUNNING')
+            Object.assign(execution, { status: 'SUCCEEDED', output: JSON.stringify(output) });
+        },
+        (err: Error & { cause?: unknown }) => {
+          // Closed: stays RUNNING on disk, to be resumed. Already ABORTED: StopExecution recorded it.
+          if (closed || execution.status !== 'RUNNING') return;
+          const name = err.name ?? 'Error';
+          const aborted = name === 'ExecutionAbortedError';
+          Object.assign(execution, {
+            status: aborted ? 'ABORTED' : name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : 'FAILED',
+            error: (err as { error?: string }).error ?? name,
+            cause:
+              (err as { cause?: string }).cause !== undefined ? String((err as { cause?: string }).cause) : err.message,
+          });
+        },
+      )
+      .then(() => {
+        running.delete(execution.executionArn);
+        if (closed) return;
+        execution.stopDate ??= Date.now() / 1000;
+        save();
+      });
     running.set(execution.executionArn, { abort: handle.abort, done });
   }
 
   const ops: Record<string, (body: Json) => Json> = {
     StartExecution(body) {
       const machine = machines.get(body.stateMachineArn);
-      if (!machine) throw apiError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${body.stateMachineArn}'`);
+      if (!machine)
+        throw apiError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${body.stateMachineArn}'`);
       const name = body.name ?? crypto.randomUUID();
       const executionArn = `${machine.arn.replace(':stateMachine:', ':execution:')}:${name}`;
       const input = body.input ?? '{}';
       const existing = executions.get(executionArn);
       if (existing) {
-        if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: existing.startDate };
+        if (existing.status === 'RUNNING' && existing.input === input)
+          return { executionArn, startDate: existing.startDate };
         throw apiError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
       }
-      const execution: Execution = { executionArn, stateMachineArn: machine.arn, name, status: 'RUNNING', startDate: Date.now() / 1000, input };
+      const execution: Execution = {
+        executionArn,
+        stateMachineArn: machine.arn,
+        name,
+        status: 'RUNNING',
+        startDate: Date.now() / 1000,
+        input,
+      };
       executions.set(executionArn, execution);
       try {
         save();
@@ -137,7 +175,9 @@ export async function startStepFunctions(opts: { dataDir: string; machines: Loca
       return { stopDate };
     },
     ListExecutions(body) {
-      const list = [...executions.values()].filter((e) => e.stateMachineArn === body.stateMachineArn && (!body.statusFilter || e.status === body.statusFilter));
+      const list = [...executions.values()].filter(
+        (e) => e.stateMachineArn === body.stateMachineArn && (!body.statusFilter || e.status === body.statusFilter),
+      );
       return { executions: list.map(({ input: _i, output: _o, error: _e, cause: _c, ...summary }) => summary) };
     },
   };
@@ -152,7 +192,8 @@ export async function startStepFunctions(opts: { dataDir: string; machines: Loca
     };
     try {
       const handler = ops[op];
-      if (!handler) throw apiError('UnknownOperationException', `Operation ${op} is not supported by the local Step Functions`);
+      if (!handler)
+        throw apiError('UnknownOperationException', `Operation ${op} is not supported by the local Step Functions`);
       reply(200, handler(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')));
     } catch (err) {
       const e = err as Error & { code?: string };

@@ -15,17 +15,54 @@ import { writeFileDurably } from './durable-file';
 export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_ACCOUNT = '000000000000';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- CloudFormation is untyped JSON
-interface Resource { Type: string; Properties?: Json; Metadata?: Record<string, unknown> }
-export interface CfnTemplate { Resources: Record<string, Resource>; Outputs?: Json }
+type Json = any;
+interface Resource {
+  Type: string;
+  Properties?: Json;
+  Metadata?: Record<string, unknown>;
+}
+export interface CfnTemplate {
+  Resources: Record<string, Resource>;
+  Outputs?: Json;
+}
 
-export interface LocalTable { logicalId: string; name: string; keySchema: Json[]; attributeDefinitions: Json[] }
-export interface LocalBucket { logicalId: string; name: string; cors: Json[] | undefined }
-export interface LocalFunction { logicalId: string; arn: string; entry: string; environment: Record<string, string>; timeoutSeconds: number }
-export interface LocalRoute { method: string; path: string; functionId: string }
-export interface LocalStateMachine { logicalId: string; arn: string; name: string; definition: Json }
+export interface LocalTable {
+  logicalId: string;
+  name: string;
+  keySchema: Json[];
+  attributeDefinitions: Json[];
+}
+export interface LocalBucket {
+  logicalId: string;
+  name: string;
+  cors: Json[] | undefined;
+}
+export interface LocalFunction {
+  logicalId: string;
+  arn: string;
+  entry: string;
+  environment: Record<string, string>;
+  timeoutSeconds: number;
+}
+export interface LocalRoute {
+  method: string;
+  path: string;
+  functionId: string;
+}
+export interface LocalStateMachine {
+  logicalId: string;
+  arn: string;
+  name: string;
+  definition: Json;
+}
 /** An EventBridge Scheduler schedule that invokes one of the template's functions at a fixed rate. */
-export interface LocalSchedule { logicalId: string; expression: string; periodMs: number; functionId: string; input: Json }
+export interface LocalSchedule {
+  logicalId: string;
+  expression: string;
+  periodMs: number;
+  functionId: string;
+  input: Json;
+}
 
 export interface LocalModel {
   template: CfnTemplate;
@@ -69,29 +106,40 @@ export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
 }
 
 /** The cache key of a template made from these sources (null when one is gone); exported for its test. */
-export function sourcesKey(sources: string[], paymentMode: PaymentMode, dist = path.join(REPO_ROOT, 'frontend', 'dist')): string | null {
+export function sourcesKey(
+  sources: string[],
+  paymentMode: PaymentMode,
+  dist = path.join(REPO_ROOT, 'frontend', 'dist'),
+): string | null {
   const hash = createHash('sha256').update(`${paymentMode}\0${process.version}\0`);
   for (const file of [...new Set([...sources, 'package-lock.json'])].sort()) {
     const abs = path.join(REPO_ROOT, file);
     if (!fs.existsSync(abs)) return null;
     hash.update(`${file}\0`).update(fs.readFileSync(abs)).update('\0');
   }
-  const pages = fs.existsSync(dist) ? (fs.readdirSync(dist, { recursive: true }) as string[]).filter((f) => f.endsWith('.html')).sort() : [];
-  for (const page of pages) hash.update(`dist/${page}\0`).update(fs.readFileSync(path.join(dist, page))).update('\0');
+  const pages = fs.existsSync(dist)
+    ? (fs.readdirSync(dist, { recursive: true }) as string[]).filter((f) => f.endsWith('.html')).sort()
+    : [];
+  for (const page of pages)
+    hash
+      .update(`dist/${page}\0`)
+      .update(fs.readFileSync(path.join(dist, page)))
+      .update('\0');
   return hash.digest('hex');
 }
 
 function synthesize(paymentMode: PaymentMode): CfnTemplate {
   // Loaded only when needed: the CDK and the stack's modules take a while to load.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { App } = require('aws-cdk-lib') as typeof import('aws-cdk-lib');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { ENVIRONMENTS } = require('../lib/config') as typeof import('../lib/config');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { ToonZapStack } = require('../lib/toonzap-stack') as typeof import('../lib/toonzap-stack');
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: undefined });
   // The engine runs in process here, so no container image needs staging.
-  const config: import('../lib/config').EnvConfig = { ...ENVIRONMENTS.dev, paymentMode, engineImageUri: `${LOCAL_ACCOUNT}.dkr.ecr.${LOCAL_REGION}.amazonaws.com/toonzap-engine:local` };
+  const config: import('../lib/config').EnvConfig = {
+    ...ENVIRONMENTS.dev,
+    paymentMode,
+    engineImageUri: `${LOCAL_ACCOUNT}.dkr.ecr.${LOCAL_REGION}.amazonaws.com/toonzap-engine:local`,
+  };
   const stack = new ToonZapStack(app, 'ToonZap-local', {
     config,
     env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION },
@@ -102,14 +150,22 @@ function synthesize(paymentMode: PaymentMode): CfnTemplate {
 /** Local physical names, derived from logical ids so they stay stable across restarts (data is kept). */
 export function physicalName(logicalId: string, type: string): string {
   switch (type) {
-    case 'AWS::S3::Bucket': return `local-${logicalId.toLowerCase()}`.slice(0, 63);
-    case 'AWS::Lambda::Function': return `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${logicalId}`;
-    case 'AWS::StepFunctions::StateMachine': return `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:${logicalId}`;
-    default: return logicalId;
+    case 'AWS::S3::Bucket':
+      return `local-${logicalId.toLowerCase()}`.slice(0, 63);
+    case 'AWS::Lambda::Function':
+      return `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${logicalId}`;
+    case 'AWS::StepFunctions::StateMachine':
+      return `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:${logicalId}`;
+    default:
+      return logicalId;
   }
 }
 
-export function resolve(template: CfnTemplate, value: Json, attrs: (logicalId: string, attr: string) => string | undefined = () => undefined): Json {
+export function resolve(
+  template: CfnTemplate,
+  value: Json,
+  attrs: (logicalId: string, attr: string) => string | undefined = () => undefined,
+): Json {
   const r = (v: Json): Json => resolve(template, v, attrs);
   if (Array.isArray(value)) return value.map(r);
   if (value === null || typeof value !== 'object') return value;
@@ -143,30 +199,46 @@ export function resolve(template: CfnTemplate, value: Json, attrs: (logicalId: s
     if (k === 'Fn::Join') return (r(arg[1]) as Json[]).map(String).join(arg[0]);
     if (k === 'Fn::Select') return r(arg[1])[Number(r(arg[0]))];
     if (k === 'Fn::Split') return String(r(arg[1])).split(arg[0]);
-    if (k === 'Fn::Sub' && typeof arg === 'string') return arg.replace(/\$\{([^}]+)\}/g, (_m, name: string) => String(r(name.includes('.') ? { 'Fn::GetAtt': name.split('.') } : { Ref: name })));
+    if (k === 'Fn::Sub' && typeof arg === 'string')
+      return arg.replace(/\$\{([^}]+)\}/g, (_m, name: string) =>
+        String(r(name.includes('.') ? { 'Fn::GetAtt': name.split('.') } : { Ref: name })),
+      );
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, r(v)]));
 }
 
-export function readModel(template: CfnTemplate, attrs?: (logicalId: string, attr: string) => string | undefined): LocalModel {
+export function readModel(
+  template: CfnTemplate,
+  attrs?: (logicalId: string, attr: string) => string | undefined,
+): LocalModel {
   const res = Object.entries(template.Resources);
-  const tables: LocalTable[] = res.filter(([, r]) => r.Type === 'AWS::DynamoDB::Table').map(([id, r]) => ({
-    logicalId: id,
-    name: physicalName(id, r.Type),
-    keySchema: r.Properties.KeySchema,
-    attributeDefinitions: r.Properties.AttributeDefinitions,
-  }));
-  const buckets: LocalBucket[] = res.filter(([, r]) => r.Type === 'AWS::S3::Bucket').map(([id, r]) => ({
-    logicalId: id,
-    name: physicalName(id, r.Type),
-    cors: r.Properties?.CorsConfiguration?.CorsRules,
-  }));
+  const tables: LocalTable[] = res
+    .filter(([, r]) => r.Type === 'AWS::DynamoDB::Table')
+    .map(([id, r]) => ({
+      logicalId: id,
+      name: physicalName(id, r.Type),
+      keySchema: r.Properties.KeySchema,
+      attributeDefinitions: r.Properties.AttributeDefinitions,
+    }));
+  const buckets: LocalBucket[] = res
+    .filter(([, r]) => r.Type === 'AWS::S3::Bucket')
+    .map(([id, r]) => ({
+      logicalId: id,
+      name: physicalName(id, r.Type),
+      cors: r.Properties?.CorsConfiguration?.CorsRules,
+    }));
   const functions = new Map<string, LocalFunction>();
   for (const [id, r] of res) {
     const entry = r.Metadata?.[ENTRY_METADATA_KEY];
     if (r.Type !== 'AWS::Lambda::Function' || typeof entry !== 'string') continue;
     const environment = resolve(template, r.Properties.Environment?.Variables ?? {}, attrs) as Record<string, string>;
-    functions.set(id, { logicalId: id, arn: physicalName(id, r.Type), entry, environment, timeoutSeconds: r.Properties.Timeout ?? 3 });
+    functions.set(id, {
+      logicalId: id,
+      arn: physicalName(id, r.Type),
+      entry,
+      environment,
+      timeoutSeconds: r.Properties.Timeout ?? 3,
+    });
   }
   const routes: LocalRoute[] = [];
   for (const [, r] of res) {
@@ -176,21 +248,36 @@ export function readModel(template: CfnTemplate, attrs?: (logicalId: string, att
     const uri = template.Resources[integrationId].Properties.IntegrationUri;
     routes.push({ method, path, functionId: uri['Fn::GetAtt'][0] });
   }
-  const stateMachines: LocalStateMachine[] = res.filter(([, r]) => r.Type === 'AWS::StepFunctions::StateMachine').map(([id, r]) => {
-    const raw = resolve(template, r.Properties.DefinitionString, attrs);
-    return { logicalId: id, arn: physicalName(id, r.Type), name: id, definition: JSON.parse(raw) };
-  });
+  const stateMachines: LocalStateMachine[] = res
+    .filter(([, r]) => r.Type === 'AWS::StepFunctions::StateMachine')
+    .map(([id, r]) => {
+      const raw = resolve(template, r.Properties.DefinitionString, attrs);
+      return { logicalId: id, arn: physicalName(id, r.Type), name: id, definition: JSON.parse(raw) };
+    });
   const schedules: LocalSchedule[] = [];
   for (const [id, r] of res) {
     if (r.Type !== 'AWS::Scheduler::Schedule' || r.Properties.State === 'DISABLED') continue;
     const expression = String(r.Properties.ScheduleExpression);
     const target = resolve(template, r.Properties.Target.Arn, attrs) as string;
     const fn = [...functions.values()].find((f) => f.arn === target);
-    if (!fn) throw new Error(`Schedule ${id} targets ${target}, which the local runtime cannot run (only the template's functions)`);
-    const input = r.Properties.Target.Input === undefined ? {} : JSON.parse(resolve(template, r.Properties.Target.Input, attrs));
+    if (!fn)
+      throw new Error(
+        `Schedule ${id} targets ${target}, which the local runtime cannot run (only the template's functions)`,
+      );
+    const input =
+      r.Properties.Target.Input === undefined ? {} : JSON.parse(resolve(template, r.Properties.Target.Input, attrs));
     schedules.push({ logicalId: id, expression, periodMs: rateMs(expression, id), functionId: fn.logicalId, input });
   }
-  return { template, tables, buckets, functions, routes, stateMachines, siteFunctionCode: viewerRequestCode(template), schedules };
+  return {
+    template,
+    tables,
+    buckets,
+    functions,
+    routes,
+    stateMachines,
+    siteFunctionCode: viewerRequestCode(template),
+    schedules,
+  };
 }
 
 /** Milliseconds between runs of an EventBridge Scheduler `rate(value unit)` expression (the only kind the stack uses). */

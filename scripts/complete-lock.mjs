@@ -17,7 +17,17 @@ const lock = JSON.parse(readFileSync(file, 'utf8'));
 const pkgs = lock.packages;
 
 const OS = ['darwin', 'win32', 'linux', 'android', 'freebsd', 'openharmony', 'sunos', 'aix', 'netbsd', 'openbsd'];
-const CPU = { x64: 'x64', arm64: 'arm64', ia32: 'ia32', arm: 'arm', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64', wasm32: 'wasm32' };
+const CPU = {
+  x64: 'x64',
+  arm64: 'arm64',
+  ia32: 'ia32',
+  arm: 'arm',
+  ppc64: 'ppc64',
+  s390x: 's390x',
+  riscv64: 'riscv64',
+  loong64: 'loong64',
+  wasm32: 'wasm32',
+};
 
 /** os/cpu/libc from a platform package name such as `cli-linux-x64-musl` or `core-win32-arm64-msvc`. */
 export function platformOf(name) {

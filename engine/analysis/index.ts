@@ -100,12 +100,14 @@ function crop(img: Image8, cx: number, cy: number, size: number, angle: number, 
 
 /** Runs a single-input graph model on n x n x 3 pixels; returns each output's values. */
 function run(model: Models[keyof Models], pixels: Float32Array, n: number, m = n, batch = 1): Float32Array[] {
-  return tf.tidy(() => {
-    const input = tf.tensor4d(pixels, [batch, m, n, 3]);
-    const res = model.execute(input);
-    const list = Array.isArray(res) ? res : [res];
-    return list.map((t) => t.dataSync() as Float32Array);
-  }).map((a) => a.slice());
+  return tf
+    .tidy(() => {
+      const input = tf.tensor4d(pixels, [batch, m, n, 3]);
+      const res = model.execute(input);
+      const list = Array.isArray(res) ? res : [res];
+      return list.map((t) => t.dataSync() as Float32Array);
+    })
+    .map((a) => a.slice());
 }
 
 interface Detection {
@@ -122,9 +124,14 @@ let anchors: Point[] | undefined;
 function blazeAnchors(): Point[] {
   if (anchors) return anchors;
   anchors = [];
-  for (const [stride, count] of [[8, 2], [16, 6]]) {
+  for (const [stride, count] of [
+    [8, 2],
+    [16, 6],
+  ]) {
     const cells = DETECT_N / stride;
-    for (let y = 0; y < cells; y++) for (let x = 0; x < cells; x++) for (let k = 0; k < count; k++) anchors.push([stride * (x + 0.5), stride * (y + 0.5)]);
+    for (let y = 0; y < cells; y++)
+      for (let x = 0; x < cells; x++)
+        for (let k = 0; k < count; k++) anchors.push([stride * (x + 0.5), stride * (y + 0.5)]);
   }
   return anchors;
 }
@@ -150,7 +157,10 @@ function detectFaces(models: Models, img: Image8): Detection[] {
     if (score < DETECT_MIN) continue;
     const r = i < 512 ? r512.subarray(i * 16, i * 16 + 16) : r384.subarray((i - 512) * 16, (i - 512) * 16 + 16);
     const [ax, ay] = a[i];
-    const map = (x: number, y: number): Point => [(x + ax - DETECT_N / 2) * k + img.width / 2, (y + ay - DETECT_N / 2) * k + img.height / 2];
+    const map = (x: number, y: number): Point => [
+      (x + ax - DETECT_N / 2) * k + img.width / 2,
+      (y + ay - DETECT_N / 2) * k + img.height / 2,
+    ];
     const [cx, cy] = map(r[0], r[1]);
     const kp: Point[] = [];
     for (let j = 0; j < 6; j++) kp.push(map(r[4 + 2 * j], r[5 + 2 * j]));
@@ -168,8 +178,14 @@ function detectFaces(models: Models, img: Image8): Detection[] {
 }
 
 function iou(a: Detection, b: Detection): number {
-  const ix = Math.max(0, Math.min(a.cx + a.size / 2, b.cx + b.size / 2) - Math.max(a.cx - a.size / 2, b.cx - b.size / 2));
-  const iy = Math.max(0, Math.min(a.cy + a.size / 2, b.cy + b.size / 2) - Math.max(a.cy - a.size / 2, b.cy - b.size / 2));
+  const ix = Math.max(
+    0,
+    Math.min(a.cx + a.size / 2, b.cx + b.size / 2) - Math.max(a.cx - a.size / 2, b.cx - b.size / 2),
+  );
+  const iy = Math.max(
+    0,
+    Math.min(a.cy + a.size / 2, b.cy + b.size / 2) - Math.max(a.cy - a.size / 2, b.cy - b.size / 2),
+  );
   const inter = ix * iy;
   return inter / (a.size * a.size + b.size * b.size - inter);
 }
@@ -181,7 +197,14 @@ function eyeAngle(p: Point, q: Point): number {
 }
 
 /** FaceMesh on a rotated square crop; the 468 landmarks in image pixels, or undefined if not a face. */
-function mesh(models: Models, img: Image8, cx: number, cy: number, size: number, angle: number): { score: number; pts: Point[] } | undefined {
+function mesh(
+  models: Models,
+  img: Image8,
+  cx: number,
+  cy: number,
+  size: number,
+  angle: number,
+): { score: number; pts: Point[] } | undefined {
   const { pixels, toImage } = crop(img, cx, cy, size, angle, 192);
   const outs = run(models.facemesh, pixels, 192);
   const flag = outs.find((o) => o.length === 1) as Float32Array;
@@ -199,8 +222,14 @@ interface EyeSpec {
   /** The lids' mesh landmarks, as the iris model's first contour points give them: lower lid (corner to corner), then upper. */
   lids: readonly number[];
 }
-const EYE_LEFT: EyeSpec = { corners: [33, 133], lids: [33, 7, 163, 144, 145, 153, 154, 155, 133, 246, 161, 160, 159, 158, 157, 173] };
-const EYE_RIGHT: EyeSpec = { corners: [263, 362], lids: [263, 249, 390, 373, 374, 380, 381, 382, 362, 466, 388, 387, 386, 385, 384, 398] };
+const EYE_LEFT: EyeSpec = {
+  corners: [33, 133],
+  lids: [33, 7, 163, 144, 145, 153, 154, 155, 133, 246, 161, 160, 159, 158, 157, 173],
+};
+const EYE_RIGHT: EyeSpec = {
+  corners: [263, 362],
+  lids: [263, 249, 390, 373, 374, 380, 381, 382, 362, 466, 388, 387, 386, 385, 384, 398],
+};
 
 function dist(a: Point, b: Point): number {
   return Math.hypot(a[0] - b[0], a[1] - b[1]);
@@ -352,12 +381,20 @@ export async function findPerson(img: Image8): Promise<Uint8Array> {
  * exactly as before.
  */
 export function assembleAnalysis(img: Image8, faces: FaceInfo[], mask: Uint8Array | null): Analysis {
-  if (faces.length === 0) return { version: 1, width: img.width, height: img.height, faces: [], coverage: 0, mask: null };
+  if (faces.length === 0)
+    return { version: 1, width: img.width, height: img.height, faces: [], coverage: 0, mask: null };
   if (!mask) throw new Error('faces need the person mask');
   let sum = 0;
   for (let i = 0; i < mask.length; i++) sum += mask[i];
   const coverage = Math.round((sum / 255 / mask.length) * 1e4) / 1e4;
-  return roundAnalysis({ version: 1, width: img.width, height: img.height, faces, coverage, mask: { width: img.width, height: img.height, data: mask } });
+  return roundAnalysis({
+    version: 1,
+    width: img.width,
+    height: img.height,
+    faces,
+    coverage,
+    mask: { width: img.width, height: img.height, data: mask },
+  });
 }
 
 /**

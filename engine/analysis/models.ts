@@ -9,9 +9,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import * as tf from '@tensorflow/tfjs-core';
-import { type GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { type GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
+import * as tf from '@tensorflow/tfjs-core';
 
 /** Model name -> the package folder that ships it (from source). */
 export const MODEL_FILES = {

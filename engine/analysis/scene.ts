@@ -9,7 +9,10 @@ import type { Analysis, FaceInfo, PersonMask, Point } from './types';
 export type Scene = Analysis & { mask: PersonMask };
 
 /** MediaPipe face-mesh landmark loops and lines. */
-export const FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109];
+export const FACE_OVAL = [
+  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136,
+  172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
+];
 export const EYE_LOOPS = [
   [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],
   [263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249],
@@ -29,8 +32,20 @@ export const LOWER_LIDS = [
   [263, 249, 390, 373, 374, 380, 381, 382, 362],
 ];
 export const BROW_LINES = [
-  [[46, 70], [53, 63], [52, 105], [65, 66], [55, 107]],
-  [[276, 300], [283, 293], [282, 334], [295, 296], [285, 336]],
+  [
+    [46, 70],
+    [53, 63],
+    [52, 105],
+    [65, 66],
+    [55, 107],
+  ],
+  [
+    [276, 300],
+    [283, 293],
+    [282, 334],
+    [295, 296],
+    [285, 336],
+  ],
 ] as const;
 export const MOUTH_UPPER_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308];
 export const MOUTH_LOWER_INNER = [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308];
@@ -70,7 +85,16 @@ export function personAt(scene: Scene, w: number, h: number): Float32Array {
 }
 
 /** Fill the polygon (landmark indices of `face`, scaled by k, then moved by `shift`) into `out` (w x h) with value 1 (even-odd, pixel centres). */
-function fillPolygon(out: Float32Array, w: number, h: number, face: FaceInfo, loop: readonly number[], k: number, value = 1, shift: Point = [0, 0]): void {
+function fillPolygon(
+  out: Float32Array,
+  w: number,
+  h: number,
+  face: FaceInfo,
+  loop: readonly number[],
+  k: number,
+  value = 1,
+  shift: Point = [0, 0],
+): void {
   const pts = loop.map((i) => [face.landmarks[i][0] * k + shift[0], face.landmarks[i][1] * k + shift[1]] as Point);
   let y0 = Infinity;
   let y1 = -Infinity;
@@ -89,7 +113,8 @@ function fillPolygon(out: Float32Array, w: number, h: number, face: FaceInfo, lo
     }
     xs.sort((a, b) => a - b);
     for (let m = 0; m + 1 < xs.length; m += 2) {
-      for (let x = Math.max(0, Math.ceil(xs[m] - 0.5)); x <= Math.min(w - 1, Math.floor(xs[m + 1] - 0.5)); x++) out[y * w + x] = value;
+      for (let x = Math.max(0, Math.ceil(xs[m] - 0.5)); x <= Math.min(w - 1, Math.floor(xs[m + 1] - 0.5)); x++)
+        out[y * w + x] = value;
     }
   }
 }
@@ -99,7 +124,14 @@ function fillPolygon(out: Float32Array, w: number, h: number, face: FaceInfo, lo
  * image, or undefined when it falls outside. Faces cover a small part of most photos: regions are filled and
  * feathered in such a box only; everything outside it is 0 either way.
  */
-function landmarkBox(scene: Scene, k: number, w: number, h: number, reach: number, indices?: readonly number[]): [number, number, number, number] | undefined {
+function landmarkBox(
+  scene: Scene,
+  k: number,
+  w: number,
+  h: number,
+  reach: number,
+  indices?: readonly number[],
+): [number, number, number, number] | undefined {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
@@ -121,7 +153,13 @@ function landmarkBox(scene: Scene, k: number, w: number, h: number, reach: numbe
 }
 
 /** The landmark loops of every face filled (1) in `box` and feathered by `feather`: a plane the size of the box. */
-function loopsIn(scene: Scene, k: number, box: readonly [number, number, number, number], loops: readonly (readonly number[])[], feather: number): Float32Array {
+function loopsIn(
+  scene: Scene,
+  k: number,
+  box: readonly [number, number, number, number],
+  loops: readonly (readonly number[])[],
+  feather: number,
+): Float32Array {
   const [bx0, by0, bx1, by1] = box;
   const bw = bx1 - bx0 + 1;
   const bh = by1 - by0 + 1;
@@ -131,7 +169,12 @@ function loopsIn(scene: Scene, k: number, box: readonly [number, number, number,
 }
 
 /** Feathered regions at w x h (0..1): the faces' skin (oval minus eyes, brows and lips) and the features themselves. */
-export function faceRegionsAt(scene: Scene, w: number, h: number, feather: number): { skin: Float32Array; features: Float32Array } {
+export function faceRegionsAt(
+  scene: Scene,
+  w: number,
+  h: number,
+  feather: number,
+): { skin: Float32Array; features: Float32Array } {
   const k = frameScale(scene, w);
   const skin = new Float32Array(w * h);
   const features = new Float32Array(w * h);
@@ -157,7 +200,12 @@ export function faceRegionsAt(scene: Scene, w: number, h: number, feather: numbe
 const BROW_POINTS = BROW_LOOPS.flat();
 
 /** The brows alone, feathered, at w x h (0..1), with the box they occupy (x0, y0, x1, y1), or undefined when none is in frame. */
-export function browsAt(scene: Scene, w: number, h: number, feather: number): { brows: Float32Array; box: [number, number, number, number] } | undefined {
+export function browsAt(
+  scene: Scene,
+  w: number,
+  h: number,
+  feather: number,
+): { brows: Float32Array; box: [number, number, number, number] } | undefined {
   const k = frameScale(scene, w);
   const box = landmarkBox(scene, k, w, h, Math.ceil(3 * feather) + 2, BROW_POINTS);
   if (!box) return undefined;
@@ -170,7 +218,10 @@ export function browsAt(scene: Scene, w: number, h: number, feather: number): { 
 }
 
 /** Mean colour of `work` where the faces' skin weight is high, or undefined (no skin visible at this size). */
-export function skinColour(work: { r: Float32Array; g: Float32Array; b: Float32Array }, skin: Float32Array): [number, number, number] | undefined {
+export function skinColour(
+  work: { r: Float32Array; g: Float32Array; b: Float32Array },
+  skin: Float32Array,
+): [number, number, number] | undefined {
   const { r, g, b } = work;
   let sr = 0;
   let sg = 0;
@@ -197,16 +248,26 @@ export function featureStrokes(scene: Scene, w: number, weight: number): Stroke[
   for (const f of scene.faces) {
     const eyeW = ((f.eyes.left.width + f.eyes.right.width) / 2) * k;
     const unit = Math.max(0.8, eyeW * 0.06) * weight; // line width follows the face's size in the output
-    const taper = (n: number, peak: number, end: number) => Array.from({ length: n }, (_, i) => end + (peak - end) * Math.sin((Math.PI * i) / (n - 1)));
-    for (const lid of UPPER_LIDS) out.push({ pts: lid.map((i) => P(f, i)), widths: taper(lid.length, 1.6 * unit, 0.7 * unit) });
-    for (const lid of LOWER_LIDS) out.push({ pts: lid.map((i) => P(f, i)), widths: taper(lid.length, 0.55 * unit, 0.3 * unit) });
+    const taper = (n: number, peak: number, end: number) =>
+      Array.from({ length: n }, (_, i) => end + (peak - end) * Math.sin((Math.PI * i) / (n - 1)));
+    for (const lid of UPPER_LIDS)
+      out.push({ pts: lid.map((i) => P(f, i)), widths: taper(lid.length, 1.6 * unit, 0.7 * unit) });
+    for (const lid of LOWER_LIDS)
+      out.push({ pts: lid.map((i) => P(f, i)), widths: taper(lid.length, 0.55 * unit, 0.3 * unit) });
     for (const brow of BROW_LINES) {
       const pts = brow.map(([a, b]) => [(P(f, a)[0] + P(f, b)[0]) / 2, (P(f, a)[1] + P(f, b)[1]) / 2] as Point);
       out.push({ pts, widths: taper(pts.length, 1.5 * unit, 0.6 * unit) });
     }
     const open = Math.hypot(P(f, 13)[0] - P(f, 14)[0], P(f, 13)[1] - P(f, 14)[1]) > 0.08 * eyeW;
-    out.push({ pts: MOUTH_UPPER_INNER.map((i) => P(f, i)), widths: taper(MOUTH_UPPER_INNER.length, 1.1 * unit, 0.4 * unit) });
-    if (open) out.push({ pts: MOUTH_LOWER_INNER.map((i) => P(f, i)), widths: taper(MOUTH_LOWER_INNER.length, 0.8 * unit, 0.3 * unit) });
+    out.push({
+      pts: MOUTH_UPPER_INNER.map((i) => P(f, i)),
+      widths: taper(MOUTH_UPPER_INNER.length, 1.1 * unit, 0.4 * unit),
+    });
+    if (open)
+      out.push({
+        pts: MOUTH_LOWER_INNER.map((i) => P(f, i)),
+        widths: taper(MOUTH_LOWER_INNER.length, 0.8 * unit, 0.3 * unit),
+      });
     out.push({ pts: NOSE_LINE.map((i) => P(f, i)), widths: taper(NOSE_LINE.length, 0.7 * unit, 0.3 * unit) });
   }
   return out;
@@ -220,7 +281,10 @@ export class StrokeRows {
   private readonly segs: Float64Array; // x0, y0, x1, y1, r0, r1, ymin, ymax
   private readonly n: number;
 
-  constructor(strokes: readonly Stroke[], private readonly w: number) {
+  constructor(
+    strokes: readonly Stroke[],
+    private readonly w: number,
+  ) {
     const list: number[] = [];
     for (const s of strokes) {
       for (let i = 0; i + 1 < s.pts.length; i++) {

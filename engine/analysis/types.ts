@@ -63,23 +63,38 @@ export function hasPeople(a: Analysis | null | undefined): a is Analysis & { mas
 export function roundAnalysis(a: Analysis): Analysis {
   const round = (v: number) => Math.round(v * 100) / 100;
   const pt = (p: Point): Point => [round(p[0]), round(p[1])];
-  const eye = (e: EyeInfo): EyeInfo => ({ center: pt(e.center), corners: [pt(e.corners[0]), pt(e.corners[1])], width: round(e.width), irisRadius: round(e.irisRadius), open: round(e.open) });
+  const eye = (e: EyeInfo): EyeInfo => ({
+    center: pt(e.center),
+    corners: [pt(e.corners[0]), pt(e.corners[1])],
+    width: round(e.width),
+    irisRadius: round(e.irisRadius),
+    open: round(e.open),
+  });
   return {
     ...a,
-    faces: a.faces.map((f) => ({ score: round(f.score), box: f.box.map(round) as FaceInfo['box'], eyes: { left: eye(f.eyes.left), right: eye(f.eyes.right) }, landmarks: f.landmarks.map(pt) })),
+    faces: a.faces.map((f) => ({
+      score: round(f.score),
+      box: f.box.map(round) as FaceInfo['box'],
+      eyes: { left: eye(f.eyes.left), right: eye(f.eyes.right) },
+      landmarks: f.landmarks.map(pt),
+    })),
   };
 }
 
 /** JSON form (the cache object and `npm run engine:analyze`): the mask as base64. */
 export function analysisToJson(a: Analysis): string {
   const r = roundAnalysis(a);
-  return JSON.stringify({ ...r, mask: r.mask && { width: r.mask.width, height: r.mask.height, data: Buffer.from(r.mask.data).toString('base64') } });
+  return JSON.stringify({
+    ...r,
+    mask: r.mask && { width: r.mask.width, height: r.mask.height, data: Buffer.from(r.mask.data).toString('base64') },
+  });
 }
 
 /** Parses the JSON form; throws on anything that is not one. */
 export function analysisFromJson(text: string): Analysis {
   const o = JSON.parse(text) as Omit<Analysis, 'mask'> & { mask: (Omit<PersonMask, 'data'> & { data: string }) | null };
-  if (o.version !== 1 || !Number.isInteger(o.width) || !Number.isInteger(o.height) || !Array.isArray(o.faces)) throw new Error('not a photo analysis');
+  if (o.version !== 1 || !Number.isInteger(o.width) || !Number.isInteger(o.height) || !Array.isArray(o.faces))
+    throw new Error('not a photo analysis');
   let mask: PersonMask | null = null;
   if (o.mask) {
     const data = new Uint8Array(Buffer.from(o.mask.data, 'base64'));

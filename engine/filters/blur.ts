@@ -77,7 +77,12 @@ export function gaussBlur(src: Plane, w: number, h: number, sigma: number, passe
  * use for the narrowest sigma, blurred there, and read back at full size row by row (`up.row(planes[k], y, buf)`)
  * instead of as full-size planes. Same result as gaussBlur per sigma when the factors agree.
  */
-export function blurFields(src: Plane, w: number, h: number, sigmas: readonly number[]): { planes: Plane[]; up: Upsampler } {
+export function blurFields(
+  src: Plane,
+  w: number,
+  h: number,
+  sigmas: readonly number[],
+): { planes: Plane[]; up: Upsampler } {
   const f = decimation(Math.min(...sigmas), w, h);
   if (f === 1) return { planes: sigmas.map((sg) => gaussBlur(src, w, h, sg)), up: new Upsampler(w, h, w, h) };
   const dw = Math.ceil(w / f);

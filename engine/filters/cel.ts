@@ -200,7 +200,7 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
       let bestV = Infinity;
       for (let j = j0; j <= j1; j++) {
         // prefer valleys, slightly prefer staying near the nominal threshold
-        const v = sm[j] * (1 + 0.6 * Math.abs(j / HB - nominal) / valleySearch);
+        const v = sm[j] * (1 + (0.6 * Math.abs(j / HB - nominal)) / valleySearch);
         if (v < bestV) {
           bestV = v;
           best = j;
@@ -235,7 +235,16 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
   return { labels, palette, levels };
 }
 
-function nearestC(ca: Float32Array, cb: Float32Array, cy: Float32Array, k: number, a: number, b: number, y: number, lw: number): number {
+function nearestC(
+  ca: Float32Array,
+  cb: Float32Array,
+  cy: Float32Array,
+  k: number,
+  a: number,
+  b: number,
+  y: number,
+  lw: number,
+): number {
   let best = 0;
   let bd = Infinity;
   for (let c = 0; c < k; c++) {
@@ -273,10 +282,22 @@ export function mergeSmallRegions(labels: Uint16Array, w: number, h: number, min
       const i = stack[--sp];
       members[cnt++] = i;
       const x = i % w;
-      if (x > 0 && comp[i - 1] === -1 && labels[i - 1] === lab) { comp[i - 1] = start; stack[sp++] = i - 1; }
-      if (x < w - 1 && comp[i + 1] === -1 && labels[i + 1] === lab) { comp[i + 1] = start; stack[sp++] = i + 1; }
-      if (i >= w && comp[i - w] === -1 && labels[i - w] === lab) { comp[i - w] = start; stack[sp++] = i - w; }
-      if (i < n - w && comp[i + w] === -1 && labels[i + w] === lab) { comp[i + w] = start; stack[sp++] = i + w; }
+      if (x > 0 && comp[i - 1] === -1 && labels[i - 1] === lab) {
+        comp[i - 1] = start;
+        stack[sp++] = i - 1;
+      }
+      if (x < w - 1 && comp[i + 1] === -1 && labels[i + 1] === lab) {
+        comp[i + 1] = start;
+        stack[sp++] = i + 1;
+      }
+      if (i >= w && comp[i - w] === -1 && labels[i - w] === lab) {
+        comp[i - w] = start;
+        stack[sp++] = i - w;
+      }
+      if (i < n - w && comp[i + w] === -1 && labels[i + w] === lab) {
+        comp[i + w] = start;
+        stack[sp++] = i + w;
+      }
     }
     if (cnt >= minArea) continue;
     border.fill(0);

@@ -116,12 +116,36 @@ export function hsvToRgb(h: number, s: number, v: number, out: [number, number, 
   const q = v * (1 - s * f);
   const t = v * (1 - s * (1 - f));
   switch (i) {
-    case 0: out[0] = v; out[1] = t; out[2] = p; break;
-    case 1: out[0] = q; out[1] = v; out[2] = p; break;
-    case 2: out[0] = p; out[1] = v; out[2] = t; break;
-    case 3: out[0] = p; out[1] = q; out[2] = v; break;
-    case 4: out[0] = t; out[1] = p; out[2] = v; break;
-    default: out[0] = v; out[1] = p; out[2] = q; break;
+    case 0:
+      out[0] = v;
+      out[1] = t;
+      out[2] = p;
+      break;
+    case 1:
+      out[0] = q;
+      out[1] = v;
+      out[2] = p;
+      break;
+    case 2:
+      out[0] = p;
+      out[1] = v;
+      out[2] = t;
+      break;
+    case 3:
+      out[0] = p;
+      out[1] = q;
+      out[2] = v;
+      break;
+    case 4:
+      out[0] = t;
+      out[1] = p;
+      out[2] = v;
+      break;
+    default:
+      out[0] = v;
+      out[1] = p;
+      out[2] = q;
+      break;
   }
   return out;
 }

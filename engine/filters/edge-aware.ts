@@ -6,7 +6,13 @@ import { type Plane, type Raster, resizeRaster } from '../raster';
  * O(N) per iteration, independent of sigmaS. sigmaS in pixels, sigmaR in [0,1] colour units.
  * Filters the planes of `img` in place and returns it. The three planes are swept together.
  */
-export function domainTransform(img: Raster, sigmaS: number, sigmaR: number, iterations = 3, guide: Raster = img): Raster {
+export function domainTransform(
+  img: Raster,
+  sigmaS: number,
+  sigmaR: number,
+  iterations = 3,
+  guide: Raster = img,
+): Raster {
   const { width: w, height: h } = img;
   const [VH, VV] = feedbackWeights([guide.r, guide.g, guide.b], w, h, sigmaS, sigmaR, iterations);
   for (let it = 0; it < iterations; it++) {
@@ -34,7 +40,14 @@ export function domainTransformAtHalf(img: Raster, sigmaS: number, sigmaR: numbe
 }
 
 /** Single-plane variant (e.g. luminance), guided by the plane itself. In place. */
-export function domainTransformPlane(p: Plane, w: number, h: number, sigmaS: number, sigmaR: number, iterations = 3): Plane {
+export function domainTransformPlane(
+  p: Plane,
+  w: number,
+  h: number,
+  sigmaS: number,
+  sigmaR: number,
+  iterations = 3,
+): Plane {
   const [VH, VV] = feedbackWeights([p], w, h, sigmaS, sigmaR, iterations);
   for (let it = 0; it < iterations; it++) {
     if (it > 0) square(VH, VV);

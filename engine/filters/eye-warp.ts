@@ -1,6 +1,6 @@
-import type { Image8 } from '../raster';
-import type { EyeInfo, Point } from '../analysis/types';
 import { frameScale, type Scene } from '../analysis/scene';
+import type { EyeInfo, Point } from '../analysis/types';
+import type { Image8 } from '../raster';
 
 /**
  * Animated-film eyes: each eye enlarged by a smooth radial warp centred on its iris, in an ellipse along the
@@ -39,7 +39,15 @@ export function eyeWarps(scene: Scene, w: number, amount: number): EyeWarp[] {
       const [a, b] = e.corners;
       const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
       const ra = 1.15 * e.width * k;
-      out.push({ cx: e.center[0] * k, cy: e.center[1] * k, ux: (b[0] - a[0]) / len, uy: (b[1] - a[1]) / len, ra, rb: 0.8 * ra, amount });
+      out.push({
+        cx: e.center[0] * k,
+        cy: e.center[1] * k,
+        ux: (b[0] - a[0]) / len,
+        uy: (b[1] - a[1]) / len,
+        ra,
+        rb: 0.8 * ra,
+        amount,
+      });
     }
   }
   return out;
@@ -111,7 +119,14 @@ export function warpScene(scene: Scene, warps: readonly EyeWarp[], w: number): S
     const corners: [Point, Point] = [move(e.corners[0]), move(e.corners[1])];
     return { ...e, corners, width: Math.hypot(corners[1][0] - corners[0][0], corners[1][1] - corners[0][1]) };
   };
-  return { ...scene, faces: scene.faces.map((f) => ({ ...f, eyes: { left: eye(f.eyes.left), right: eye(f.eyes.right) }, landmarks: f.landmarks.map(move) })) };
+  return {
+    ...scene,
+    faces: scene.faces.map((f) => ({
+      ...f,
+      eyes: { left: eye(f.eyes.left), right: eye(f.eyes.right) },
+      landmarks: f.landmarks.map(move),
+    })),
+  };
 }
 
 /** A copy of `img` with the eyes enlarged (bilinear resampling inside the warps' boxes only). */

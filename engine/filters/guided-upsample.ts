@@ -1,5 +1,5 @@
-import { boxBlur, Upsampler } from './blur';
 import type { Image8, Plane, Raster } from '../raster';
+import { boxBlur, Upsampler } from './blur';
 
 const KR = 0.2126 / 255;
 const KG = 0.7152 / 255;

@@ -1,5 +1,5 @@
-import { gaussBlur } from './blur';
 import { type Plane, type Raster, Upsampler } from '../raster';
+import { gaussBlur } from './blur';
 
 /**
  * Enlarges a flat-colour (label) image without staircases. Bilinear upsampling of a label image keeps
@@ -59,7 +59,8 @@ export class LabelUpsampler {
       for (let a = 0; a < sw; a++) {
         const c = Math.min(a + 1, sw - 1);
         const l = labels[r0 + a];
-        same[a] = (labels[r0 + c] === l ? 1 : 0) | (labels[r1 + a] === l ? 2 : 0) | (labels[r1 + c] === labels[r1 + a] ? 4 : 0);
+        same[a] =
+          (labels[r0 + c] === l ? 1 : 0) | (labels[r1 + a] === l ? 2 : 0) | (labels[r1 + c] === labels[r1 + a] ? 4 : 0);
       }
     }
     // which neighbours have a non-zero bilinear weight: the column's own (bit 1 with a lower row), the right ones

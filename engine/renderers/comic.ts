@@ -1,10 +1,10 @@
-import { celQuantize, gradedPalette, paintCel } from '../filters/cel';
-import { LabelUpsampler } from '../filters/label-upsample';
-import { saturate, tone } from '../filters/color';
-import { type Image8, luma, type Raster, rgb8Out, rowBuffers } from '../raster';
-import { abstractRegions, skinAnchors, printInk, simplifyBackground, toWork } from './common';
 import type { Scene } from '../analysis/scene';
+import { celQuantize, gradedPalette, paintCel } from '../filters/cel';
+import { saturate, tone } from '../filters/color';
+import { LabelUpsampler } from '../filters/label-upsample';
 import { pixelMath } from '../pixel-math';
+import { type Image8, luma, type Raster, rgb8Out, rowBuffers } from '../raster';
+import { abstractRegions, printInk, simplifyBackground, skinAnchors, toWork } from './common';
 
 // bound once at load (see pixel-math.ts)
 const { halftoneDistance, inkCoverage, inkMix, smoothstep } = pixelMath;
@@ -23,12 +23,24 @@ export function comic(img: Image8, scene?: Scene): Buffer {
   const Lw = luma(work);
   tone(work, 0.95, 1.2, 0.5, 0);
   saturate(work, 1.55);
-  const cel = celQuantize(work, { chromaK: 6, bands: [0.22, 0.5, 0.8], minRegion: Math.round(100 * s * s), lumaWeight: 0.12, smoothFlat: 12 * s, thinStrips: Math.max(1, Math.round(3 * s)), anchors: skinAnchors(work, scene, s) });
+  const cel = celQuantize(work, {
+    chromaK: 6,
+    bands: [0.22, 0.5, 0.8],
+    minRegion: Math.round(100 * s * s),
+    lumaWeight: 0.12,
+    smoothFlat: 12 * s,
+    thinStrips: Math.max(1, Math.round(3 * s)),
+    anchors: skinAnchors(work, scene, s),
+  });
   const grade = (img: Raster) => saturate(img, 1.2);
   grade(paintCel(cel, work));
   const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);
   // Halftone shadows: dots on a 45-degree grid whose radius grows with darkness.
-  const { D, features, inv, up } = printInk(Lw, ww, wh, w, h, scene, person, s, { line: [0.8, 1.25], featureWeight: 1.1, period: [3, 5.5] });
+  const { D, features, inv, up } = printInk(Lw, ww, wh, w, h, scene, person, s, {
+    line: [0.8, 1.25],
+    featureWeight: 1.1,
+    period: [3, 5.5],
+  });
   const { out, oc } = rgb8Out(w, h);
   const [rr, gg, bb, ff, noPerson] = rowBuffers(w, 5);
   for (let y = 0; y < h; y++) {

@@ -1,8 +1,17 @@
-import { faceRegionsAt, featureStrokes, personAt, type Scene, skinColour, StrokeRows } from '../analysis/scene';
+import { faceRegionsAt, featureStrokes, personAt, type Scene, StrokeRows, skinColour } from '../analysis/scene';
 import { gaussBlur } from '../filters/blur';
 import { domainTransform, domainTransformAtHalf } from '../filters/edge-aware';
 import { dogField } from '../filters/lines';
-import { type Image8, type Raster, rasterFromRGB8, rowBuffers, scaleOf, smoothstep, Upsampler, workSize } from '../raster';
+import {
+  type Image8,
+  type Raster,
+  rasterFromRGB8,
+  rowBuffers,
+  scaleOf,
+  smoothstep,
+  Upsampler,
+  workSize,
+} from '../raster';
 
 /**
  * A style renders interleaved RGB8 into interleaved RGB8 of the same size (pure, deterministic).
@@ -79,10 +88,19 @@ export function simplifyBackground(work: Raster, s: number, scene: Scene, streng
  * With people: DoG lines kept on the subject, thinned behind it (`bgKeep` of their strength), and the weak ones
  * off the faces' skin, where the landmark strokes draw the features instead of wrinkles and shading. In place on D.
  */
-export function focusLines(D: Float32Array, ww: number, wh: number, person: Float32Array, scene: Scene, s: number, bgKeep = 0.2): void {
+export function focusLines(
+  D: Float32Array,
+  ww: number,
+  wh: number,
+  person: Float32Array,
+  scene: Scene,
+  s: number,
+  bgKeep = 0.2,
+): void {
   const skin = faceSkinAt(scene, ww, wh, s);
   // on the inner skin only the weak lines (wrinkles, shading) go: glasses, nostrils, the jaw and hair line stay
-  for (let i = 0; i < ww * wh; i++) D[i] = D[i] * (bgKeep + (1 - bgKeep) * person[i]) - 0.03 * smoothstep(0.5, 1, skin[i]);
+  for (let i = 0; i < ww * wh; i++)
+    D[i] = D[i] * (bgKeep + (1 - bgKeep) * person[i]) - 0.03 * smoothstep(0.5, 1, skin[i]);
 }
 
 /**
@@ -132,11 +150,23 @@ export function halftoneDistance(x: number, y: number, inv: number): number {
  * Line width and dot period are [minimum, per output scale] pairs, in output pixels.
  */
 export function printInk(
-  Lw: Float32Array, ww: number, wh: number, w: number, h: number, scene: Scene | undefined, person: Float32Array | undefined, s: number,
+  Lw: Float32Array,
+  ww: number,
+  wh: number,
+  w: number,
+  h: number,
+  scene: Scene | undefined,
+  person: Float32Array | undefined,
+  s: number,
   o: { line: [number, number]; featureWeight: number; period: [number, number] },
 ): { D: Float32Array; features: StrokeRows | undefined; inv: number; up: Upsampler } {
   const sc = scaleOf(w, h);
   const D = dogField(Lw, ww, wh, (Math.max(o.line[0], o.line[1] * sc) * ww) / w);
   if (scene && person) focusLines(D, ww, wh, person, scene, s);
-  return { D, features: featureInk(scene, w, o.featureWeight), inv: 1 / Math.max(o.period[0], o.period[1] * sc), up: new Upsampler(ww, wh, w, h) };
+  return {
+    D,
+    features: featureInk(scene, w, o.featureWeight),
+    inv: 1 / Math.max(o.period[0], o.period[1] * sc),
+    up: new Upsampler(ww, wh, w, h),
+  };
 }

@@ -1,3 +1,4 @@
+import { faceRegionsAt, type Scene } from '../analysis/scene';
 import { boxBlur, gaussBlur, gaussKernelBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
@@ -5,7 +6,6 @@ import { Kuwahara } from '../filters/kuwahara';
 import { whiteNoise } from '../filters/noise';
 import { type Image8, luma, type Raster, rgb8Out, scaleOf, Upsampler } from '../raster';
 import { simplifyBackground, toWork } from './common';
-import { faceRegionsAt, type Scene } from '../analysis/scene';
 
 /**
  * Oil painting: Kuwahara brush blocks on an abstracted image (a finer brush on small high-contrast
@@ -154,7 +154,14 @@ export function oilPaint(img: Image8, scene?: Scene): Buffer {
  * the abstracted photo has strong local contrast, blend in a fine-brush Kuwahara instead, as a painter switches
  * to a small brush for the eyes. Low-contrast texture (mottled backdrops, fur) keeps the broad strokes. In place.
  */
-function keepFeatures(painted: Raster, work: Raster, brushes: Kuwahara, s: number, broad: number, faces?: Float32Array): void {
+function keepFeatures(
+  painted: Raster,
+  work: Raster,
+  brushes: Kuwahara,
+  s: number,
+  broad: number,
+  faces?: Float32Array,
+): void {
   const FINE = 1.2;
   // small previews: both brushes round to the same pixel radius
   if (Math.max(1, Math.round(FINE * s)) >= Math.max(1, Math.round(broad * s))) {
@@ -203,7 +210,16 @@ function keepFeatures(painted: Raster, work: Raster, brushes: Kuwahara, s: numbe
  * (its position picks the next tangent): they are stepped together, so the core runs one while the other waits on
  * memory. Each walk is written out in full: its state is six numbers, which a shared step could only return boxed.
  */
-function traceBoth(noise: Float32Array, tx: Float32Array, ty: Float32Array, w: number, h: number, x: number, y: number, steps: number): number {
+function traceBoth(
+  noise: Float32Array,
+  tx: Float32Array,
+  ty: Float32Array,
+  w: number,
+  h: number,
+  x: number,
+  y: number,
+  steps: number,
+): number {
   const i = y * w + x;
   let accF = 0;
   let accB = 0;

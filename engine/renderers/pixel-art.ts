@@ -1,11 +1,11 @@
-import { saturate, tone } from '../filters/color';
+import { faceRegionsAt, featureStrokes, frameScale, type Scene, StrokeRows } from '../analysis/scene';
 import { downscalePlane } from '../filters/blur';
+import { saturate, tone } from '../filters/color';
 import { dogField } from '../filters/lines';
 import { assignPalette, kmeansPalette, majorityFilter, paintLabels } from '../filters/quantize';
+import { pixelMath } from '../pixel-math';
 import { type Image8, luma, type Raster, resizeRaster } from '../raster';
 import { abstractRegions, toWork } from './common';
-import { pixelMath } from '../pixel-math';
-import { faceRegionsAt, featureStrokes, frameScale, type Scene, StrokeRows } from '../analysis/scene';
 
 // bound once at load (see pixel-math.ts)
 const { byte } = pixelMath;
@@ -128,7 +128,10 @@ export function pixelArt(img: Image8, scene?: Scene): Buffer {
  * The cells of the faces' skin (the oval minus eyes, brows and lips) and, for each, lit (0) or shaded (1) by its
  * luma against the skin's median, with the mean colour of each half. Undefined when no cell is skin.
  */
-function skinTones(small: Raster, scene: Scene): { mask: Uint8Array; shade: Uint8Array; colours: [number, number, number][] } | undefined {
+function skinTones(
+  small: Raster,
+  scene: Scene,
+): { mask: Uint8Array; shade: Uint8Array; colours: [number, number, number][] } | undefined {
   const { width: gw, height: gh } = small;
   const { skin } = faceRegionsAt(scene, gw, gh, 0);
   const mask = new Uint8Array(gw * gh);
@@ -153,6 +156,8 @@ function skinTones(small: Raster, scene: Scene): { mask: Uint8Array; shade: Uint
     sums[t][2] += small.b[i];
     sums[t][3]++;
   }
-  const colours = sums.map((a) => [a[0] / Math.max(1, a[3]), a[1] / Math.max(1, a[3]), a[2] / Math.max(1, a[3])] as [number, number, number]);
+  const colours = sums.map(
+    (a) => [a[0] / Math.max(1, a[3]), a[1] / Math.max(1, a[3]), a[2] / Math.max(1, a[3])] as [number, number, number],
+  );
   return { mask, shade, colours };
 }

@@ -1,11 +1,11 @@
+import type { Scene } from '../analysis/scene';
 import { type HSV, saturate } from '../filters/color';
-import { LabelUpsampler } from '../filters/label-upsample';
 import { domainTransform } from '../filters/edge-aware';
+import { LabelUpsampler } from '../filters/label-upsample';
 import { paintLabels } from '../filters/quantize';
+import { pixelMath } from '../pixel-math';
 import { cloneRaster, createRaster, type Image8, luma, rowBuffers } from '../raster';
 import { abstractRegions, printInk, simplifyBackground, toWork } from './common';
-import type { Scene } from '../analysis/scene';
-import { pixelMath } from '../pixel-math';
 
 // bound once at load (see pixel-math.ts)
 const { byte, halftoneDistance, inkCoverage, inkMix, rgbToHsv, smoothstep } = pixelMath;
@@ -41,7 +41,12 @@ function popIndex(hue: number): number {
 }
 
 /** Flat colours as labels: INK, NEUTRAL_MID, SKIN, then the POP inks. */
-const FLAT_COLOURS: ReadonlyArray<readonly [number, number, number]> = [INK, NEUTRAL_MID, SKIN, ...POP.map((p) => p[1])];
+const FLAT_COLOURS: ReadonlyArray<readonly [number, number, number]> = [
+  INK,
+  NEUTRAL_MID,
+  SKIN,
+  ...POP.map((p) => p[1]),
+];
 const L_INK = 0;
 const L_NEUTRAL = 1;
 const L_SKIN = 2;
@@ -110,7 +115,11 @@ export function popArt(img: Image8, scene?: Scene): Buffer {
   const colours = new LabelUpsampler(colourLabels, palette, flat, w, h);
   const dotAreas = new LabelUpsampler(dotLabels, dotPalette, dotField, w, h);
   const spare = new Float32Array(w);
-  const { D, features, inv, up } = printInk(Lw, ww, wh, w, h, scene, person, s, { line: [0.9, 1.6], featureWeight: 1.3, period: [3.2, 6] });
+  const { D, features, inv, up } = printInk(Lw, ww, wh, w, h, scene, person, s, {
+    line: [0.9, 1.6],
+    featureWeight: 1.3,
+    period: [3.2, 6],
+  });
   const out = Buffer.allocUnsafe(w * h * 3);
   const [rr, gg, bb, mm, dd, ff] = rowBuffers(w, 6);
   for (let y = 0; y < h; y++) {

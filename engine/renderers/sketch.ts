@@ -1,9 +1,9 @@
+import { personAt, type Scene } from '../analysis/scene';
 import { blurFields, gaussBlur } from '../filters/blur';
 import { domainTransformPlane } from '../filters/edge-aware';
 import { ValueNoiseRows } from '../filters/noise';
-import { type Image8, lumaFromRGB8, rowBuffers, scaleOf } from '../raster';
 import { pixelMath } from '../pixel-math';
-import { personAt, type Scene } from '../analysis/scene';
+import { type Image8, lumaFromRGB8, rowBuffers, scaleOf } from '../raster';
 import { featureInk } from './common';
 
 // bound once at load (see pixel-math.ts)
@@ -65,8 +65,10 @@ export function sketch(img: Image8, scene?: Scene): Buffer {
       // Hand hatching: each line is a row of separate strokes (own pressure, tapered ends, a few gaps), not an
       // endless ruled line; deep shadows stay dense (a hand presses on there too).
       const dense = 0.6 * dark2;
-      if (stroke1 > 0) stroke1 *= dense + (1 - dense) * pencilStroke((x + y) * k1 + phase, (x - y) * Math.SQRT1_2, segLen, 41);
-      if (stroke2 > 0) stroke2 *= dense + (1 - dense) * pencilStroke((x - y) * k1 + phase * 1.3, (x + y) * Math.SQRT1_2, segLen, 59);
+      if (stroke1 > 0)
+        stroke1 *= dense + (1 - dense) * pencilStroke((x + y) * k1 + phase, (x - y) * Math.SQRT1_2, segLen, 41);
+      if (stroke2 > 0)
+        stroke2 *= dense + (1 - dense) * pencilStroke((x - y) * k1 + phase * 1.3, (x + y) * Math.SQRT1_2, segLen, 59);
       const hatch = 1 - 0.42 * stroke1 * (0.6 + 0.4 * pp[x]) - 0.38 * stroke2;
       const base = 0.985 - 0.05 * (1 - pp[x]) - 0.02 * hash2(x, y, 5);
       let v = base * hatch * Math.max(0, line);

@@ -1,13 +1,13 @@
+import { browsAt, EYE_LOOPS, faceRegionsAt, personAt, type Scene, skinColour } from '../analysis/scene';
+import type { Point } from '../analysis/types';
 import { gaussBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform, domainTransformHalf } from '../filters/edge-aware';
+import { enlargeEyes, eyeWarps, warpScene } from '../filters/eye-warp';
 import { GuidedUpsampler } from '../filters/guided-upsample';
+import { pixelMath } from '../pixel-math';
 import { cloneRaster, createRaster, type Image8, luma, type Raster, rgb8Out, upsampleToRGB8 } from '../raster';
 import { toWork } from './common';
-import { pixelMath } from '../pixel-math';
-import { browsAt, EYE_LOOPS, faceRegionsAt, personAt, type Scene, skinColour } from '../analysis/scene';
-import { enlargeEyes, eyeWarps, warpScene } from '../filters/eye-warp';
-import type { Point } from '../analysis/types';
 
 // bound once at load (see pixel-math.ts)
 const { smoothstep } = pixelMath;
@@ -120,7 +120,9 @@ export function threeD(photo: Image8, found?: Scene): Buffer {
   }
   // 4. depth of field: the person mask, else saliency (distance of smoothed colour from the image mean) x centre prior.
   const bs = 6 * s; // a film-like shallow focus: busy backgrounds (garages, towers) melt away
-  const maskB = people ? personFocus(people.person, lit, ww, wh, s, bs) : blurBehind(lit, saliencyFocus(work, ww, wh, s), bs);
+  const maskB = people
+    ? personFocus(people.person, lit, ww, wh, s, bs)
+    : blurBehind(lit, saliencyFocus(work, ww, wh, s), bs);
   let out: Buffer;
   if (w <= ww * 1.2) out = upsampleToRGB8(lit, w, h);
   else {
@@ -211,7 +213,14 @@ function saliencyFocus(work: Raster, ww: number, wh: number, s: number): Float32
  * The rim light comes after the blur, a thin warm band just inside the silhouette, strongest on the side away from
  * the key light (top left).
  */
-export function personFocus(person: Float32Array, lit: Raster, ww: number, wh: number, s: number, bs: number): Float32Array {
+export function personFocus(
+  person: Float32Array,
+  lit: Raster,
+  ww: number,
+  wh: number,
+  s: number,
+  bs: number,
+): Float32Array {
   const n = ww * wh;
   const focus = gaussBlur(person, ww, wh, Math.max(0.8, 1.5 * s));
   const back = new Float32Array(n);
@@ -446,9 +455,19 @@ function modelFace(scene: Scene, work: Raster, skin: Float32Array): void {
       // under the nose: its cast shadow on the upper lip
       [[base[0] + down[0] * 0.18 * span, base[1] + down[1] * 0.18 * span], 0.55 * span, 0.2 * span, [0.86, 0.8, 0.8]],
       // the side away from the light
-      [[(tip[0] + bridge[0]) / 2 + ux * 0.28 * span, (tip[1] + bridge[1]) / 2 + uy * 0.28 * span], 0.2 * span, 0.45 * noseLen, [0.92, 0.89, 0.89]],
+      [
+        [(tip[0] + bridge[0]) / 2 + ux * 0.28 * span, (tip[1] + bridge[1]) / 2 + uy * 0.28 * span],
+        0.2 * span,
+        0.45 * noseLen,
+        [0.92, 0.89, 0.89],
+      ],
       // the lit ridge
-      [[(tip[0] + bridge[0]) / 2 - ux * 0.1 * span, (tip[1] + bridge[1]) / 2 - uy * 0.1 * span], 0.1 * span, 0.42 * noseLen, [1.08, 1.07, 1.06]],
+      [
+        [(tip[0] + bridge[0]) / 2 - ux * 0.1 * span, (tip[1] + bridge[1]) / 2 - uy * 0.1 * span],
+        0.1 * span,
+        0.42 * noseLen,
+        [1.08, 1.07, 1.06],
+      ],
       // warm cheeks
       [at(205), 0.55 * span, 0.45 * span, [1.04, 0.97, 0.97]],
       [at(425), 0.55 * span, 0.45 * span, [1.04, 0.97, 0.97]],

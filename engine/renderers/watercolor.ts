@@ -1,11 +1,11 @@
+import type { Scene } from '../analysis/scene';
 import { gaussBlur } from '../filters/blur';
 import { saturate, toneLut } from '../filters/color';
 import { dogField } from '../filters/lines';
 import { fbm, valueNoise } from '../filters/noise';
-import { createRaster, type Image8, luma, scaleOf, Upsampler, rowBuffers } from '../raster';
-import { abstractRegions, simplifyBackground, toWork } from './common';
-import type { Scene } from '../analysis/scene';
 import { pixelMath } from '../pixel-math';
+import { createRaster, type Image8, luma, rowBuffers, scaleOf, Upsampler } from '../raster';
+import { abstractRegions, simplifyBackground, toWork } from './common';
 
 // bound once at load (see pixel-math.ts)
 const { byte, hash2, inkCoverage, smoothstep } = pixelMath;

@@ -17,7 +17,12 @@ async function main(): Promise<void> {
   const a = await analyzePhoto(fs.readFileSync(file));
   const ms = Math.round(performance.now() - t0);
   const round = (v: number) => Math.round(v * 100) / 100;
-  const eye = (e: { center: [number, number]; width: number; irisRadius: number; open: number }) => ({ center: e.center.map(round), width: round(e.width), irisRadius: round(e.irisRadius), open: round(e.open) });
+  const eye = (e: { center: [number, number]; width: number; irisRadius: number; open: number }) => ({
+    center: e.center.map(round),
+    width: round(e.width),
+    irisRadius: round(e.irisRadius),
+    open: round(e.open),
+  });
   const summary = {
     photo: file,
     width: a.width,
@@ -28,7 +33,9 @@ async function main(): Promise<void> {
       score: round(f.score),
       box: f.box.map(round),
       eyes: { left: eye(f.eyes.left), right: eye(f.eyes.right) },
-      interIris: round(Math.hypot(f.eyes.left.center[0] - f.eyes.right.center[0], f.eyes.left.center[1] - f.eyes.right.center[1])),
+      interIris: round(
+        Math.hypot(f.eyes.left.center[0] - f.eyes.right.center[0], f.eyes.left.center[1] - f.eyes.right.center[1]),
+      ),
       ...(args.includes('--full') ? { landmarks: f.landmarks.map((p) => p.map(round)) } : {}),
     })),
     ms,

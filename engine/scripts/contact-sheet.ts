@@ -28,7 +28,11 @@ async function label(text: string, width: number, height: number): Promise<Buffe
 }
 
 async function main(): Promise<void> {
-  const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(i > 0 && all[i - 1].startsWith('--') && all[i - 1] !== '--no-analysis'));
+  const positional = process.argv
+    .slice(2)
+    .filter(
+      (a, i, all) => !a.startsWith('--') && !(i > 0 && all[i - 1].startsWith('--') && all[i - 1] !== '--no-analysis'),
+    );
   const blind = process.argv.includes('--no-analysis');
   const out = path.resolve(positional[0] ?? path.join(__dirname, '../out/contact-sheet.png'));
   const cell = Number(arg('cell') ?? 300);

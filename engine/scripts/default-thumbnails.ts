@@ -21,7 +21,9 @@ async function compress(png: Buffer): Promise<Buffer> {
     [192, 80],
     [128, 70],
   ] as const) {
-    const out = await sharp(png).png({ palette: true, colours, quality, effort: 10, compressionLevel: 9, dither: 0.6 }).toBuffer();
+    const out = await sharp(png)
+      .png({ palette: true, colours, quality, effort: 10, compressionLevel: 9, dither: 0.6 })
+      .toBuffer();
     if (out.length < MAX_BYTES) return out;
   }
   throw new Error('thumbnail does not fit the size budget');

@@ -9,7 +9,9 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const [photo, style, out, size] = args.filter((a) => !a.startsWith('--'));
   if (!photo || !style || !out) {
-    console.error(`usage: npm run engine:render -- <photo> <style> <out.png> [size] [--no-analysis]\nstyles: ${STYLE_IDS.join(', ')}`);
+    console.error(
+      `usage: npm run engine:render -- <photo> <style> <out.png> [size] [--no-analysis]\nstyles: ${STYLE_IDS.join(', ')}`,
+    );
     process.exit(2);
   }
   const bytes = fs.readFileSync(photo);
@@ -19,7 +21,9 @@ async function main(): Promise<void> {
   const png = await renderStyle(bytes, style, { maxSize: size ? Number(size) : undefined, analysis });
   fs.writeFileSync(out, png);
   const faces = analysis ? analysis.faces.length : 0;
-  console.error(`${out}: ${style}, ${faces} face(s), analysis ${Math.round(t1 - t0)} ms, render ${Math.round(performance.now() - t1)} ms`);
+  console.error(
+    `${out}: ${style}, ${faces} face(s), analysis ${Math.round(t1 - t0)} ms, render ${Math.round(performance.now() - t1)} ms`,
+  );
   await Promise.all([closeStylePool(), closeAnalysisThread()]);
 }
 

@@ -20,7 +20,13 @@ export function LandingShell() {
         <Landing brand={brand} onStart={() => startApp({ to: stepPath(1) })} onIntent={preloadApp} />
       </main>
       <Footer />
-      <section aria-label="Notifications" tabIndex={-1} aria-live="polite" aria-relevant="additions text" aria-atomic="false" />
+      <section
+        aria-label="Notifications"
+        tabIndex={-1}
+        aria-live="polite"
+        aria-relevant="additions text"
+        aria-atomic="false"
+      />
     </div>
   );
 }

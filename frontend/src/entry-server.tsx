@@ -11,8 +11,8 @@ import { defaultHead, HeadCollector, HeadElements, type PageHead } from './lib/p
 import { routes } from './routes';
 import { LandingShell } from './Shell';
 
-export { entries };
 export { defaultHead, FEED_TITLE, SITE_ORIGIN } from './lib/page-head';
+export { entries };
 
 export interface RenderedPage {
   /** The app's markup for #root. */
@@ -37,7 +37,8 @@ export async function render(path: string): Promise<RenderedPage> {
   }
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(path, 'http://prerender.local')));
-  if (context instanceof Response) throw new Error(`${path} answers ${context.status} ${context.headers.get('location') ?? ''}, not a page`);
+  if (context instanceof Response)
+    throw new Error(`${path} answers ${context.status} ${context.headers.get('location') ?? ''}, not a page`);
   if (context.errors) throw new Error(`${path} failed to render: ${JSON.stringify(context.errors)}`);
   const router = createStaticRouter(handler.dataRoutes, context);
   const collector: { head?: PageHead } = {};

@@ -14,9 +14,15 @@ if (!el) throw new Error('Missing #root element');
 const bareLanding = window.location.pathname === '/' && !new URLSearchParams(window.location.search).has('step');
 // The prerendered landing is the shell's own markup: hydrating it keeps the DOM (and a visitor's focus or click on
 // Get Started) instead of replacing it. Other prerendered pages are rendered over once the router is ready.
-const root: Root = bareLanding && el.hasChildNodes()
-  ? hydrateRoot(el, <StrictMode><LandingShell /></StrictMode>)
-  : createRoot(el);
+const root: Root =
+  bareLanding && el.hasChildNodes()
+    ? hydrateRoot(
+        el,
+        <StrictMode>
+          <LandingShell />
+        </StrictMode>,
+      )
+    : createRoot(el);
 
 let appModule: Promise<typeof import('./app')> | null = null;
 const loadApp = () => (appModule ??= import('./app'));

@@ -19,7 +19,9 @@ const PAGES: Record<SiteRouteId, Page> = {
   image: { lazy: () => import('./pages/ImagePage').then((m) => ({ Component: m.default })) },
   gallery: { lazy: () => import('./pages/GalleryPage').then((m) => ({ Component: m.default })) },
   blog: { lazy: () => import('./pages/ContentIndexPage').then((m) => ({ Component: m.BlogIndexPage })) },
-  article: { lazy: () => import('./pages/ArticlePage').then((m) => ({ Component: m.BlogArticlePage, loader: m.blogLoader })) },
+  article: {
+    lazy: () => import('./pages/ArticlePage').then((m) => ({ Component: m.BlogArticlePage, loader: m.blogLoader })),
+  },
   guides: { lazy: () => import('./pages/ContentIndexPage').then((m) => ({ Component: m.GuidesIndexPage })) },
   guide: { lazy: () => import('./pages/ArticlePage').then((m) => ({ Component: m.GuidePage, loader: m.guideLoader })) },
   notFound: { lazy: () => import('./pages/NotFoundPage').then((m) => ({ Component: m.default })) },
@@ -35,7 +37,10 @@ export const routes: RouteObject[] = [
       {
         errorElement: <ErrorPage inline />,
         children: [
-          ...SITE_ROUTES.map((r): RouteObject => (r.path === '/' ? { index: true, ...PAGES[r.id] } : { path: r.path.slice(1), ...PAGES[r.id] })),
+          ...SITE_ROUTES.map(
+            (r): RouteObject =>
+              r.path === '/' ? { index: true, ...PAGES[r.id] } : { path: r.path.slice(1), ...PAGES[r.id] },
+          ),
           { path: '*', ...PAGES.notFound },
         ],
       },

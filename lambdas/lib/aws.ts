@@ -1,12 +1,12 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { RekognitionClient } from '@aws-sdk/client-rekognition';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
-import { DynamoDBDocumentClient, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DeleteCommand, DynamoDBDocumentClient, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { tracer } from './observability';
 
@@ -76,6 +76,14 @@ export const sagemaker = () =>
  * default HTTP/2 handler exists for bidirectional streams, which InvokeModel (one request, one response) never uses.
  */
 export const bedrock = (region: string) =>
-  client('AWS_ENDPOINT_URL_BEDROCK_RUNTIME', () => new BedrockRuntimeClient({ region, maxAttempts: 1, requestHandler: new NodeHttpHandler({ requestTimeout: 110_000 }) }));
+  client(
+    'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
+    () =>
+      new BedrockRuntimeClient({
+        region,
+        maxAttempts: 1,
+        requestHandler: new NodeHttpHandler({ requestTimeout: 110_000 }),
+      }),
+  );
 export const secretsManager = () => client('AWS_ENDPOINT_URL_SECRETS_MANAGER', () => new SecretsManagerClient({}));
 export const ses = () => client('AWS_ENDPOINT_URL_SESV2', () => new SESv2Client({}));

@@ -4,8 +4,8 @@ import type { GenerativeStyleSettings } from '../../domain/generative';
 import { GENERATIVE_ERRORS, type GenerativeErrorName, METRICS } from '../../domain/wiring';
 import { sniffFormat } from '../../engine/image-io';
 import { bedrock } from './aws';
-import { settings } from './settings';
 import { timed } from './observability';
+import { settings } from './settings';
 
 /**
  * One call to Stability AI's Stable Image Control Structure on Amazon Bedrock (docs/bedrock.md): the photo's
@@ -18,7 +18,10 @@ import { timed } from './observability';
 
 /** Named for the order pipeline's Retry (throttled, unavailable) and Catch (refused: the item fails and is refunded). */
 export class GenerativeError extends Error {
-  constructor(message: string, override readonly name: GenerativeErrorName) {
+  constructor(
+    message: string,
+    override readonly name: GenerativeErrorName,
+  ) {
     super(message);
   }
 }
@@ -54,19 +57,29 @@ export function controlStructureBody(s: GenerativeStyleSettings, image: Buffer, 
   };
 }
 
-const THROTTLED = new Set(['ThrottlingException', 'ServiceQuotaExceededException', 'ServiceUnavailableException', 'ModelNotReadyException', 'TooManyRequestsException']);
+const THROTTLED = new Set([
+  'ThrottlingException',
+  'ServiceQuotaExceededException',
+  'ServiceUnavailableException',
+  'ModelNotReadyException',
+  'TooManyRequestsException',
+]);
 const UNAVAILABLE = new Set(['InternalServerException', 'ModelTimeoutException', 'ModelErrorException']);
 
 /** Calls the model and returns the image bytes it made (PNG or JPEG, checked), or throws a GenerativeError. */
 export async function invokeControlStructure(s: GenerativeStyleSettings, image: Buffer, seed: number): Promise<Buffer> {
   let raw: Uint8Array;
   try {
-    const res = await timed(METRICS.modelLatency, METRICS.modelErrors, () => bedrock(settings.bedrockRegion).send(new InvokeModelCommand({
-      modelId: s.modelId,
-      contentType: 'application/json',
-      accept: 'application/json',
-      body: new TextEncoder().encode(JSON.stringify(controlStructureBody(s, image, seed))),
-    })));
+    const res = await timed(METRICS.modelLatency, METRICS.modelErrors, () =>
+      bedrock(settings.bedrockRegion).send(
+        new InvokeModelCommand({
+          modelId: s.modelId,
+          contentType: 'application/json',
+          accept: 'application/json',
+          body: new TextEncoder().encode(JSON.stringify(controlStructureBody(s, image, seed))),
+        }),
+      ),
+    );
     raw = res.body;
   } catch (err) {
     const name = (err as Error).name;
@@ -76,7 +89,8 @@ export async function invokeControlStructure(s: GenerativeStyleSettings, image: 
     // The model refused this input (dimensions, aspect ratio, a field out of range): the same request never passes.
     if (name === 'ValidationException') throw new GenerativeError(message, GENERATIVE_ERRORS.refused);
     // Wrong model id or no access: configuration, not chance; the item fails (and is refunded) at once.
-    if (name === 'AccessDeniedException' || name === 'ResourceNotFoundException') throw new GenerativeError(message, GENERATIVE_ERRORS.accessDenied);
+    if (name === 'AccessDeniedException' || name === 'ResourceNotFoundException')
+      throw new GenerativeError(message, GENERATIVE_ERRORS.accessDenied);
     throw new GenerativeError(message, GENERATIVE_ERRORS.unavailable); // network and unknown errors may pass
   }
   return readResult(raw);
@@ -92,7 +106,8 @@ export function readResult(raw: Uint8Array): Buffer {
   }
   const reason = Array.isArray(body.finish_reasons) ? body.finish_reasons[0] : undefined;
   if (typeof reason === 'string') {
-    if (reason.startsWith('Filter reason')) throw new GenerativeError(`Content filtered by the model (${reason})`, GENERATIVE_ERRORS.refused);
+    if (reason.startsWith('Filter reason'))
+      throw new GenerativeError(`Content filtered by the model (${reason})`, GENERATIVE_ERRORS.refused);
     throw new GenerativeError(`The model did not finish (${reason})`, GENERATIVE_ERRORS.unavailable);
   }
   const b64 = Array.isArray(body.images) ? body.images[0] : undefined;
@@ -100,7 +115,9 @@ export function readResult(raw: Uint8Array): Buffer {
     throw new GenerativeError('The model answered without a base64 image', GENERATIVE_ERRORS.unavailable);
   }
   const bytes = Buffer.from(b64, 'base64');
-  if (bytes.length > MAX_RESULT_BYTES) throw new GenerativeError(`The model's image is too large (${bytes.length} bytes)`, GENERATIVE_ERRORS.unavailable);
-  if (!sniffFormat(bytes)) throw new GenerativeError('The model\'s image is neither PNG nor JPEG', GENERATIVE_ERRORS.unavailable);
+  if (bytes.length > MAX_RESULT_BYTES)
+    throw new GenerativeError(`The model's image is too large (${bytes.length} bytes)`, GENERATIVE_ERRORS.unavailable);
+  if (!sniffFormat(bytes))
+    throw new GenerativeError("The model's image is neither PNG nor JPEG", GENERATIVE_ERRORS.unavailable);
   return bytes;
 }

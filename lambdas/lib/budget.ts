@@ -15,24 +15,29 @@ export async function takePreviewBudget(): Promise<boolean> {
   const limit = settings.generativePreviewsPerDay;
   if (limit <= 0) return false;
   try {
-    await ddb().send(new UpdateCommand({
-      TableName: settings.table('counters'),
-      Key: { counter_id: previewCounterId() },
-      UpdateExpression: 'ADD #n :one SET expires_at = if_not_exists(expires_at, :exp)',
-      ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
-      ExpressionAttributeNames: { '#n': 'count' },
-      // Kept two days past its own, then the table's TTL removes it.
-      ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':exp': Math.floor(Date.now() / 1000) + 3 * 86400 },
-    }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: settings.table('counters'),
+        Key: { counter_id: previewCounterId() },
+        UpdateExpression: 'ADD #n :one SET expires_at = if_not_exists(expires_at, :exp)',
+        ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
+        ExpressionAttributeNames: { '#n': 'count' },
+        // Kept two days past its own, then the table's TTL removes it.
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':exp': Math.floor(Date.now() / 1000) + 3 * 86400 },
+      }),
+    );
     return true;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException || (err as Error).name === 'ConditionalCheckFailedException') return false;
+    if (err instanceof ConditionalCheckFailedException || (err as Error).name === 'ConditionalCheckFailedException')
+      return false;
     throw err;
   }
 }
 
 /** Generative previews made today (for operators and tests). */
 export async function previewsToday(): Promise<number> {
-  const res = await ddb().send(new GetCommand({ TableName: settings.table('counters'), Key: { counter_id: previewCounterId() } }));
+  const res = await ddb().send(
+    new GetCommand({ TableName: settings.table('counters'), Key: { counter_id: previewCounterId() } }),
+  );
   return Number(res.Item?.count ?? 0);
 }

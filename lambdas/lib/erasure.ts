@@ -1,8 +1,8 @@
 import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { DeleteCommand, ScanCommand, UpdateCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, ScanCommand, type ScanCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ErasureReport } from '../../domain/contract';
 import { MEDIA_PREFIX, mediaKey } from '../../domain/wiring';
 import { ddb, s3 } from './aws';
-import type { ErasureReport } from '../../domain/contract';
 import type { OrderRecord } from './orders';
 import { settings } from './settings';
 
@@ -32,7 +32,8 @@ async function heldElsewhere(hash: string, orderId: string): Promise<boolean> {
   const found = await scanAll({
     TableName: settings.table('orders'),
     ProjectionExpression: 'order_id',
-    FilterExpression: 'contains(hashes, :h) AND attribute_exists(paid_at) AND attribute_not_exists(erased_at) AND order_id <> :o AND #s <> :refunded',
+    FilterExpression:
+      'contains(hashes, :h) AND attribute_exists(paid_at) AND attribute_not_exists(erased_at) AND order_id <> :o AND #s <> :refunded',
     ExpressionAttributeNames: { '#s': 'status' },
     ExpressionAttributeValues: { ':h': hash, ':o': orderId, ':refunded': 'refunded' },
   });
@@ -43,10 +44,14 @@ async function deletePrefix(prefix: string): Promise<number> {
   let deleted = 0;
   let token: string | undefined;
   do {
-    const list = await s3().send(new ListObjectsV2Command({ Bucket: settings.mediaBucket, Prefix: prefix, ContinuationToken: token }));
+    const list = await s3().send(
+      new ListObjectsV2Command({ Bucket: settings.mediaBucket, Prefix: prefix, ContinuationToken: token }),
+    );
     const keys = (list.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
     if (keys.length) {
-      await s3().send(new DeleteObjectsCommand({ Bucket: settings.mediaBucket, Delete: { Objects: keys, Quiet: true } }));
+      await s3().send(
+        new DeleteObjectsCommand({ Bucket: settings.mediaBucket, Delete: { Objects: keys, Quiet: true } }),
+      );
       deleted += keys.length;
     }
     token = list.IsTruncated ? list.NextContinuationToken : undefined;
@@ -66,20 +71,31 @@ async function deletePhotoFiles(hash: string): Promise<number> {
 }
 
 export async function eraseOrder(order: OrderRecord): Promise<ErasureReport> {
-  const report: ErasureReport = { photos_deleted: 0, photos_kept: 0, files_deleted: 0, email_removed: false, signups_deleted: 0 };
+  const report: ErasureReport = {
+    photos_deleted: 0,
+    photos_kept: 0,
+    files_deleted: 0,
+    email_removed: false,
+    signups_deleted: 0,
+  };
   const email = order.email;
 
   // The e-mail goes first: if anything later fails, a retry still finds the order by its id and finishes the rest.
   const now = new Date().toISOString();
-  for (const [table, key] of [['orders', { order_id: order.order_id }], ['generations', { generation_id: order.order_id }]] as const) {
+  for (const [table, key] of [
+    ['orders', { order_id: order.order_id }],
+    ['generations', { generation_id: order.order_id }],
+  ] as const) {
     try {
-      await ddb().send(new UpdateCommand({
-        TableName: settings.table(table),
-        Key: key,
-        UpdateExpression: 'REMOVE email SET erased_at = if_not_exists(erased_at, :now)',
-        ConditionExpression: `attribute_exists(${Object.keys(key)[0]})`,
-        ExpressionAttributeValues: { ':now': now },
-      }));
+      await ddb().send(
+        new UpdateCommand({
+          TableName: settings.table(table),
+          Key: key,
+          UpdateExpression: 'REMOVE email SET erased_at = if_not_exists(erased_at, :now)',
+          ConditionExpression: `attribute_exists(${Object.keys(key)[0]})`,
+          ExpressionAttributeValues: { ':now': now },
+        }),
+      );
     } catch (err) {
       if ((err as Error).name !== 'ConditionalCheckFailedException') throw err; // an unpaid order has no generation
     }

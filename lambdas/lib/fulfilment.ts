@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import { METRICS } from '../../domain/wiring';
+import { pausePoint } from './fault-points';
 import { countMetric, logContext, logger } from './observability';
 import { createGeneration, getOrder, markOrderPaid, markOrderRefunded } from './orders';
-import { pausePoint } from './fault-points';
 import { settings } from './settings';
 import { startExecution } from './workflows';
 
@@ -25,12 +25,21 @@ export async function fulfilSession(session: Stripe.Checkout.Session, stripe: St
   if (session.payment_status !== 'paid') return 'awaiting payment';
   if (order.status === 'refunded') return 'order already refunded';
 
-  const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+  const paymentIntent =
+    typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
   if (!paymentIntent) throw new Error(`Paid session ${session.id} has no payment intent`);
   if (session.amount_total !== order.total || session.currency !== order.currency) {
     // Checkout always charges the order's total; anything else is not ours to fulfil, so the payment goes back.
-    logger.error('paid amount differs from the order total: refunding', { session_id: session.id, amount_total: session.amount_total, currency: session.currency, total: order.total });
-    await stripe.refunds.create({ payment_intent: paymentIntent, metadata: { order_id: orderId, reason: 'amount mismatch' } }, { idempotencyKey: `mismatch-${orderId}` });
+    logger.error('paid amount differs from the order total: refunding', {
+      session_id: session.id,
+      amount_total: session.amount_total,
+      currency: session.currency,
+      total: order.total,
+    });
+    await stripe.refunds.create(
+      { payment_intent: paymentIntent, metadata: { order_id: orderId, reason: 'amount mismatch' } },
+      { idempotencyKey: `mismatch-${orderId}` },
+    );
     await markOrderRefunded(orderId, 'amount mismatch');
     return 'refunded: amount mismatch';
   }

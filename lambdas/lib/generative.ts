@@ -1,7 +1,7 @@
-import { normaliseImage } from '../../engine/output';
-import { ImageInputError } from '../../engine/errors';
 import type { GenerativeStyleSettings } from '../../domain/generative';
 import { GENERATIVE_ERRORS } from '../../domain/wiring';
+import { ImageInputError } from '../../engine/errors';
+import { normaliseImage } from '../../engine/output';
 import { GenerativeError, invokeControlStructure, seedFor } from './bedrock';
 import { mediaKey, readObject, writeObject } from './media';
 
@@ -10,7 +10,12 @@ import { mediaKey, readObject, writeObject } from './media';
  * model, its answer brought to the engine's output rules (PNG, no metadata, long side ≤ `size`, watermark for
  * previews) and stored under `key`. Returns the stored image's size.
  */
-export async function renderGenerative(hash: string, style: string, s: GenerativeStyleSettings, opts: { key: string; inputSize: number; size: number; watermark: boolean }) {
+export async function renderGenerative(
+  hash: string,
+  style: string,
+  s: GenerativeStyleSettings,
+  opts: { key: string; inputSize: number; size: number; watermark: boolean },
+) {
   const photo = await readObject(mediaKey.upload(hash));
   if (!photo) throw new Error(`Photo ${hash} is not stored`);
   const input = await normaliseImage(photo, { maxSize: opts.inputSize });
@@ -20,7 +25,8 @@ export async function renderGenerative(hash: string, style: string, s: Generativ
     out = await normaliseImage(result, { maxSize: opts.size, watermark: opts.watermark });
   } catch (err) {
     // Bytes that look like an image but do not decode: the model misbehaved, which may pass.
-    if (err instanceof ImageInputError) throw new GenerativeError(`The model's image is unreadable: ${err.message}`, GENERATIVE_ERRORS.unavailable);
+    if (err instanceof ImageInputError)
+      throw new GenerativeError(`The model's image is unreadable: ${err.message}`, GENERATIVE_ERRORS.unavailable);
     throw err;
   }
   await writeObject(opts.key, out.png, 'image/png');

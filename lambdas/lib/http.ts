@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { z } from 'zod';
+import type { GoneOf, GoneRoute, ResponseOf, RouteName } from '../../domain/contract';
 import { ENV, METRICS } from '../../domain/wiring';
 import { API_SECURITY_HEADERS, ORIGIN_VERIFY_HEADER } from '../../lib/security-headers';
 import { type InvocationContext, instrumented, logger, metrics } from './observability';
-import type { GoneOf, GoneRoute, ResponseOf, RouteName } from '../../domain/contract';
 
 /** Minimal API Gateway HTTP API (payload 2.0) shapes: the only parts the handlers use. */
 export interface HttpEvent {
@@ -17,7 +17,12 @@ export interface HttpEvent {
   queryStringParameters?: Record<string, string | undefined>;
   body?: string;
   isBase64Encoded?: boolean;
-  requestContext: { http: { method: string; path: string; sourceIp?: string }; requestId?: string; domainName?: string; timeEpoch?: number };
+  requestContext: {
+    http: { method: string; path: string; sourceIp?: string };
+    requestId?: string;
+    domainName?: string;
+    timeEpoch?: number;
+  };
 }
 
 export interface HttpResult {
@@ -29,7 +34,10 @@ export interface HttpResult {
 
 /** An error whose message is safe to show the caller, as `{"detail": message}`. */
 export class HttpError extends Error {
-  constructor(readonly statusCode: number, message: string) {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -46,7 +54,12 @@ export function json(statusCode: number, value: unknown, headers: Record<string,
 }
 
 /** A route's answer, type-checked against its response schema in domain/contract.ts. */
-export function respond<R extends RouteName>(_route: R, statusCode: number, value: ResponseOf<R>, headers: Record<string, string> = {}): HttpResult {
+export function respond<R extends RouteName>(
+  _route: R,
+  statusCode: number,
+  value: ResponseOf<R>,
+  headers: Record<string, string> = {},
+): HttpResult {
   return json(statusCode, value, headers);
 }
 
@@ -137,7 +150,9 @@ function fromCloudFront(event: HttpEvent): boolean {
  * HttpErrors become `{"detail"}` answers; anything else is logged and becomes a 500 without internals. Every
  * answer carries the API's security headers; every log line the request id (lambdas/lib/observability.ts).
  */
-export function httpHandler(fn: (event: HttpEvent) => Promise<HttpResult>): (event: HttpEvent, context?: InvocationContext) => Promise<HttpResult> {
+export function httpHandler(
+  fn: (event: HttpEvent) => Promise<HttpResult>,
+): (event: HttpEvent, context?: InvocationContext) => Promise<HttpResult> {
   return async (event, context) => {
     const route = event.routeKey ?? 'unknown route';
     const result = await instrumented(route, context, { request_id: event.requestContext?.requestId }, async () => {
@@ -146,7 +161,8 @@ export function httpHandler(fn: (event: HttpEvent) => Promise<HttpResult>): (eve
         return await fn(event);
       } catch (err) {
         if (err instanceof HttpError) {
-          if (err.statusCode >= 500) logger.warn('answered with a server error', { route, status: err.statusCode, detail: err.message });
+          if (err.statusCode >= 500)
+            logger.warn('answered with a server error', { route, status: err.statusCode, detail: err.message });
           return json(err.statusCode, { detail: err.message });
         }
         logger.error('unhandled error', { route, error: err as Error });

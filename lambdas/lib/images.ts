@@ -44,7 +44,9 @@ export interface ImageRecord {
 
 /** The object a verdict is bound to, or null for a record judged before verdicts were bound (judge it again). */
 export function verdictBinding(record: ImageRecord): ObjectBinding | null {
-  return record.object_etag && typeof record.object_size === 'number' ? { etag: record.object_etag, size: record.object_size } : null;
+  return record.object_etag && typeof record.object_size === 'number'
+    ? { etag: record.object_etag, size: record.object_size }
+    : null;
 }
 
 const table = () => settings.table('images');
@@ -60,30 +62,54 @@ export async function getImage(hash: string): Promise<ImageRecord | null> {
  * judged object is stored (upload-image refuses to re-register an image whose judged object is still there).
  */
 export async function registerImage(hash: string, fileType: string, fileSize: number): Promise<void> {
-  await ddb().send(new UpdateCommand({
-    TableName: table(),
-    Key: { image_hash: hash },
-    // Expires with the upload it describes (both counted from the first registration, domain/privacy.ts).
-    UpdateExpression: 'SET file_type = :t, file_size = :s, registered_at = if_not_exists(registered_at, :now), verified = :f, expires_at = if_not_exists(expires_at, :exp)'
-      + ' REMOVE moderation, moderation_reasons, moderated_at, moderation_category, object_etag, object_size, previews, preview_renderers',
-    ExpressionAttributeValues: { ':t': fileType, ':s': fileSize, ':now': new Date().toISOString(), ':f': false, ':exp': expiresAt('imageRecords') },
-  }));
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { image_hash: hash },
+      // Expires with the upload it describes (both counted from the first registration, domain/privacy.ts).
+      UpdateExpression:
+        'SET file_type = :t, file_size = :s, registered_at = if_not_exists(registered_at, :now), verified = :f, expires_at = if_not_exists(expires_at, :exp)' +
+        ' REMOVE moderation, moderation_reasons, moderated_at, moderation_category, object_etag, object_size, previews, preview_renderers',
+      ExpressionAttributeValues: {
+        ':t': fileType,
+        ':s': fileSize,
+        ':now': new Date().toISOString(),
+        ':f': false,
+        ':exp': expiresAt('imageRecords'),
+      },
+    }),
+  );
 }
 
 export async function markVerified(hash: string, info: ImageInfo): Promise<void> {
-  await ddb().send(new UpdateCommand({
-    TableName: table(),
-    Key: { image_hash: hash },
-    UpdateExpression: 'SET verified = :v, file_type = :t, width = :w, height = :h, registered_at = if_not_exists(registered_at, :now)',
-    ExpressionAttributeValues: { ':v': true, ':t': info.type, ':w': info.width, ':h': info.height, ':now': new Date().toISOString() },
-  }));
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { image_hash: hash },
+      UpdateExpression:
+        'SET verified = :v, file_type = :t, width = :w, height = :h, registered_at = if_not_exists(registered_at, :now)',
+      ExpressionAttributeValues: {
+        ':v': true,
+        ':t': info.type,
+        ':w': info.width,
+        ':h': info.height,
+        ':now': new Date().toISOString(),
+      },
+    }),
+  );
 }
 
 /**
  * Records a verdict. 'allowed' and 'rejected' are bound to the object they judged; 'invalid' means the object is
  * gone (deleted or never there), so the verification, the binding and the preview list go too.
  */
-export async function recordModeration(hash: string, verdict: ModerationVerdict, reasons: string[], category: RefusalCategory | null = null, binding: ObjectBinding | null = null): Promise<void> {
+export async function recordModeration(
+  hash: string,
+  verdict: ModerationVerdict,
+  reasons: string[],
+  category: RefusalCategory | null = null,
+  binding: ObjectBinding | null = null,
+): Promise<void> {
   const set = ['moderation = :m', 'moderation_reasons = :r', 'moderated_at = :now'];
   const remove: string[] = [];
   const values: Record<string, unknown> = { ':m': verdict, ':r': reasons, ':now': new Date().toISOString() };
@@ -101,26 +127,42 @@ export async function recordModeration(hash: string, verdict: ModerationVerdict,
     values[':f'] = false;
     remove.push('previews', 'preview_renderers');
   }
-  await ddb().send(new UpdateCommand({
-    TableName: table(),
-    Key: { image_hash: hash },
-    UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
-    ExpressionAttributeValues: values,
-  }));
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { image_hash: hash },
+      UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+      ExpressionAttributeValues: values,
+    }),
+  );
 }
 
 /** Adds previews just made (style → renderer id) to the record, keeping the others; records today's paused styles. */
-export async function recordPreviews(hash: string, made: Record<string, string>, paused?: { day: string; styles: string[] }, refused: Record<string, string> = {}): Promise<void> {
+export async function recordPreviews(
+  hash: string,
+  made: Record<string, string>,
+  paused?: { day: string; styles: string[] },
+  refused: Record<string, string> = {},
+): Promise<void> {
   const latest = await getImage(hash);
   const renderers = { ...(latest?.preview_renderers ?? {}), ...made };
   const refusals = { ...(latest?.previews_refused ?? {}), ...refused };
   const previews = [...new Set([...(latest?.previews ?? []), ...Object.keys(made)])];
-  if (paused && latest?.previews_paused?.day === paused.day) paused = { day: paused.day, styles: [...new Set([...latest.previews_paused.styles, ...paused.styles])] };
-  await ddb().send(new UpdateCommand({
-    TableName: table(),
-    Key: { image_hash: hash },
-    UpdateExpression: 'SET previews = :p, preview_renderers = :r, previews_refused = :x' + (paused ? ', previews_paused = :z' : ''),
-    ConditionExpression: 'attribute_exists(image_hash)',
-    ExpressionAttributeValues: { ':p': previews, ':r': renderers, ':x': refusals, ...(paused ? { ':z': paused } : {}) },
-  }));
+  if (paused && latest?.previews_paused?.day === paused.day)
+    paused = { day: paused.day, styles: [...new Set([...latest.previews_paused.styles, ...paused.styles])] };
+  await ddb().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { image_hash: hash },
+      UpdateExpression:
+        'SET previews = :p, preview_renderers = :r, previews_refused = :x' + (paused ? ', previews_paused = :z' : ''),
+      ConditionExpression: 'attribute_exists(image_hash)',
+      ExpressionAttributeValues: {
+        ':p': previews,
+        ':r': renderers,
+        ':x': refusals,
+        ...(paused ? { ':z': paused } : {}),
+      },
+    }),
+  );
 }

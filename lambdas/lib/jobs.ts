@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { expiresAt } from '../../domain/privacy';
 import { ddb, writeIf } from './aws';
 import { HttpError } from './http';
 import { logger } from './observability';
-import { expiresAt } from '../../domain/privacy';
 import { settings } from './settings';
 import { executionArn, executionStatus, startExecution } from './workflows';
 
@@ -26,7 +26,11 @@ export interface JobRecord {
 
 const table = () => settings.table('jobs');
 
-export async function createJob(kind: JobKind, imageHashes: string[], status: JobStatus = 'PENDING'): Promise<JobRecord> {
+export async function createJob(
+  kind: JobKind,
+  imageHashes: string[],
+  status: JobStatus = 'PENDING',
+): Promise<JobRecord> {
   const now = new Date();
   const job: JobRecord = {
     job_id: randomUUID(),
@@ -37,7 +41,9 @@ export async function createJob(kind: JobKind, imageHashes: string[], status: Jo
     updated_at: now.toISOString(),
     expires_at: expiresAt('jobs', now),
   };
-  await ddb().send(new PutCommand({ TableName: table(), Item: job, ConditionExpression: 'attribute_not_exists(job_id)' }));
+  await ddb().send(
+    new PutCommand({ TableName: table(), Item: job, ConditionExpression: 'attribute_not_exists(job_id)' }),
+  );
   return job;
 }
 
@@ -47,9 +53,18 @@ export async function getJob(jobId: string): Promise<JobRecord | null> {
 }
 
 /** Moves a job forward; a finished job never changes again (a late retry cannot undo SUCCESS or FAILURE). */
-export async function setJobStatus(jobId: string, status: JobStatus, extra: { error?: string; execution_arn?: string } = {}): Promise<boolean> {
+export async function setJobStatus(
+  jobId: string,
+  status: JobStatus,
+  extra: { error?: string; execution_arn?: string } = {},
+): Promise<boolean> {
   const names: Record<string, string> = { '#s': 'status' };
-  const values: Record<string, unknown> = { ':s': status, ':now': new Date().toISOString(), ':ok': 'SUCCESS', ':failed': 'FAILURE' };
+  const values: Record<string, unknown> = {
+    ':s': status,
+    ':now': new Date().toISOString(),
+    ':ok': 'SUCCESS',
+    ':failed': 'FAILURE',
+  };
   let update = 'SET #s = :s, updated_at = :now';
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) continue;
@@ -58,14 +73,16 @@ export async function setJobStatus(jobId: string, status: JobStatus, extra: { er
     names[`#${k}`] = k;
     values[`:${k}`] = v;
   }
-  return writeIf(new UpdateCommand({
-    TableName: table(),
-    Key: { job_id: jobId },
-    UpdateExpression: update,
-    ConditionExpression: 'attribute_exists(job_id) AND #s <> :ok AND #s <> :failed',
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  }));
+  return writeIf(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { job_id: jobId },
+      UpdateExpression: update,
+      ConditionExpression: 'attribute_exists(job_id) AND #s <> :ok AND #s <> :failed',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
 }
 
 const START_FAILED: Record<JobKind, string> = {
@@ -77,7 +94,11 @@ const START_FAILED: Record<JobKind, string> = {
  * Creates a job (PENDING) and starts its execution of the jobs state machine, named after the job, so the execution
  * can always be found from the job id alone. A start that fails ends the job FAILURE and answers 503.
  */
-export async function startJob(kind: JobKind, imageHashes: string[], input: Record<string, unknown>): Promise<JobRecord> {
+export async function startJob(
+  kind: JobKind,
+  imageHashes: string[],
+  input: Record<string, unknown>,
+): Promise<JobRecord> {
   const job = await createJob(kind, imageHashes);
   try {
     const arn = await startExecution(settings.jobsMachineArn, job.job_id, { kind, job_id: job.job_id, ...input });
@@ -103,7 +124,8 @@ export async function currentJobStatus(job: JobRecord): Promise<JobStatus> {
   const execution = await executionStatus(job.execution_arn ?? executionArn(settings.jobsMachineArn, job.job_id));
   let reason: string | null = null;
   if (execution.status === 'MISSING') reason = 'The job was lost before it ran (its execution does not exist).';
-  else if (['FAILED', 'TIMED_OUT', 'ABORTED'].includes(execution.status)) reason = execution.cause || execution.error || `Execution ${execution.status}`;
+  else if (['FAILED', 'TIMED_OUT', 'ABORTED'].includes(execution.status))
+    reason = execution.cause || execution.error || `Execution ${execution.status}`;
   else if (execution.status === 'SUCCEEDED') reason = 'The job ended without recording its outcome.';
   if (!reason) return job.status;
   logger.error('job ended without an outcome', { job_id: job.job_id, execution: execution.status, reason });

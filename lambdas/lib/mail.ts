@@ -22,7 +22,8 @@ export async function sendOrderEmail(generation: GenerationRecord): Promise<'sen
   }
   const claim = await claimEmail(generation.generation_id, EMAIL_LEASE_SECONDS);
   if (claim === 'sent') return 'already-sent';
-  if (claim === 'busy') throw new EmailInProgress(`E-mail for ${generation.generation_id} is being sent by another run`);
+  if (claim === 'busy')
+    throw new EmailInProgress(`E-mail for ${generation.generation_id} is being sent by another run`);
   await pausePoint('email:claimed');
   const items = Object.values(generation.items);
   const delivered = items.filter((i) => i.status === 'done');
@@ -39,19 +40,21 @@ export async function sendOrderEmail(generation: GenerationRecord): Promise<'sen
   });
   let messageId: string | undefined;
   try {
-    const res = await ses().send(new SendEmailCommand({
-      FromEmailAddress: settings.mailFrom,
-      Destination: { ToAddresses: [generation.email] },
-      // Replies reach people, not the no-reply sender.
-      ReplyToAddresses: [settings.supportEmail],
-      Content: {
-        Simple: {
-          Subject: { Data: message.subject, Charset: 'UTF-8' },
-          Body: { Html: { Data: message.html, Charset: 'UTF-8' }, Text: { Data: message.text, Charset: 'UTF-8' } },
+    const res = await ses().send(
+      new SendEmailCommand({
+        FromEmailAddress: settings.mailFrom,
+        Destination: { ToAddresses: [generation.email] },
+        // Replies reach people, not the no-reply sender.
+        ReplyToAddresses: [settings.supportEmail],
+        Content: {
+          Simple: {
+            Subject: { Data: message.subject, Charset: 'UTF-8' },
+            Body: { Html: { Data: message.html, Charset: 'UTF-8' }, Text: { Data: message.text, Charset: 'UTF-8' } },
+          },
         },
-      },
-      EmailTags: [{ Name: 'generation_id', Value: generation.generation_id.replace(/[^A-Za-z0-9_-]/g, '_') }],
-    }));
+        EmailTags: [{ Name: 'generation_id', Value: generation.generation_id.replace(/[^A-Za-z0-9_-]/g, '_') }],
+      }),
+    );
     messageId = res.MessageId;
   } catch (err) {
     await releaseEmail(generation.generation_id);

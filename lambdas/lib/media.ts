@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, type GetObjectCommandOutput, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  type GetObjectCommandOutput,
+  HeadObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { MAX_PIXELS, MAX_UPLOAD_BYTES, readImageInfo, type ImageInfo } from '../../domain/image-format';
+import { type ImageInfo, MAX_PIXELS, MAX_UPLOAD_BYTES, readImageInfo } from '../../domain/image-format';
+import { mediaKey } from '../../domain/wiring';
 import { s3 } from './aws';
 import { settings } from './settings';
-
-import { mediaKey } from '../../domain/wiring';
 
 export { mediaKey };
 
@@ -13,7 +18,12 @@ export { mediaKey };
 export const hashChecksum = (hash: string) => Buffer.from(hash, 'hex').toString('base64');
 
 /** Headers a presigned upload signs; the browser must send each exactly (Content-Length it sets from the file itself). */
-export const SIGNED_UPLOAD_HEADERS = ['content-type', 'content-length', 'x-amz-checksum-sha256', 'if-none-match'] as const;
+export const SIGNED_UPLOAD_HEADERS = [
+  'content-type',
+  'content-length',
+  'x-amz-checksum-sha256',
+  'if-none-match',
+] as const;
 
 /**
  * A short-lived PUT URL that only accepts the registered bytes: S3 checks the signed SHA-256 checksum (the hash)
@@ -51,12 +61,17 @@ export async function objectExists(key: string): Promise<boolean> {
 }
 
 /** What identifies one stored version of an upload: a verdict is bound to it, and every use checks it first. */
-export interface ObjectBinding { etag: string; size: number }
+export interface ObjectBinding {
+  etag: string;
+  size: number;
+}
 
 /** HEAD of an object: its ETag, length and (where S3 keeps one) SHA-256 checksum, or null when it is missing. */
 export async function headObject(key: string): Promise<(ObjectBinding & { checksumSha256?: string }) | null> {
   try {
-    const res = await s3().send(new HeadObjectCommand({ Bucket: settings.mediaBucket, Key: key, ChecksumMode: 'ENABLED' }));
+    const res = await s3().send(
+      new HeadObjectCommand({ Bucket: settings.mediaBucket, Key: key, ChecksumMode: 'ENABLED' }),
+    );
     return { etag: res.ETag ?? '', size: res.ContentLength ?? 0, checksumSha256: res.ChecksumSHA256 };
   } catch (err) {
     if (isMissing(err)) return null;
@@ -65,7 +80,9 @@ export async function headObject(key: string): Promise<(ObjectBinding & { checks
 }
 
 export async function writeObject(key: string, bytes: Buffer, contentType: string): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: settings.mediaBucket, Key: key, Body: bytes, ContentType: contentType }));
+  await s3().send(
+    new PutObjectCommand({ Bucket: settings.mediaBucket, Key: key, Body: bytes, ContentType: contentType }),
+  );
 }
 
 /** An object's bytes, or null when it is missing. Never reads one of MAX_UPLOAD_BYTES or more into memory. */
@@ -78,7 +95,11 @@ export async function readObject(key: string): Promise<Buffer | null> {
     }
     return Buffer.from(await res.Body!.transformToByteArray());
   } catch (err) {
-    if ((err as Error).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
+    if (
+      (err as Error).name === 'NoSuchKey' ||
+      (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+    )
+      return null;
     throw err;
   }
 }
@@ -112,13 +133,21 @@ export async function checkBinding(hash: string, bound: ObjectBinding): Promise<
 export async function bindingHolds(hash: string, bound: ObjectBinding): Promise<boolean | 'missing'> {
   const head = await headObject(mediaKey.upload(hash));
   if (!head) return 'missing';
-  return head.etag === bound.etag && head.size === bound.size && head.size < MAX_UPLOAD_BYTES
-    && (!head.checksumSha256 || head.checksumSha256 === hashChecksum(hash));
+  return (
+    head.etag === bound.etag &&
+    head.size === bound.size &&
+    head.size < MAX_UPLOAD_BYTES &&
+    (!head.checksumSha256 || head.checksumSha256 === hashChecksum(hash))
+  );
 }
 
 export type UploadCheck =
   | { ok: true; info: ImageInfo; bytes: Buffer; binding: ObjectBinding }
-  | { ok: false; reason: 'missing' | 'hash-mismatch' | 'too-large' | 'not-an-image' | 'too-many-pixels'; message: string };
+  | {
+      ok: false;
+      reason: 'missing' | 'hash-mismatch' | 'too-large' | 'not-an-image' | 'too-many-pixels';
+      message: string;
+    };
 
 /**
  * Checks an uploaded photo against the hash it was registered under: size first (a HEAD, nothing read), then the
@@ -155,7 +184,10 @@ export async function verifyUpload(hash: string): Promise<UploadCheck> {
   const info = readImageInfo(bytes);
   if (!info) return fail('not-an-image', 'Only JPG/PNG files are allowed');
   if (info.width * info.height > MAX_PIXELS) {
-    return fail('too-many-pixels', `Image is too large: ${info.width}×${info.height} pixels exceeds the ${MAX_PIXELS / 1e6} MP limit.`);
+    return fail(
+      'too-many-pixels',
+      `Image is too large: ${info.width}×${info.height} pixels exceeds the ${MAX_PIXELS / 1e6} MP limit.`,
+    );
   }
   return { ok: true, info, bytes, binding: { etag: res.ETag ?? '', size: bytes.length } };
 }

@@ -1,11 +1,18 @@
 import { DetectModerationLabelsCommand } from '@aws-sdk/client-rekognition';
 import { judgeLabels, type RefusalCategory } from '../../domain/moderation-policy';
-import { rekognition } from './aws';
-import { getImage, type ImageRecord, markVerified, recordModeration, verdictBinding, type ModerationVerdict } from './images';
-import { checkBinding, deleteObject, mediaKey, type ObjectBinding, verifyUpload } from './media';
-import { settings } from './settings';
 import { METRICS } from '../../domain/wiring';
+import { rekognition } from './aws';
+import {
+  getImage,
+  type ImageRecord,
+  type ModerationVerdict,
+  markVerified,
+  recordModeration,
+  verdictBinding,
+} from './images';
+import { checkBinding, deleteObject, mediaKey, type ObjectBinding, verifyUpload } from './media';
 import { countMetric, timed } from './observability';
+import { settings } from './settings';
 
 export interface ModerationOutcome {
   image_hash: string;
@@ -38,10 +45,14 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
   await markVerified(hash, check.info);
   let verdict: ReturnType<typeof judgeLabels>;
   try {
-    const res = await timed(METRICS.moderationLatency, null, () => rekognition().send(new DetectModerationLabelsCommand({
-      Image: { S3Object: { Bucket: settings.mediaBucket, Name: mediaKey.upload(hash) } },
-      MinConfidence: Math.min(50, settings.moderationMinConfidence),
-    })));
+    const res = await timed(METRICS.moderationLatency, null, () =>
+      rekognition().send(
+        new DetectModerationLabelsCommand({
+          Image: { S3Object: { Bucket: settings.mediaBucket, Name: mediaKey.upload(hash) } },
+          MinConfidence: Math.min(50, settings.moderationMinConfidence),
+        }),
+      ),
+    );
     verdict = judgeLabels(res.ModerationLabels ?? [], settings.moderationMinConfidence);
   } catch (err) {
     if (!IMAGE_ERRORS.has((err as Error).name)) throw err;
@@ -55,7 +66,13 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
   return done(hash, verdict.allowed ? 'allowed' : 'rejected', verdict.reasons, verdict.category, check.binding);
 }
 
-async function done(hash: string, moderation: ModerationVerdict, reasons: string[], category: RefusalCategory | null = null, binding: ObjectBinding | null = null): Promise<ModerationOutcome> {
+async function done(
+  hash: string,
+  moderation: ModerationVerdict,
+  reasons: string[],
+  category: RefusalCategory | null = null,
+  binding: ObjectBinding | null = null,
+): Promise<ModerationOutcome> {
   await recordModeration(hash, moderation, reasons, category, binding);
   if (moderation !== 'allowed') countMetric(METRICS.moderationRefusals);
   return { image_hash: hash, moderation, reasons };

@@ -17,7 +17,17 @@ import { type MetricName, SERVICE_NAME } from '../../domain/wiring';
 const EMAIL = /[A-Z0-9._%+-]+@[A-Z0-9-]+(\.[A-Z0-9-]+)*\.[A-Z]{2,}/gi;
 const STRIPE_SECRET = /\b(sk|rk|whsec)_[A-Za-z0-9_]{8,}/g;
 /** Fields whose value is secret or personal whatever it looks like. */
-const SECRET_KEYS = new Set(['email', 'customer_email', 'to', 'stripe-signature', 'authorization', 'cookie', 'x-origin-verify', 'secretKey', 'webhookSecret']);
+const SECRET_KEYS = new Set([
+  'email',
+  'customer_email',
+  'to',
+  'stripe-signature',
+  'authorization',
+  'cookie',
+  'x-origin-verify',
+  'secretKey',
+  'webhookSecret',
+]);
 
 export function redact(text: string): string {
   return text.replace(EMAIL, '[email]').replace(STRIPE_SECRET, '[secret]');
@@ -89,7 +99,12 @@ export interface InvocationContext {
  * Runs one invocation instrumented: request id (and the given ids) on every log line, a trace subsegment named after
  * the handler, and the invocation's metrics published at its end, whether it succeeded or not.
  */
-export async function instrumented<T>(name: string, context: InvocationContext | undefined, ids: LogIds & { request_id?: string }, work: () => Promise<T>): Promise<T> {
+export async function instrumented<T>(
+  name: string,
+  context: InvocationContext | undefined,
+  ids: LogIds & { request_id?: string },
+  work: () => Promise<T>,
+): Promise<T> {
   logger.resetKeys();
   if (context) logger.addContext(context as never);
   logContext(ids);

@@ -24,7 +24,9 @@ export async function settleGeneration(id: string, pendingReason: { error: strin
     done,
     failed: failedItems.length,
     refundCents: refund?.amount ?? 0,
-    reason: failedItems.every((i) => i.error === ITEM_ERRORS.refused) ? 'Your photos did not pass our safety check, so they were not processed.' : undefined,
+    reason: failedItems.every((i) => i.error === ITEM_ERRORS.refused)
+      ? 'Your photos did not pass our safety check, so they were not processed.'
+      : undefined,
   });
   await finishGeneration(id, status, error);
   return { status, done, failed: failedItems.length, refunded: refund?.amount ?? 0 };

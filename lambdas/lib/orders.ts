@@ -1,5 +1,13 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type GenerationStatus, type ItemStatus, itemKey, type OrderItem, type OrderStatus, orderItems, WEBHOOK_TIMEOUT_SECONDS } from '../../domain/orders';
+import {
+  type GenerationStatus,
+  type ItemStatus,
+  itemKey,
+  type OrderItem,
+  type OrderStatus,
+  orderItems,
+  WEBHOOK_TIMEOUT_SECONDS,
+} from '../../domain/orders';
 import { expiresAt } from '../../domain/privacy';
 import { ddb, writeIf } from './aws';
 import { settings } from './settings';
@@ -81,70 +89,99 @@ const orders = () => settings.table('orders');
 const generations = () => settings.table('generations');
 
 export async function putOrder(order: OrderRecord): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: orders(), Item: order, ConditionExpression: 'attribute_not_exists(order_id)' }));
+  await ddb().send(
+    new PutCommand({ TableName: orders(), Item: order, ConditionExpression: 'attribute_not_exists(order_id)' }),
+  );
 }
 
 export async function getOrder(orderId: string): Promise<OrderRecord | null> {
-  const res = await ddb().send(new GetCommand({ TableName: orders(), Key: { order_id: orderId }, ConsistentRead: true }));
+  const res = await ddb().send(
+    new GetCommand({ TableName: orders(), Key: { order_id: orderId }, ConsistentRead: true }),
+  );
   return (res.Item as OrderRecord | undefined) ?? null;
 }
 
 export async function setOrderSession(orderId: string, sessionId: string): Promise<void> {
-  await ddb().send(new UpdateCommand({
-    TableName: orders(),
-    Key: { order_id: orderId },
-    UpdateExpression: 'SET session_id = :s',
-    ConditionExpression: 'attribute_exists(order_id)',
-    ExpressionAttributeValues: { ':s': sessionId },
-  }));
+  await ddb().send(
+    new UpdateCommand({
+      TableName: orders(),
+      Key: { order_id: orderId },
+      UpdateExpression: 'SET session_id = :s',
+      ConditionExpression: 'attribute_exists(order_id)',
+      ExpressionAttributeValues: { ':s': sessionId },
+    }),
+  );
 }
 
 /**
  * Marks an order paid (idempotent: the first payment time and intent are kept). Returns the order as stored, or
  * null when the order is not there or its payment was refunded instead (it is never fulfilled then).
  */
-export async function markOrderPaid(orderId: string, paymentIntent: string, sessionId: string): Promise<OrderRecord | null> {
-  const paid = await writeIf(new UpdateCommand({
-    TableName: orders(),
-    Key: { order_id: orderId },
-    // A paid order is kept for accounting: its expiry (meant for abandoned checkouts) goes.
-    UpdateExpression: 'SET #s = :paid, paid_at = if_not_exists(paid_at, :now), payment_intent = if_not_exists(payment_intent, :pi), session_id = if_not_exists(session_id, :sid) REMOVE expires_at',
-    ConditionExpression: 'attribute_exists(order_id) AND #s <> :refunded',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':paid': 'paid', ':refunded': 'refunded', ':now': new Date().toISOString(), ':pi': paymentIntent, ':sid': sessionId },
-  }));
+export async function markOrderPaid(
+  orderId: string,
+  paymentIntent: string,
+  sessionId: string,
+): Promise<OrderRecord | null> {
+  const paid = await writeIf(
+    new UpdateCommand({
+      TableName: orders(),
+      Key: { order_id: orderId },
+      // A paid order is kept for accounting: its expiry (meant for abandoned checkouts) goes.
+      UpdateExpression:
+        'SET #s = :paid, paid_at = if_not_exists(paid_at, :now), payment_intent = if_not_exists(payment_intent, :pi), session_id = if_not_exists(session_id, :sid) REMOVE expires_at',
+      ConditionExpression: 'attribute_exists(order_id) AND #s <> :refunded',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: {
+        ':paid': 'paid',
+        ':refunded': 'refunded',
+        ':now': new Date().toISOString(),
+        ':pi': paymentIntent,
+        ':sid': sessionId,
+      },
+    }),
+  );
   return paid ? getOrder(orderId) : null;
 }
 
 /** An unpaid order whose session expired; a paid order is never moved back. */
 export function markOrderExpired(orderId: string): Promise<boolean> {
-  return writeIf(new UpdateCommand({
-    TableName: orders(),
-    Key: { order_id: orderId },
-    UpdateExpression: 'SET #s = :expired, expired_at = :now',
-    ConditionExpression: 'attribute_exists(order_id) AND #s = :created',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':expired': 'expired', ':created': 'created', ':now': new Date().toISOString() },
-  }));
+  return writeIf(
+    new UpdateCommand({
+      TableName: orders(),
+      Key: { order_id: orderId },
+      UpdateExpression: 'SET #s = :expired, expired_at = :now',
+      ConditionExpression: 'attribute_exists(order_id) AND #s = :created',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':expired': 'expired', ':created': 'created', ':now': new Date().toISOString() },
+    }),
+  );
 }
 
 /** A payment that is not ours to fulfil was refunded whole: the order ends there (never paid, never generated). */
 export function markOrderRefunded(orderId: string, reason: string): Promise<boolean> {
-  return writeIf(new UpdateCommand({
-    TableName: orders(),
-    Key: { order_id: orderId },
-    UpdateExpression: 'SET #s = :refunded, refunded_at = :now, refund_reason = :r',
-    ConditionExpression: 'attribute_exists(order_id) AND #s = :created',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':refunded': 'refunded', ':created': 'created', ':now': new Date().toISOString(), ':r': reason },
-  }));
+  return writeIf(
+    new UpdateCommand({
+      TableName: orders(),
+      Key: { order_id: orderId },
+      UpdateExpression: 'SET #s = :refunded, refunded_at = :now, refund_reason = :r',
+      ConditionExpression: 'attribute_exists(order_id) AND #s = :created',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: {
+        ':refunded': 'refunded',
+        ':created': 'created',
+        ':now': new Date().toISOString(),
+        ':r': reason,
+      },
+    }),
+  );
 }
 
 /** Creates the generation of a paid order once: every (photo, style) pair pending. False if it already existed. */
 export async function createGeneration(order: OrderRecord, paymentIntent: string): Promise<boolean> {
   const now = new Date().toISOString();
   const items: Record<string, GenerationItem> = {};
-  for (const item of orderItems(order.hashes, order.styles)) items[itemKey(item.image_hash, item.style)] = { ...item, status: 'pending' };
+  for (const item of orderItems(order.hashes, order.styles))
+    items[itemKey(item.image_hash, item.style)] = { ...item, status: 'pending' };
   const record: GenerationRecord = {
     generation_id: order.order_id,
     order_id: order.order_id,
@@ -160,64 +197,105 @@ export async function createGeneration(order: OrderRecord, paymentIntent: string
     created_at: now,
     updated_at: now,
   };
-  return writeIf(new PutCommand({ TableName: generations(), Item: record, ConditionExpression: 'attribute_not_exists(generation_id)' }));
+  return writeIf(
+    new PutCommand({
+      TableName: generations(),
+      Item: record,
+      ConditionExpression: 'attribute_not_exists(generation_id)',
+    }),
+  );
 }
 
 export async function getGeneration(id: string): Promise<GenerationRecord | null> {
-  const res = await ddb().send(new GetCommand({ TableName: generations(), Key: { generation_id: id }, ConsistentRead: true }));
+  const res = await ddb().send(
+    new GetCommand({ TableName: generations(), Key: { generation_id: id }, ConsistentRead: true }),
+  );
   return (res.Item as GenerationRecord | undefined) ?? null;
 }
 
 /** pending → processing; later calls (a re-run) change nothing. */
 export async function markGenerationProcessing(id: string): Promise<void> {
-  await writeIf(new UpdateCommand({
-    TableName: generations(),
-    Key: { generation_id: id },
-    UpdateExpression: 'SET #s = :processing, updated_at = :now',
-    ConditionExpression: '#s = :pending',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':processing': 'processing', ':pending': 'pending', ':now': new Date().toISOString() },
-  }));
+  await writeIf(
+    new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: 'SET #s = :processing, updated_at = :now',
+      ConditionExpression: '#s = :pending',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: {
+        ':processing': 'processing',
+        ':pending': 'pending',
+        ':now': new Date().toISOString(),
+      },
+    }),
+  );
 }
 
 /**
  * Moves one item from pending to done or failed and counts it, in one conditional update: a retried or re-run
  * task finds the item no longer pending and changes nothing, so progress is never counted twice.
  */
-export function finishItem(id: string, item: OrderItem, outcome: { status: 'done' } | { status: 'failed'; error: string; detail?: string }): Promise<boolean> {
+export function finishItem(
+  id: string,
+  item: OrderItem,
+  outcome: { status: 'done' } | { status: 'failed'; error: string; detail?: string },
+): Promise<boolean> {
   const counter = outcome.status === 'done' ? 'done_count' : 'failed_count';
-  const values: Record<string, unknown> = { ':to': outcome.status, ':pending': 'pending', ':now': new Date().toISOString(), ':one': 1 };
+  const values: Record<string, unknown> = {
+    ':to': outcome.status,
+    ':pending': 'pending',
+    ':now': new Date().toISOString(),
+    ':one': 1,
+  };
   let update = `SET #items.#k.#s = :to, #items.#k.finished_at = :now, updated_at = :now, ${counter} = ${counter} + :one`;
   if (outcome.status === 'failed') {
     update += ', #items.#k.#e = :error, #items.#k.error_detail = :detail';
     values[':error'] = outcome.error;
     values[':detail'] = outcome.detail ?? outcome.error;
   }
-  return writeIf(new UpdateCommand({
-    TableName: generations(),
-    Key: { generation_id: id },
-    UpdateExpression: update,
-    ConditionExpression: '#items.#k.#s = :pending',
-    ExpressionAttributeNames: { '#items': 'items', '#k': itemKey(item.image_hash, item.style), '#s': 'status', ...(outcome.status === 'failed' ? { '#e': 'error' } : {}) },
-    ExpressionAttributeValues: values,
-  }));
+  return writeIf(
+    new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: update,
+      ConditionExpression: '#items.#k.#s = :pending',
+      ExpressionAttributeNames: {
+        '#items': 'items',
+        '#k': itemKey(item.image_hash, item.style),
+        '#s': 'status',
+        ...(outcome.status === 'failed' ? { '#e': 'error' } : {}),
+      },
+      ExpressionAttributeValues: values,
+    }),
+  );
 }
 
 /** Records the refund total reached so far; never lowers it (a late or repeated call changes nothing). */
 export async function recordRefund(id: string, refund: RefundInfo): Promise<void> {
-  await writeIf(new UpdateCommand({
-    TableName: generations(),
-    Key: { generation_id: id },
-    UpdateExpression: 'SET #r = :r, updated_at = :now',
-    ConditionExpression: 'attribute_not_exists(#r) OR #r.#a < :amount',
-    ExpressionAttributeNames: { '#r': 'refund', '#a': 'amount' },
-    ExpressionAttributeValues: { ':r': refund, ':amount': refund.amount, ':now': new Date().toISOString() },
-  }));
+  await writeIf(
+    new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: 'SET #r = :r, updated_at = :now',
+      ConditionExpression: 'attribute_not_exists(#r) OR #r.#a < :amount',
+      ExpressionAttributeNames: { '#r': 'refund', '#a': 'amount' },
+      ExpressionAttributeValues: { ':r': refund, ':amount': refund.amount, ':now': new Date().toISOString() },
+    }),
+  );
 }
 
 /** Sets the final status once; a generation that already finished keeps its outcome. */
-export async function finishGeneration(id: string, status: 'completed' | 'failed', error: string | null): Promise<void> {
-  const values: Record<string, unknown> = { ':st': status, ':now': new Date().toISOString(), ':completed': 'completed', ':failed': 'failed' };
+export async function finishGeneration(
+  id: string,
+  status: 'completed' | 'failed',
+  error: string | null,
+): Promise<void> {
+  const values: Record<string, unknown> = {
+    ':st': status,
+    ':now': new Date().toISOString(),
+    ':completed': 'completed',
+    ':failed': 'failed',
+  };
   let update = 'SET #s = :st, updated_at = :now, finished_at = :now';
   if (error) {
     update += ', #e = :error';
@@ -225,14 +303,16 @@ export async function finishGeneration(id: string, status: 'completed' | 'failed
   } else {
     update += ' REMOVE #e';
   }
-  await writeIf(new UpdateCommand({
-    TableName: generations(),
-    Key: { generation_id: id },
-    UpdateExpression: update,
-    ConditionExpression: 'attribute_exists(generation_id) AND #s <> :completed AND #s <> :failed',
-    ExpressionAttributeNames: { '#s': 'status', '#e': 'error' },
-    ExpressionAttributeValues: values,
-  }));
+  await writeIf(
+    new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: update,
+      ConditionExpression: 'attribute_exists(generation_id) AND #s <> :completed AND #s <> :failed',
+      ExpressionAttributeNames: { '#s': 'status', '#e': 'error' },
+      ExpressionAttributeValues: values,
+    }),
+  );
 }
 
 /**
@@ -242,36 +322,43 @@ export async function finishGeneration(id: string, status: 'completed' | 'failed
  */
 export async function claimEmail(id: string, leaseSeconds: number): Promise<'claimed' | 'sent' | 'busy'> {
   const now = Math.floor(Date.now() / 1000);
-  const claimed = await writeIf(new UpdateCommand({
-    TableName: generations(),
-    Key: { generation_id: id },
-    UpdateExpression: 'SET email_status = :sending, email_claimed_at = :now',
-    ConditionExpression: 'attribute_exists(generation_id) AND (attribute_not_exists(email_status) OR (email_status = :sending AND email_claimed_at < :stale))',
-    ExpressionAttributeValues: { ':sending': 'sending', ':now': now, ':stale': now - leaseSeconds },
-  }));
+  const claimed = await writeIf(
+    new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: 'SET email_status = :sending, email_claimed_at = :now',
+      ConditionExpression:
+        'attribute_exists(generation_id) AND (attribute_not_exists(email_status) OR (email_status = :sending AND email_claimed_at < :stale))',
+      ExpressionAttributeValues: { ':sending': 'sending', ':now': now, ':stale': now - leaseSeconds },
+    }),
+  );
   if (claimed) return 'claimed';
   const current = await getGeneration(id);
   return current?.email_status === 'sent' ? 'sent' : 'busy';
 }
 
 export async function markEmailSent(id: string, messageId: string | undefined): Promise<void> {
-  await ddb().send(new UpdateCommand({
-    TableName: generations(),
-    Key: { generation_id: id },
-    UpdateExpression: 'SET email_status = :sent, email_sent_at = :now, email_message_id = :m',
-    ExpressionAttributeValues: { ':sent': 'sent', ':now': new Date().toISOString(), ':m': messageId ?? '' },
-  }));
+  await ddb().send(
+    new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: 'SET email_status = :sent, email_sent_at = :now, email_message_id = :m',
+      ExpressionAttributeValues: { ':sent': 'sent', ':now': new Date().toISOString(), ':m': messageId ?? '' },
+    }),
+  );
 }
 
 /** Gives a claim back after a failed send so a retry can send at once. */
 export async function releaseEmail(id: string): Promise<void> {
-  await writeIf(new UpdateCommand({
-    TableName: generations(),
-    Key: { generation_id: id },
-    UpdateExpression: 'REMOVE email_status, email_claimed_at',
-    ConditionExpression: 'email_status = :sending',
-    ExpressionAttributeValues: { ':sending': 'sending' },
-  }));
+  await writeIf(
+    new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: 'REMOVE email_status, email_claimed_at',
+      ConditionExpression: 'email_status = :sending',
+      ExpressionAttributeValues: { ':sending': 'sending' },
+    }),
+  );
 }
 
 /** Webhook events: claimed before handling so that each event id is handled once. */
@@ -289,27 +376,33 @@ export type EventClaim = 'claimed' | 'handled' | 'busy';
 
 export async function claimEvent(eventId: string, type: string): Promise<EventClaim> {
   const now = Math.floor(Date.now() / 1000);
-  const claimed = await writeIf(new PutCommand({
-    TableName: settings.table('events'),
-    Item: { event_id: eventId, type, status: 'processing', claimed_at: now, expires_at: now + EVENT_TTL_SECONDS },
-    ConditionExpression: 'attribute_not_exists(event_id) OR (#s = :processing AND claimed_at < :stale)',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':processing': 'processing', ':stale': now - EVENT_CLAIM_LEASE_SECONDS },
-  }));
+  const claimed = await writeIf(
+    new PutCommand({
+      TableName: settings.table('events'),
+      Item: { event_id: eventId, type, status: 'processing', claimed_at: now, expires_at: now + EVENT_TTL_SECONDS },
+      ConditionExpression: 'attribute_not_exists(event_id) OR (#s = :processing AND claimed_at < :stale)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':processing': 'processing', ':stale': now - EVENT_CLAIM_LEASE_SECONDS },
+    }),
+  );
   if (claimed) return 'claimed';
-  const res = await ddb().send(new GetCommand({ TableName: settings.table('events'), Key: { event_id: eventId }, ConsistentRead: true }));
+  const res = await ddb().send(
+    new GetCommand({ TableName: settings.table('events'), Key: { event_id: eventId }, ConsistentRead: true }),
+  );
   return res.Item?.status === 'handled' ? 'handled' : 'busy';
 }
 
 /** Marks an event done; called only once everything it causes is durable (for a payment: the execution exists). */
 export async function completeEvent(eventId: string, outcome: string): Promise<void> {
-  await ddb().send(new UpdateCommand({
-    TableName: settings.table('events'),
-    Key: { event_id: eventId },
-    UpdateExpression: 'SET #s = :done, #o = :o, handled_at = :now',
-    ExpressionAttributeNames: { '#s': 'status', '#o': 'outcome' },
-    ExpressionAttributeValues: { ':done': 'handled', ':o': outcome, ':now': new Date().toISOString() },
-  }));
+  await ddb().send(
+    new UpdateCommand({
+      TableName: settings.table('events'),
+      Key: { event_id: eventId },
+      UpdateExpression: 'SET #s = :done, #o = :o, handled_at = :now',
+      ExpressionAttributeNames: { '#s': 'status', '#o': 'outcome' },
+      ExpressionAttributeValues: { ':done': 'handled', ':o': outcome, ':now': new Date().toISOString() },
+    }),
+  );
 }
 
 /** Drops a claim whose handling failed, so Stripe's retry of the same event is handled rather than skipped. */
@@ -320,12 +413,17 @@ export async function releaseEvent(eventId: string): Promise<void> {
 /** Preview sign-ups: one per (normalized e-mail, photo). */
 export function putSignup(email: string, imageHash: string): Promise<boolean> {
   const normalized = email.trim().toLowerCase();
-  return writeIf(new PutCommand({
-    TableName: settings.table('signups'),
-    Item: {
-      signup_id: `${normalized}#${imageHash}`, email: normalized, image_hash: imageHash, created_at: new Date().toISOString(),
-      expires_at: expiresAt('signups'),
-    },
-    ConditionExpression: 'attribute_not_exists(signup_id)',
-  }));
+  return writeIf(
+    new PutCommand({
+      TableName: settings.table('signups'),
+      Item: {
+        signup_id: `${normalized}#${imageHash}`,
+        email: normalized,
+        image_hash: imageHash,
+        created_at: new Date().toISOString(),
+        expires_at: expiresAt('signups'),
+      },
+      ConditionExpression: 'attribute_not_exists(signup_id)',
+    }),
+  );
 }

@@ -8,14 +8,16 @@ import { settings } from './settings';
  * `outputs` of style ids). Only these are served by the image API: an object under outputs/ alone proves nothing.
  */
 export async function recordOutput(hash: string, style: string): Promise<void> {
-  await ddb().send(new UpdateCommand({
-    TableName: settings.table('images'),
-    Key: { image_hash: hash },
-    UpdateExpression: 'ADD #o :s',
-    ConditionExpression: 'attribute_exists(image_hash)',
-    ExpressionAttributeNames: { '#o': 'outputs' },
-    ExpressionAttributeValues: { ':s': new Set([style]) },
-  }));
+  await ddb().send(
+    new UpdateCommand({
+      TableName: settings.table('images'),
+      Key: { image_hash: hash },
+      UpdateExpression: 'ADD #o :s',
+      ConditionExpression: 'attribute_exists(image_hash)',
+      ExpressionAttributeNames: { '#o': 'outputs' },
+      ExpressionAttributeValues: { ':s': new Set([style]) },
+    }),
+  );
 }
 
 /** Style ids with a delivered output for the photo (the document client reads string sets as Set). */

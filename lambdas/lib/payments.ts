@@ -28,7 +28,10 @@ async function load(): Promise<Payments> {
   let webhookSecret = process.env.STRIPE_WEBHOOK_SECRET;
   if (!secretKey || !webhookSecret) {
     const name = process.env.STRIPE_SECRET_NAME;
-    if (!name) throw new Error('Stripe is not configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or STRIPE_SECRET_NAME');
+    if (!name)
+      throw new Error(
+        'Stripe is not configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or STRIPE_SECRET_NAME',
+      );
     const res = await secretsManager().send(new GetSecretValueCommand({ SecretId: name }));
     let parsed: { secretKey?: unknown; webhookSecret?: unknown };
     try {
@@ -42,7 +45,10 @@ async function load(): Promise<Payments> {
     secretKey ||= parsed.secretKey;
     webhookSecret ||= parsed.webhookSecret;
   }
-  return { stripe: new Stripe(secretKey, { ...apiBase(process.env.STRIPE_API_BASE), maxNetworkRetries: 2, timeout: 20_000 }), webhookSecret };
+  return {
+    stripe: new Stripe(secretKey, { ...apiBase(process.env.STRIPE_API_BASE), maxNetworkRetries: 2, timeout: 20_000 }),
+    webhookSecret,
+  };
 }
 
 function apiBase(base: string | undefined): { host?: string; port?: number; protocol?: 'http' | 'https' } {
@@ -55,5 +61,8 @@ function apiBase(base: string | undefined): { host?: string; port?: number; prot
 /** Stripe's answer to a bad request (4xx other than rate limiting): retrying the same call cannot help. */
 export function isStripeClientError(err: unknown): boolean {
   const e = err as { type?: string; statusCode?: number };
-  return e.type === 'StripeInvalidRequestError' || (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 && e.statusCode !== 429);
+  return (
+    e.type === 'StripeInvalidRequestError' ||
+    (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 && e.statusCode !== 429)
+  );
 }

@@ -1,15 +1,14 @@
-import { GENERATIVE_ERRORS } from '../../domain/wiring';
 import { STYLE_IDS } from '../../domain/styles';
+import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
 import { takePreviewBudget } from './budget';
 import { renderOnEngine } from './engine';
 import { renderGenerative } from './generative';
 import { recordPreviews } from './images';
 import { mediaKey } from './media';
 import { allowedUpload, mapLimit } from './moderation';
+import { countMetric, logger } from './observability';
 import { budgetDay, pendingPreviews, previewRenderer, rendererFor } from './renderer';
 import { settings } from './settings';
-import { METRICS } from '../../domain/wiring';
-import { countMetric, logger } from './observability';
 
 export class NotAllowedError extends Error {
   override name = 'NotAllowed';
@@ -44,7 +43,9 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
   const image = use.record;
   const day = budgetDay();
   const wanted = opts.styles ?? STYLE_IDS;
-  const todo = opts.onlyMissing ? wanted.filter((s) => previewRenderer(image, s) === null) : pendingPreviews(image, wanted, day);
+  const todo = opts.onlyMissing
+    ? wanted.filter((s) => previewRenderer(image, s) === null)
+    : pendingPreviews(image, wanted, day);
   const made: Record<string, string> = {};
   const paused: string[] = [];
   const refused: Record<string, string> = {};
@@ -69,7 +70,12 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
       return;
     }
     try {
-      await renderGenerative(hash, style, r.settings, { key: mediaKey.preview(hash, style), inputSize: r.settings.previewSize, size: PREVIEW_SIZE, watermark: true });
+      await renderGenerative(hash, style, r.settings, {
+        key: mediaKey.preview(hash, style),
+        inputSize: r.settings.previewSize,
+        size: PREVIEW_SIZE,
+        watermark: true,
+      });
       made[style] = r.id;
     } catch (err) {
       // A refusal is final for this photo and model: remembered, so later visits do not pay for it again.

@@ -19,7 +19,12 @@ export type RepairKind =
   | 'execution-ended-unfinished'
   | 'generation-stuck';
 
-export interface Repair { repair: RepairKind; order_id: string; session_id: string; detail: string }
+export interface Repair {
+  repair: RepairKind;
+  order_id: string;
+  session_id: string;
+  detail: string;
+}
 
 const isFinal = (g: GenerationRecord) => g.status === 'completed' || g.status === 'failed';
 
@@ -29,12 +34,21 @@ const isFinal = (g: GenerationRecord) => g.status === 'completed' || g.status ==
  * work (the webhook's fulfilment, the pipeline's start, the "Order failed" close), so it is as idempotent as they are
  * and safe to run while the webhook or the pipeline are still at work on the same order.
  */
-export async function reconcileSession(session: Stripe.Checkout.Session, stripe: Stripe, nowMs = Date.now()): Promise<Repair | null> {
+export async function reconcileSession(
+  session: Stripe.Checkout.Session,
+  stripe: Stripe,
+  nowMs = Date.now(),
+): Promise<Repair | null> {
   const orderId = session.metadata?.order_id || session.client_reference_id;
   if (!orderId || session.payment_status !== 'paid') return null;
   const order = await getOrder(orderId);
   if (!order || order.status === 'refunded') return null;
-  const repair = (kind: RepairKind, detail: string): Repair => ({ repair: kind, order_id: orderId, session_id: session.id, detail });
+  const repair = (kind: RepairKind, detail: string): Repair => ({
+    repair: kind,
+    order_id: orderId,
+    session_id: session.id,
+    detail,
+  });
 
   const generation = order.status === 'paid' ? await getGeneration(orderId) : null;
   if (order.status !== 'paid' || !generation) {
@@ -50,16 +64,23 @@ export async function reconcileSession(session: Stripe.Checkout.Session, stripe:
   }
   if (execution.status === 'RUNNING' || execution.status === 'PENDING_REDRIVE') {
     // A live pipeline finishes the order itself (e-mail included), unless it is past any sane deadline.
-    if (isFinal(generation) || nowMs - Date.parse(generation.created_at) < GENERATION_DEADLINE_SECONDS * 1000) return null;
+    if (isFinal(generation) || nowMs - Date.parse(generation.created_at) < GENERATION_DEADLINE_SECONDS * 1000)
+      return null;
     const reason = `generation still ${generation.status} ${Math.round((nowMs - Date.parse(generation.created_at)) / 60_000)} min after it was created`;
     await stopExecution(arn, reason);
     const closed = await closeBrokenOrder(orderId, reason);
-    return repair('generation-stuck', `${reason}; execution stopped; ${closed.status}, refunded ${closed.refunded}, e-mail ${closed.email}`);
+    return repair(
+      'generation-stuck',
+      `${reason}; execution stopped; ${closed.status}, refunded ${closed.refunded}, e-mail ${closed.email}`,
+    );
   }
   // The execution ended (or never existed for a finished generation) without a final state or without the e-mail.
   const reason = `execution ${execution.status}${execution.error ? ` (${execution.error})` : ''} with the generation ${generation.status}, e-mail ${generation.email_status ?? 'not sent'}`;
   const closed = await closeBrokenOrder(orderId, reason);
-  return repair('execution-ended-unfinished', `${reason}; ${closed.status}, refunded ${closed.refunded}, e-mail ${closed.email}`);
+  return repair(
+    'execution-ended-unfinished',
+    `${reason}; ${closed.status}, refunded ${closed.refunded}, e-mail ${closed.email}`,
+  );
 }
 
 /**
@@ -71,7 +92,11 @@ export async function reconcile(stripe: Stripe, nowMs = Date.now()) {
   let checked = 0;
   const repairs: Repair[] = [];
   const errors: { session_id: string; message: string }[] = [];
-  for await (const session of stripe.checkout.sessions.list({ status: 'complete', created: { gte: since }, limit: 100 })) {
+  for await (const session of stripe.checkout.sessions.list({
+    status: 'complete',
+    created: { gte: since },
+    limit: 100,
+  })) {
     checked++;
     try {
       const done = await reconcileSession(session, stripe, nowMs);

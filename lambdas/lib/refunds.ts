@@ -1,8 +1,8 @@
 import { refundFor } from '../../domain/orders';
-import { type GenerationRecord, getGeneration, type RefundInfo, recordRefund } from './orders';
-import { payments } from './payments';
 import { METRICS } from '../../domain/wiring';
 import { countMetric, logger } from './observability';
+import { type GenerationRecord, getGeneration, type RefundInfo, recordRefund } from './orders';
+import { payments } from './payments';
 
 /**
  * Refunds whatever of the order was not delivered and is not refunded yet; returns the refund state afterwards.
@@ -22,12 +22,16 @@ export async function refundUndelivered(generationId: string, reason: string): P
   let refund: Awaited<ReturnType<typeof stripe.refunds.create>>;
   try {
     refund = await stripe.refunds.create(
-    {
-      payment_intent: generation.payment_intent,
-      amount: target - already,
-      metadata: { order_id: generation.order_id, undelivered_items: String(undelivered), reason: reason.slice(0, 450) },
-    },
-    { idempotencyKey: `refund-${generation.order_id}-${undelivered}` },
+      {
+        payment_intent: generation.payment_intent,
+        amount: target - already,
+        metadata: {
+          order_id: generation.order_id,
+          undelivered_items: String(undelivered),
+          reason: reason.slice(0, 450),
+        },
+      },
+      { idempotencyKey: `refund-${generation.order_id}-${undelivered}` },
     );
   } catch (err) {
     // The customer stays charged until someone acts: the RefundFailures alarm is critical (lib/monitoring.ts).
@@ -47,4 +51,5 @@ export async function refundUndelivered(generationId: string, reason: string): P
   return info;
 }
 
-export const countUndelivered = (g: GenerationRecord) => Object.values(g.items).filter((i) => i.status !== 'done').length;
+export const countUndelivered = (g: GenerationRecord) =>
+  Object.values(g.items).filter((i) => i.status !== 'done').length;

@@ -16,7 +16,8 @@ let cache: { raw: string; styles: GenerativeStyles } | undefined;
 
 export function generativeStyles(): GenerativeStyles {
   const raw = settings.generativeStyles;
-  if (cache?.raw !== raw) cache = { raw, styles: validateGenerativeStyles(JSON.parse(raw) as Record<string, unknown>, isStyleId) };
+  if (cache?.raw !== raw)
+    cache = { raw, styles: validateGenerativeStyles(JSON.parse(raw) as Record<string, unknown>, isStyleId) };
   return cache.styles;
 }
 
@@ -47,7 +48,11 @@ export function pausedPreviews(image: ImageRecord | null, day = budgetDay()): st
  * refused by that renderer for this photo.
  * Made once per (photo, style, renderer) and reused.
  */
-export function pendingPreviews(image: ImageRecord | null, styles: readonly string[] = STYLE_IDS, day = budgetDay()): string[] {
+export function pendingPreviews(
+  image: ImageRecord | null,
+  styles: readonly string[] = STYLE_IDS,
+  day = budgetDay(),
+): string[] {
   const paused = new Set(pausedPreviews(image, day));
   return styles.filter((s) => {
     const id = rendererFor(s).id;

@@ -18,35 +18,68 @@ const int = (name: string, fallback: number) => {
 
 export const settings = {
   table: (name: TableName) => required(tableEnvVar(name)),
-  get mediaBucket() { return required(ENV.mediaBucket); },
-  get brandName() { return process.env[ENV.brandName] || 'ToonZap'; },
-  get paymentMode() { return (process.env[ENV.paymentMode] || 'prelaunch') as PaymentMode; },
-  get stripePublishableKey() { return process.env[ENV.stripePublishableKey] || null; },
-  get uploadUrlTtlSeconds() { return int(ENV.uploadUrlTtlSeconds, 300); },
-  get imageUrlTtlSeconds() { return int(ENV.imageUrlTtlSeconds, 24 * 3600); },
-  get moderationMinConfidence() { return int(ENV.moderationMinConfidence, 60); },
-  get engineEndpoint() { return required(ENV.engineEndpoint); },
-  get jobsMachineArn() { return required(ENV.jobsMachineArn); },
-  get orderMachineArn() { return required(ENV.orderMachineArn); },
+  get mediaBucket() {
+    return required(ENV.mediaBucket);
+  },
+  get brandName() {
+    return process.env[ENV.brandName] || 'ToonZap';
+  },
+  get paymentMode() {
+    return (process.env[ENV.paymentMode] || 'prelaunch') as PaymentMode;
+  },
+  get stripePublishableKey() {
+    return process.env[ENV.stripePublishableKey] || null;
+  },
+  get uploadUrlTtlSeconds() {
+    return int(ENV.uploadUrlTtlSeconds, 300);
+  },
+  get imageUrlTtlSeconds() {
+    return int(ENV.imageUrlTtlSeconds, 24 * 3600);
+  },
+  get moderationMinConfidence() {
+    return int(ENV.moderationMinConfidence, 60);
+  },
+  get engineEndpoint() {
+    return required(ENV.engineEndpoint);
+  },
+  get jobsMachineArn() {
+    return required(ENV.jobsMachineArn);
+  },
+  get orderMachineArn() {
+    return required(ENV.orderMachineArn);
+  },
   /** Public site origin for links in e-mails and Checkout redirects, without a trailing slash. */
-  get siteUrl() { return required(ENV.siteUrl).replace(/\/+$/, ''); },
-  get mailFrom() { return required(ENV.mailFrom); },
+  get siteUrl() {
+    return required(ENV.siteUrl).replace(/\/+$/, '');
+  },
+  get mailFrom() {
+    return required(ENV.mailFrom);
+  },
   /** JSON of domain/generative.ts GenerativeStyles; lambdas/lib/renderer.ts parses and checks it. */
-  get generativeStyles() { return process.env[ENV.generativeStyles] || '{}'; },
-  get bedrockRegion() { return required(ENV.bedrockRegion); },
+  get generativeStyles() {
+    return process.env[ENV.generativeStyles] || '{}';
+  },
+  get bedrockRegion() {
+    return required(ENV.bedrockRegion);
+  },
   /** 0 is a valid budget (no generative previews at all). */
   get generativePreviewsPerDay() {
     const n = Number(process.env[ENV.generativePreviewsPerDay]);
     return Number.isInteger(n) && n >= 0 ? n : 0;
   },
   /** Where visitors write to (lib/config.ts supportEmail). */
-  get supportEmail() { return required(ENV.supportEmail); },
+  get supportEmail() {
+    return required(ENV.supportEmail);
+  },
   /**
    * Every origin the site is served from (the custom domain, CloudFront's own; locally localhost and 127.0.0.1).
    * Checkout sends the visitor back to the one they came from, and never anywhere else.
    */
   get siteOrigins(): string[] {
-    const list = (process.env[ENV.siteOrigins] ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
+    const list = (process.env[ENV.siteOrigins] ?? '')
+      .split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean);
     return [...new Set([this.siteUrl, ...list])];
   },
 };

@@ -8,7 +8,10 @@ const ID_KEYS = ['order_id', 'job_id', 'image_hash', 'style'] as const;
  * (order, job, image, style) on every log line, a trace subsegment, metrics published at the end. Errors are thrown
  * on unchanged: the state machine's Retry and Catch match them by name.
  */
-export function taskHandler<I, O>(name: string, fn: (input: I) => Promise<O>): (input: I, context?: InvocationContext) => Promise<O> {
+export function taskHandler<I, O>(
+  name: string,
+  fn: (input: I) => Promise<O>,
+): (input: I, context?: InvocationContext) => Promise<O> {
   return (input, context) => {
     const ids: LogIds = {};
     if (input && typeof input === 'object') {

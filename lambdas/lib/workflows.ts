@@ -1,4 +1,9 @@
-import { DescribeExecutionCommand, ExecutionAlreadyExists, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  ExecutionAlreadyExists,
+  StartExecutionCommand,
+  StopExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { sfn } from './aws';
 
 /** Starts a state machine execution; a name already used means it was started before, which is fine (idempotent). */
@@ -15,7 +20,8 @@ export async function startExecution(stateMachineArn: string, name: string, inpu
 }
 
 /** The ARN of a machine's execution with this name (Step Functions derives it the same way). */
-export const executionArn = (stateMachineArn: string, name: string) => `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+export const executionArn = (stateMachineArn: string, name: string) =>
+  `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
 
 export interface ExecutionState {
   /** Step Functions' status, or MISSING when no such execution exists. */
@@ -28,7 +34,12 @@ export interface ExecutionState {
 export async function executionStatus(arn: string): Promise<ExecutionState> {
   try {
     const res = await sfn().send(new DescribeExecutionCommand({ executionArn: arn }));
-    return { status: (res.status ?? 'RUNNING') as ExecutionState['status'], error: res.error, cause: res.cause, startDate: res.startDate };
+    return {
+      status: (res.status ?? 'RUNNING') as ExecutionState['status'],
+      error: res.error,
+      cause: res.cause,
+      startDate: res.startDate,
+    };
   } catch (err) {
     if ((err as Error).name === 'ExecutionDoesNotExist') return { status: 'MISSING' };
     throw err;

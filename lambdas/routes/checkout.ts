@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { contract } from '../../domain/contract';
-import { getStyle } from '../../domain/styles';
 import { CHECKOUT_SESSION_SECONDS } from '../../domain/orders';
-import { expiresAt } from '../../domain/privacy';
 import { CURRENCY, orderSummary } from '../../domain/pricing';
-import { badRequest, HttpError, httpHandler, respond, parseBody } from '../lib/http';
+import { expiresAt } from '../../domain/privacy';
+import { getStyle } from '../../domain/styles';
+import { badRequest, HttpError, httpHandler, parseBody, respond } from '../lib/http';
 import { getImage } from '../lib/images';
+import { logContext, logger } from '../lib/observability';
 import { type OrderRecord, putOrder, setOrderSession } from '../lib/orders';
 import { payments } from '../lib/payments';
 import { settings } from '../lib/settings';
-import { logContext, logger } from '../lib/observability';
 
 /**
  * POST /api/checkout {email, hashes, styles} → {session_id, order_id, url}.
@@ -24,7 +24,9 @@ export const handler = httpHandler(async (event) => {
   const images = await Promise.all(hashes.map(getImage));
   const refused = hashes.filter((_, i) => images[i]?.moderation !== 'allowed');
   if (refused.length) {
-    throw badRequest(`${refused.length === 1 ? 'An image has' : `${refused.length} images have`} not passed moderation: ${refused.map((h) => h.slice(0, 12)).join(', ')}.`);
+    throw badRequest(
+      `${refused.length === 1 ? 'An image has' : `${refused.length} images have`} not passed moderation: ${refused.map((h) => h.slice(0, 12)).join(', ')}.`,
+    );
   }
 
   const summary = orderSummary(hashes.length, styles.length);
@@ -59,17 +61,23 @@ export const handler = httpHandler(async (event) => {
       {
         mode: 'payment',
         // One line with the order total: the discount is rounded on the whole, so no per-unit price would add up to it.
-        line_items: [{
-          quantity: 1,
-          price_data: {
-            currency: order.currency,
-            unit_amount: order.total,
-            product_data: {
-              name: `${settings.brandName}: ${order.generations} cartoon ${order.generations === 1 ? 'image' : 'images'}`,
-              description: `${hashes.length} ${hashes.length === 1 ? 'photo' : 'photos'} × ${styles.length} ${styles.length === 1 ? 'style' : 'styles'} (${styleNames}), ${summary.discountPercent}% off`.slice(0, 500),
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: order.currency,
+              unit_amount: order.total,
+              product_data: {
+                name: `${settings.brandName}: ${order.generations} cartoon ${order.generations === 1 ? 'image' : 'images'}`,
+                description:
+                  `${hashes.length} ${hashes.length === 1 ? 'photo' : 'photos'} × ${styles.length} ${styles.length === 1 ? 'style' : 'styles'} (${styleNames}), ${summary.discountPercent}% off`.slice(
+                    0,
+                    500,
+                  ),
+              },
             },
           },
-        }],
+        ],
         customer_email: email,
         client_reference_id: order.order_id,
         metadata: { order_id: order.order_id },
@@ -87,7 +95,10 @@ export const handler = httpHandler(async (event) => {
   }
   if (session.amount_total !== order.total) {
     // Never let a customer pay an amount other than the order's: the webhook would refuse to fulfil it.
-    logger.error('Checkout Session amount differs from the order total', { amount_total: session.amount_total, total: order.total });
+    logger.error('Checkout Session amount differs from the order total', {
+      amount_total: session.amount_total,
+      total: order.total,
+    });
     throw new HttpError(502, 'The payment provider returned an unexpected amount. Please try again.');
   }
   await setOrderSession(order.order_id, session.id);

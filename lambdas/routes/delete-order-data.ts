@@ -1,6 +1,6 @@
 import { contract } from '../../domain/contract';
-import { HttpError, httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
 import { eraseOrder } from '../lib/erasure';
+import { HttpError, httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
 import { getGeneration, getOrder } from '../lib/orders';
 
 const ORDER_ID = /^[0-9a-f-]{36}$/;
@@ -15,7 +15,10 @@ export const handler = httpHandler(async (event) => {
   const order = ORDER_ID.test(id) ? await getOrder(id) : null;
   if (!order) throw notFound('Order not found.');
   if (order.status === 'created' && order.session_expires_at > Date.now() / 1000) {
-    throw new HttpError(409, 'This order is waiting for payment. Cancel the payment first, or try again once it has expired.');
+    throw new HttpError(
+      409,
+      'This order is waiting for payment. Cancel the payment first, or try again once it has expired.',
+    );
   }
   const generation = await getGeneration(id);
   if (generation && generation.status !== 'completed' && generation.status !== 'failed' && !generation.erased_at) {

@@ -1,7 +1,7 @@
 import { imageFileName } from '../../domain/download-names';
-import { getStyle, STYLES } from '../../domain/styles';
 import { progressPercent } from '../../domain/orders';
-import { httpHandler, respond, respondGone, notFound, pathParam } from '../lib/http';
+import { getStyle, STYLES } from '../../domain/styles';
+import { httpHandler, notFound, pathParam, respond, respondGone } from '../lib/http';
 import { mediaKey, presignDownload } from '../lib/media';
 import { getGeneration } from '../lib/orders';
 
@@ -18,38 +18,61 @@ export const handler = httpHandler(async (event) => {
   const generation = GENERATION_ID.test(id) ? await getGeneration(id) : null;
   if (!generation) throw notFound('Generation not found.');
   if (generation.erased_at) {
-    return respondGone('get-generation', { detail: 'The photos and images of this order were deleted at your request.', erased_at: generation.erased_at });
+    return respondGone('get-generation', {
+      detail: 'The photos and images of this order were deleted at your request.',
+      erased_at: generation.erased_at,
+    });
   }
 
   const items = Object.values(generation.items);
   const hashOrder = [...new Set(items.map((i) => i.image_hash))];
   const delivered = items
     .filter((i) => i.status === 'done')
-    .sort((a, b) => hashOrder.indexOf(a.image_hash) - hashOrder.indexOf(b.image_hash) || (styleOrder.get(a.style) ?? 0) - (styleOrder.get(b.style) ?? 0));
-  const images = await Promise.all(delivered.map(async (i) => {
-    const style = getStyle(i.style);
-    const styleName = style?.name ?? i.style;
-    return {
-      url: await presignDownload(mediaKey.output(i.image_hash, i.style), imageFileName(styleName, i.image_hash, 'image/png')),
-      styleName,
-      styleId: i.style,
-      imageHash: i.image_hash,
-    };
-  }));
+    .sort(
+      (a, b) =>
+        hashOrder.indexOf(a.image_hash) - hashOrder.indexOf(b.image_hash) ||
+        (styleOrder.get(a.style) ?? 0) - (styleOrder.get(b.style) ?? 0),
+    );
+  const images = await Promise.all(
+    delivered.map(async (i) => {
+      const style = getStyle(i.style);
+      const styleName = style?.name ?? i.style;
+      return {
+        url: await presignDownload(
+          mediaKey.output(i.image_hash, i.style),
+          imageFileName(styleName, i.image_hash, 'image/png'),
+        ),
+        styleName,
+        styleId: i.style,
+        imageHash: i.image_hash,
+      };
+    }),
+  );
   const failed = items.filter((i) => i.status === 'failed');
   return respond('get-generation', 200, {
     status: generation.status,
     progress: progressPercent(generation.done_count + generation.failed_count, generation.item_count),
     error: generation.error ?? null,
     images,
-    ...(generation.refund ? {
-      refund: {
-        amount: generation.refund.amount,
-        currency: generation.refund.currency,
-        items: generation.refund.items,
-        refunded_at: generation.refund.refunded_at,
-      },
-    } : {}),
-    ...(failed.length ? { failed: failed.map((i) => ({ imageHash: i.image_hash, styleId: i.style, styleName: getStyle(i.style)?.name ?? i.style, error: i.error ?? null })) } : {}),
+    ...(generation.refund
+      ? {
+          refund: {
+            amount: generation.refund.amount,
+            currency: generation.refund.currency,
+            items: generation.refund.items,
+            refunded_at: generation.refund.refunded_at,
+          },
+        }
+      : {}),
+    ...(failed.length
+      ? {
+          failed: failed.map((i) => ({
+            imageHash: i.image_hash,
+            styleId: i.style,
+            styleName: getStyle(i.style)?.name ?? i.style,
+            error: i.error ?? null,
+          })),
+        }
+      : {}),
   });
 });

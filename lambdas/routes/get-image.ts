@@ -1,7 +1,7 @@
 import { imageFileName } from '../../domain/download-names';
-import { getStyle } from '../../domain/styles';
 import { isImageHash } from '../../domain/image-format';
-import { httpHandler, respond, notFound, pathParam } from '../lib/http';
+import { getStyle } from '../../domain/styles';
+import { httpHandler, notFound, pathParam, respond } from '../lib/http';
 import { getImage } from '../lib/images';
 import { mediaKey, presignDownload } from '../lib/media';
 import { deliveredStyles } from '../lib/outputs';
@@ -12,7 +12,8 @@ export const handler = httpHandler(async (event) => {
   const styleId = pathParam(event, 'style');
   const style = getStyle(styleId);
   // Only images generated for a paid order are served; anything else is simply not found.
-  if (!isImageHash(hash) || !style || !deliveredStyles(await getImage(hash)).has(style.id)) throw notFound('Image or style not found.');
+  if (!isImageHash(hash) || !style || !deliveredStyles(await getImage(hash)).has(style.id))
+    throw notFound('Image or style not found.');
   return respond('get-image', 200, {
     url: await presignDownload(mediaKey.output(hash, style.id), imageFileName(style.name, hash, 'image/png')),
     styleName: style.name,

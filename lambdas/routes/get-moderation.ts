@@ -1,6 +1,6 @@
 import { contract } from '../../domain/contract';
 import { refusalReason } from '../../domain/moderation-policy';
-import { httpHandler, respond, parseWith, pathParam } from '../lib/http';
+import { httpHandler, parseWith, pathParam, respond } from '../lib/http';
 import { knownImage } from '../lib/requests';
 
 /**
@@ -9,7 +9,9 @@ import { knownImage } from '../lib/requests';
  * in words for the visitor ("looks like it may contain nudity"); the labels behind it stay in the table for the operator.
  */
 export const handler = httpHandler(async (event) => {
-  const { image_hash: hash } = parseWith(contract['get-moderation'].params, { image_hash: pathParam(event, 'image_hash') });
+  const { image_hash: hash } = parseWith(contract['get-moderation'].params, {
+    image_hash: pathParam(event, 'image_hash'),
+  });
   const image = await knownImage(hash);
   const moderation = image.moderation ?? 'pending';
   const refused = moderation === 'rejected' || moderation === 'invalid';

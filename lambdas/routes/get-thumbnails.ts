@@ -1,6 +1,6 @@
-import { STYLES } from '../../domain/styles';
 import { contract } from '../../domain/contract';
-import { HttpError, httpHandler, respond, parseWith, pathParam } from '../lib/http';
+import { STYLES } from '../../domain/styles';
+import { HttpError, httpHandler, parseWith, pathParam, respond } from '../lib/http';
 import { mediaKey, presignDownload } from '../lib/media';
 import { pausedPreviews } from '../lib/renderer';
 import { knownImage } from '../lib/requests';
@@ -10,12 +10,20 @@ import { knownImage } from '../lib/requests';
  * {style: {id}, image: null, paused: true} for generative styles whose previews are paused today (budget spent).
  */
 export const handler = httpHandler(async (event) => {
-  const { image_hash: hash } = parseWith(contract['get-thumbnails'].params, { image_hash: pathParam(event, 'image_hash') });
+  const { image_hash: hash } = parseWith(contract['get-thumbnails'].params, {
+    image_hash: pathParam(event, 'image_hash'),
+  });
   const image = await knownImage(hash);
   if (image.moderation !== 'allowed') throw new HttpError(403, 'Image has not passed moderation.');
   const shown = STYLES.filter((s) => image.previews?.includes(s.id));
   const paused = new Set(pausedPreviews(image));
-  const ready = await Promise.all(shown.map(async (s) => ({ style: { id: s.id }, image: await presignDownload(mediaKey.preview(hash, s.id)) })));
-  const pausedList = STYLES.filter((s) => paused.has(s.id) && !image.previews?.includes(s.id)).map((s) => ({ style: { id: s.id }, image: null, paused: true as const }));
+  const ready = await Promise.all(
+    shown.map(async (s) => ({ style: { id: s.id }, image: await presignDownload(mediaKey.preview(hash, s.id)) })),
+  );
+  const pausedList = STYLES.filter((s) => paused.has(s.id) && !image.previews?.includes(s.id)).map((s) => ({
+    style: { id: s.id },
+    image: null,
+    paused: true as const,
+  }));
   return respond('get-thumbnails', 200, [...ready, ...pausedList]);
 });

@@ -1,5 +1,5 @@
 import { contract } from '../../domain/contract';
-import { httpHandler, respond, parseBody } from '../lib/http';
+import { httpHandler, parseBody, respond } from '../lib/http';
 import { putSignup } from '../lib/orders';
 
 /**
@@ -10,5 +10,7 @@ import { putSignup } from '../lib/orders';
 export const handler = httpHandler(async (event) => {
   const { email, image_hash: hash } = parseBody(event, contract['preview-signup'].request);
   const created = await putSignup(email, hash);
-  return created ? respond('preview-signup', 201, { status: 'signed_up' }) : respond('preview-signup', 200, { status: 'already_signed_up' });
+  return created
+    ? respond('preview-signup', 201, { status: 'signed_up' })
+    : respond('preview-signup', 200, { status: 'already_signed_up' });
 });

@@ -1,7 +1,7 @@
 import { contract } from '../../domain/contract';
 import { httpHandler, parseBody, respond } from '../lib/http';
-import { createJob, startJob } from '../lib/jobs';
 import { verdictBinding } from '../lib/images';
+import { createJob, startJob } from '../lib/jobs';
 import { bindingHolds } from '../lib/media';
 import { knownImage } from '../lib/requests';
 
@@ -13,10 +13,12 @@ import { knownImage } from '../lib/requests';
 export const handler = httpHandler(async (event) => {
   const { image_hashes: hashes } = parseBody(event, contract['process-moderation'].request);
   const images = await Promise.all(hashes.map(knownImage));
-  const standing = await Promise.all(images.map(async (image) => {
-    const bound = image.moderation === 'allowed' || image.moderation === 'rejected' ? verdictBinding(image) : null;
-    return bound !== null && (await bindingHolds(image.image_hash, bound)) === true;
-  }));
+  const standing = await Promise.all(
+    images.map(async (image) => {
+      const bound = image.moderation === 'allowed' || image.moderation === 'rejected' ? verdictBinding(image) : null;
+      return bound !== null && (await bindingHolds(image.image_hash, bound)) === true;
+    }),
+  );
   if (standing.every(Boolean)) {
     return respond('process-moderation', 200, { job_id: (await createJob('moderation', hashes, 'SUCCESS')).job_id });
   }

@@ -2,10 +2,10 @@ import type Stripe from 'stripe';
 import { pausePoint } from '../lib/fault-points';
 import { fulfilSession } from '../lib/fulfilment';
 import { badRequest, HttpError, httpHandler, respond } from '../lib/http';
+import { logContext, logger } from '../lib/observability';
 import { claimEvent, completeEvent, getOrder, markOrderExpired, releaseEvent } from '../lib/orders';
 import { payments } from '../lib/payments';
 import { settings } from '../lib/settings';
-import { logContext, logger } from '../lib/observability';
 
 /** How far ahead of our clock a signed webhook timestamp may be (Stripe's own tolerance for age is 300 s too). */
 const MAX_CLOCK_SKEW_SECONDS = 300;
@@ -20,7 +20,11 @@ function signedAt(header: string): number {
   return Number.isFinite(t) ? t : Number.POSITIVE_INFINITY;
 }
 
-const HANDLED = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'checkout.session.expired']);
+const HANDLED = new Set([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.expired',
+]);
 
 /**
  * POST /api/stripe-webhook: Stripe's signed events. The signature is checked on the raw body; then the event id is
@@ -41,10 +45,13 @@ export const handler = httpHandler(async (event) => {
     evt = stripe.webhooks.constructEvent(payload, signature, webhookSecret);
   } catch (err) {
     // Stripe's messages run to several lines of advice; the first line says what failed.
-    throw badRequest(`Webhook signature verification failed: ${(err as Error).message.split('\n')[0].trim().slice(0, 120)}`);
+    throw badRequest(
+      `Webhook signature verification failed: ${(err as Error).message.split('\n')[0].trim().slice(0, 120)}`,
+    );
   }
   // The SDK checks only the age of the signed timestamp; a future one would stay replayable until then.
-  if (signedAt(signature) > Date.now() / 1000 + MAX_CLOCK_SKEW_SECONDS) throw badRequest('Webhook timestamp is in the future.');
+  if (signedAt(signature) > Date.now() / 1000 + MAX_CLOCK_SKEW_SECONDS)
+    throw badRequest('Webhook timestamp is in the future.');
   logContext({ event_id: evt.id });
   if (!HANDLED.has(evt.type)) return respond('stripe-webhook', 200, { received: true, ignored: evt.type });
   const claim = await claimEvent(evt.id, evt.type);

@@ -1,5 +1,5 @@
 import { contract } from '../../domain/contract';
-import { httpHandler, respond, parseBody } from '../lib/http';
+import { httpHandler, parseBody, respond } from '../lib/http';
 import { getImage, markVerified, registerImage, verdictBinding } from '../lib/images';
 import { checkBinding, mediaKey, objectExists, presignUpload, verifyUpload } from '../lib/media';
 
@@ -14,7 +14,8 @@ export const handler = httpHandler(async (event) => {
 
   const key = mediaKey.upload(hash);
   const record = await getImage(hash);
-  const judged = record && (record.moderation === 'allowed' || record.moderation === 'rejected') ? verdictBinding(record) : null;
+  const judged =
+    record && (record.moderation === 'allowed' || record.moderation === 'rejected') ? verdictBinding(record) : null;
   if (judged) {
     if ((await checkBinding(hash, judged)).ok) return respond('upload-image', 200, { status: 'exists' });
     // The judged object changed or vanished (and was removed): the verdict no longer stands; register afresh below.

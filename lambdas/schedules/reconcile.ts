@@ -16,7 +16,11 @@ async function run() {
   const result = await reconcile(stripe);
   // Each repair is a failure something else missed: the ReconcilerRepairs alarm (lib/monitoring.ts) tells a person.
   countMetric(METRICS.reconcilerRepairs, result.repairs.length);
-  logger.info('reconcile pass', { checked: result.checked, repaired: result.repairs.length, errors: result.errors.length });
+  logger.info('reconcile pass', {
+    checked: result.checked,
+    repaired: result.repairs.length,
+    errors: result.errors.length,
+  });
   return result;
 }
 

@@ -1,20 +1,19 @@
-import { GENERATIVE_ERRORS } from '../../domain/wiring';
 import { ITEM_ERRORS, itemKey } from '../../domain/orders';
+import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
 import { GenerativeError } from '../lib/bedrock';
 import { renderOnEngine } from '../lib/engine';
 import { pausePoint } from '../lib/fault-points';
 import { renderGenerative } from '../lib/generative';
 import { getImage } from '../lib/images';
-import { allowedUpload } from '../lib/moderation';
 import { mediaKey, objectExists } from '../lib/media';
+import { allowedUpload } from '../lib/moderation';
+import { countMetric } from '../lib/observability';
 import { finishItem, getGeneration } from '../lib/orders';
 import { deliveredStyles, recordOutput } from '../lib/outputs';
 import { previewRenderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
-import type { WorkItem } from './order-prepare';
 import { taskHandler } from '../lib/task';
-import { METRICS } from '../../domain/wiring';
-import { countMetric } from '../lib/observability';
+import type { WorkItem } from './order-prepare';
 
 /** The paid engine render: full resolution, no watermark (generative styles use their configured output size). */
 const OUTPUT_SIZE = 2048;
@@ -46,10 +45,18 @@ async function run(input: WorkItem) {
     // The refund policy names "output significantly different from preview": never silently switch renderers.
     const previewBy = previewRenderer(image, input.style);
     if (previewBy !== null && previewBy !== renderer.id) {
-      throw new GenerativeError(`The preview of ${input.style} was made by ${previewBy}, the style is now rendered by ${renderer.id}`, GENERATIVE_ERRORS.rendererChanged);
+      throw new GenerativeError(
+        `The preview of ${input.style} was made by ${previewBy}, the style is now rendered by ${renderer.id}`,
+        GENERATIVE_ERRORS.rendererChanged,
+      );
     }
     if (renderer.kind === 'bedrock') {
-      await renderGenerative(input.image_hash, input.style, renderer.settings, { key, inputSize: renderer.settings.outputSize, size: renderer.settings.outputSize, watermark: false });
+      await renderGenerative(input.image_hash, input.style, renderer.settings, {
+        key,
+        inputSize: renderer.settings.outputSize,
+        size: renderer.settings.outputSize,
+        watermark: false,
+      });
     } else {
       const bucket = settings.mediaBucket;
       await renderOnEngine({

@@ -1,9 +1,9 @@
 import { ITEM_ERRORS } from '../../domain/orders';
+import { logger } from '../lib/observability';
 import { finishItem } from '../lib/orders';
+import { taskHandler } from '../lib/task';
 import { describeFailure, type JobFailedInput } from './job-failed';
 import type { WorkItem } from './order-prepare';
-import { taskHandler } from '../lib/task';
-import { logger } from '../lib/observability';
 
 /** Order pipeline, Map iteration Catch: the item ends failed with its reason (refunded when the order finishes). */
 async function run(input: WorkItem & { error?: JobFailedInput['error'] }) {

@@ -1,8 +1,11 @@
 import { setJobStatus } from '../lib/jobs';
-import { taskHandler } from '../lib/task';
 import { logger } from '../lib/observability';
+import { taskHandler } from '../lib/task';
 
-export interface JobFailedInput { job_id?: string; error?: { Error?: string; Cause?: string } }
+export interface JobFailedInput {
+  job_id?: string;
+  error?: { Error?: string; Cause?: string };
+}
 
 /** Step Functions catch handler: the job ends FAILURE with a readable reason, so nothing waits forever. */
 async function run(input: JobFailedInput) {

@@ -2,7 +2,10 @@ import { runJob } from '../lib/jobs';
 import { makePreviews } from '../lib/previews';
 import { taskHandler } from '../lib/task';
 
-export interface PreviewsInput { job_id?: string; image_hash: string }
+export interface PreviewsInput {
+  job_id?: string;
+  image_hash: string;
+}
 
 /** Step Functions task: the previews job for one allowed photo (free previews: the daily budget applies). */
 async function run(input: PreviewsInput) {

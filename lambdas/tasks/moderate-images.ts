@@ -1,13 +1,16 @@
+import { STYLE_IDS } from '../../domain/styles';
 import { getImage } from '../lib/images';
 import { runJob } from '../lib/jobs';
 import { mapLimit, moderateImage } from '../lib/moderation';
+import { logger } from '../lib/observability';
 import { makePreviews } from '../lib/previews';
-import { STYLE_IDS } from '../../domain/styles';
 import { pendingPreviews, rendererFor } from '../lib/renderer';
 import { taskHandler } from '../lib/task';
-import { logger } from '../lib/observability';
 
-export interface ModerateInput { job_id?: string; image_hashes: string[] }
+export interface ModerateInput {
+  job_id?: string;
+  image_hashes: string[];
+}
 
 /** Step Functions task: moderates every photo of a job; the verdicts are in the images table. */
 async function run(input: ModerateInput) {
@@ -22,12 +25,16 @@ async function run(input: ModerateInput) {
     if (allowed[0]) {
       const first = await getImage(allowed[0]);
       if (pendingPreviews(first, engineStyles).length) {
-        await makePreviews(allowed[0], { styles: engineStyles, budget: true }).catch((err) => logger.warn('early previews failed', { image_hash: allowed[0], error: err as Error }));
+        await makePreviews(allowed[0], { styles: engineStyles, budget: true }).catch((err) =>
+          logger.warn('early previews failed', { image_hash: allowed[0], error: err as Error }),
+        );
       }
     }
     return {
       allowed,
-      refused: outcomes.filter((o) => o.moderation !== 'allowed').map((o) => ({ image_hash: o.image_hash, moderation: o.moderation })),
+      refused: outcomes
+        .filter((o) => o.moderation !== 'allowed')
+        .map((o) => ({ image_hash: o.image_hash, moderation: o.moderation })),
     };
   });
 }

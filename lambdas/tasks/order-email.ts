@@ -1,8 +1,8 @@
 import { pausePoint } from '../lib/fault-points';
 import { sendOrderEmail } from '../lib/mail';
 import { getGeneration } from '../lib/orders';
-import type { OrderInput } from './order-prepare';
 import { taskHandler } from '../lib/task';
+import type { OrderInput } from './order-prepare';
 
 /** Order pipeline, last step: the one e-mail with links to the results (or the refund, if nothing could be made). */
 async function run(input: OrderInput) {

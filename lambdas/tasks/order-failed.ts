@@ -1,8 +1,8 @@
+import { logger } from '../lib/observability';
 import { closeBrokenOrder } from '../lib/order-outcome';
+import { taskHandler } from '../lib/task';
 import { describeFailure, type JobFailedInput } from './job-failed';
 import type { OrderInput } from './order-prepare';
-import { taskHandler } from '../lib/task';
-import { logger } from '../lib/observability';
 
 /** Order pipeline, top-level Catch: whatever broke, the order is closed (see closeBrokenOrder). */
 async function run(input: OrderInput & { error?: JobFailedInput['error'] }) {

@@ -3,8 +3,14 @@ import { mapLimit, moderateImage } from '../lib/moderation';
 import { finishItem, getGeneration, markGenerationProcessing } from '../lib/orders';
 import { taskHandler } from '../lib/task';
 
-export interface OrderInput { order_id: string }
-export interface WorkItem { order_id: string; image_hash: string; style: string }
+export interface OrderInput {
+  order_id: string;
+}
+export interface WorkItem {
+  order_id: string;
+  image_hash: string;
+  style: string;
+}
 
 /**
  * Order pipeline, first step: each paid photo's verdict is checked against the stored object it was made on (the
@@ -22,12 +28,18 @@ async function run(input: OrderInput): Promise<{ allowed: string[]; items: WorkI
   const allowed = outcomes.filter((o) => o.moderation === 'allowed').map((o) => o.image_hash);
   for (const o of outcomes.filter((x) => x.moderation !== 'allowed')) {
     for (const item of pending.filter((i) => i.image_hash === o.image_hash)) {
-      await finishItem(input.order_id, item, { status: 'failed', error: ITEM_ERRORS.refused, detail: `moderation ${o.moderation}: ${o.reasons.join('; ')}` });
+      await finishItem(input.order_id, item, {
+        status: 'failed',
+        error: ITEM_ERRORS.refused,
+        detail: `moderation ${o.moderation}: ${o.reasons.join('; ')}`,
+      });
     }
   }
   return {
     allowed,
-    items: pending.filter((i) => allowed.includes(i.image_hash)).map((i) => ({ order_id: input.order_id, image_hash: i.image_hash, style: i.style })),
+    items: pending
+      .filter((i) => allowed.includes(i.image_hash))
+      .map((i) => ({ order_id: input.order_id, image_hash: i.image_hash, style: i.style })),
   };
 }
 

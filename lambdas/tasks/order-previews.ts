@@ -1,9 +1,12 @@
+import { logger } from '../lib/observability';
 import { getGeneration } from '../lib/orders';
 import { makePreviews } from '../lib/previews';
 import { taskHandler } from '../lib/task';
-import { logger } from '../lib/observability';
 
-export interface OrderPreviewsInput { order_id: string; prepared: { allowed: string[] } }
+export interface OrderPreviewsInput {
+  order_id: string;
+  prepared: { allowed: string[] };
+}
 
 /**
  * Order pipeline: watermarked previews of the ordered styles for each allowed photo that has none (the gallery and
@@ -15,7 +18,13 @@ async function run(input: OrderPreviewsInput) {
   if (!generation) throw new Error(`Generation ${input.order_id} not found`);
   const made: Record<string, string[]> = {};
   for (const hash of input.prepared.allowed) {
-    const styles = [...new Set(Object.values(generation.items).filter((i) => i.image_hash === hash).map((i) => i.style))];
+    const styles = [
+      ...new Set(
+        Object.values(generation.items)
+          .filter((i) => i.image_hash === hash)
+          .map((i) => i.style),
+      ),
+    ];
     try {
       const res = await makePreviews(hash, { styles, onlyMissing: true, budget: false });
       if (res.styles.length) made[hash] = res.styles;

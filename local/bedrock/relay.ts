@@ -11,13 +11,25 @@ import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { LocalBedrock } from './server';
 
-export async function startBedrockRelay(opts: { endpoint: string; region: string; log?: (line: string) => void }): Promise<LocalBedrock> {
+export async function startBedrockRelay(opts: {
+  endpoint: string;
+  region: string;
+  log?: (line: string) => void;
+}): Promise<LocalBedrock> {
   // Resolved now, before the runtime puts its emulator credentials into the environment.
   const credentials = await fromNodeProviderChain()().catch((err: Error) => {
-    throw new Error(`AWS_ENDPOINT_URL_BEDROCK_RUNTIME is set (${opts.endpoint}) but the default credential chain has no credentials for it: ${err.message}`);
+    throw new Error(
+      `AWS_ENDPOINT_URL_BEDROCK_RUNTIME is set (${opts.endpoint}) but the default credential chain has no credentials for it: ${err.message}`,
+    );
   });
   // HTTP/1.1 like the handlers' client (lambdas/lib/aws.ts): AWS accepts it, and so does any compatible endpoint.
-  const client = new BedrockRuntimeClient({ endpoint: opts.endpoint, region: opts.region, credentials, maxAttempts: 1, requestHandler: new NodeHttpHandler({ requestTimeout: 110_000 }) });
+  const client = new BedrockRuntimeClient({
+    endpoint: opts.endpoint,
+    region: opts.region,
+    credentials,
+    maxAttempts: 1,
+    requestHandler: new NodeHttpHandler({ requestTimeout: 110_000 }),
+  });
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -28,14 +40,25 @@ export async function startBedrockRelay(opts: { endpoint: string; region: string
         res.end(JSON.stringify({ message: `No operation at ${req.method} ${req.url}` }));
         return;
       }
-      client.send(new InvokeModelCommand({ modelId: decodeURIComponent(m[1]), body: Buffer.concat(chunks), contentType: 'application/json', accept: 'application/json' }))
+      client
+        .send(
+          new InvokeModelCommand({
+            modelId: decodeURIComponent(m[1]),
+            body: Buffer.concat(chunks),
+            contentType: 'application/json',
+            accept: 'application/json',
+          }),
+        )
         .then((out) => {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(Buffer.from(out.body));
         })
         .catch((err: Error & { $metadata?: { httpStatusCode?: number } }) => {
           opts.log?.(`bedrock relay: ${err.name}: ${err.message}`);
-          res.writeHead(err.$metadata?.httpStatusCode ?? 502, { 'content-type': 'application/json', 'x-amzn-errortype': err.name });
+          res.writeHead(err.$metadata?.httpStatusCode ?? 502, {
+            'content-type': 'application/json',
+            'x-amzn-errortype': err.name,
+          });
           res.end(JSON.stringify({ message: err.message }));
         });
     });
@@ -44,10 +67,11 @@ export async function startBedrockRelay(opts: { endpoint: string; region: string
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-      client.destroy();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+        client.destroy();
+      }),
   };
 }

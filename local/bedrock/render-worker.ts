@@ -5,7 +5,12 @@
 import { parentPort } from 'node:worker_threads';
 import { renderStyle } from '../../engine/index';
 
-export interface RenderJob { id: number; image: Uint8Array; style: string; maxSize: number }
+export interface RenderJob {
+  id: number;
+  image: Uint8Array;
+  style: string;
+  maxSize: number;
+}
 export type RenderResult = { id: number; ok: true; png: Uint8Array } | { id: number; ok: false; error: string };
 
 parentPort?.on('message', (job: RenderJob) => {

@@ -29,12 +29,41 @@ import { sniffFormat } from '../../engine/image-io';
 import type { RenderJob, RenderResult } from './render-worker';
 
 /** Documented limits of the Stability AI image services on Bedrock. */
-export const LIMITS = { minSide: 64, maxPixels: 9_437_184, maxAspect: 2.5, maxPrompt: 10_000, maxSeed: 4_294_967_294 } as const;
+export const LIMITS = {
+  minSide: 64,
+  maxPixels: 9_437_184,
+  maxAspect: 2.5,
+  maxPrompt: 10_000,
+  maxSeed: 4_294_967_294,
+} as const;
 const STYLE_PRESETS = [
-  '3d-model', 'analog-film', 'anime', 'cinematic', 'comic-book', 'digital-art', 'enhance', 'fantasy-art', 'isometric',
-  'line-art', 'low-poly', 'modeling-compound', 'neon-punk', 'origami', 'photographic', 'pixel-art', 'tile-texture',
+  '3d-model',
+  'analog-film',
+  'anime',
+  'cinematic',
+  'comic-book',
+  'digital-art',
+  'enhance',
+  'fantasy-art',
+  'isometric',
+  'line-art',
+  'low-poly',
+  'modeling-compound',
+  'neon-punk',
+  'origami',
+  'photographic',
+  'pixel-art',
+  'tile-texture',
 ];
-const KEYS = new Set(['image', 'prompt', 'control_strength', 'negative_prompt', 'seed', 'output_format', 'style_preset']);
+const KEYS = new Set([
+  'image',
+  'prompt',
+  'control_strength',
+  'negative_prompt',
+  'seed',
+  'output_format',
+  'style_preset',
+]);
 const MAX_BODY = 32 * 1024 * 1024;
 
 export interface LocalBedrockOptions {
@@ -51,7 +80,11 @@ export interface LocalBedrock {
 }
 
 class BedrockError extends Error {
-  constructor(readonly type: string, message: string, readonly status = 400) {
+  constructor(
+    readonly type: string,
+    message: string,
+    readonly status = 400,
+  ) {
     super(message);
   }
 }
@@ -74,17 +107,32 @@ export async function parseControlStructure(raw: Buffer): Promise<ControlStructu
   } catch {
     throw invalid('Malformed input request: the body is not JSON');
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('Malformed input request: the body must be a JSON object');
-  for (const k of Object.keys(body)) if (!KEYS.has(k)) throw invalid(`Malformed input request: #: extraneous key [${k}] is not permitted`);
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw invalid('Malformed input request: the body must be a JSON object');
+  for (const k of Object.keys(body))
+    if (!KEYS.has(k)) throw invalid(`Malformed input request: #: extraneous key [${k}] is not permitted`);
   const { image, prompt, control_strength, negative_prompt, seed, output_format, style_preset } = body;
-  if (typeof prompt !== 'string') throw invalid('Malformed input request: #: required key [prompt] not found or not a string');
-  if (prompt.length > LIMITS.maxPrompt) throw invalid(`Malformed input request: #/prompt: expected maxLength: ${LIMITS.maxPrompt}, actual: ${prompt.length}`);
-  if (typeof image !== 'string') throw invalid('Malformed input request: #: required key [image] not found or not a string');
-  if (control_strength !== undefined && (typeof control_strength !== 'number' || control_strength < 0 || control_strength > 1)) {
+  if (typeof prompt !== 'string')
+    throw invalid('Malformed input request: #: required key [prompt] not found or not a string');
+  if (prompt.length > LIMITS.maxPrompt)
+    throw invalid(
+      `Malformed input request: #/prompt: expected maxLength: ${LIMITS.maxPrompt}, actual: ${prompt.length}`,
+    );
+  if (typeof image !== 'string')
+    throw invalid('Malformed input request: #: required key [image] not found or not a string');
+  if (
+    control_strength !== undefined &&
+    (typeof control_strength !== 'number' || control_strength < 0 || control_strength > 1)
+  ) {
     throw invalid('Malformed input request: #/control_strength: must be a number between 0 and 1');
   }
-  if (negative_prompt !== undefined && (typeof negative_prompt !== 'string' || negative_prompt.length > LIMITS.maxPrompt)) {
-    throw invalid(`Malformed input request: #/negative_prompt: must be a string of at most ${LIMITS.maxPrompt} characters`);
+  if (
+    negative_prompt !== undefined &&
+    (typeof negative_prompt !== 'string' || negative_prompt.length > LIMITS.maxPrompt)
+  ) {
+    throw invalid(
+      `Malformed input request: #/negative_prompt: must be a string of at most ${LIMITS.maxPrompt} characters`,
+    );
   }
   if (seed !== undefined && (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > LIMITS.maxSeed)) {
     throw invalid(`Malformed input request: #/seed: must be an integer between 0 and ${LIMITS.maxSeed}`);
@@ -92,10 +140,13 @@ export async function parseControlStructure(raw: Buffer): Promise<ControlStructu
   if (output_format !== undefined && !['jpeg', 'png', 'webp'].includes(output_format as string)) {
     throw invalid('Malformed input request: #/output_format: must be one of jpeg, png, webp');
   }
-  if (style_preset !== undefined && !STYLE_PRESETS.includes(style_preset as string)) throw invalid('Malformed input request: #/style_preset: unknown preset');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(image) || image.length % 4 !== 0) throw invalid('Malformed input request: #/image: not valid base64');
+  if (style_preset !== undefined && !STYLE_PRESETS.includes(style_preset as string))
+    throw invalid('Malformed input request: #/style_preset: unknown preset');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(image) || image.length % 4 !== 0)
+    throw invalid('Malformed input request: #/image: not valid base64');
   const bytes = Buffer.from(image, 'base64');
-  const isWebp = bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP';
+  const isWebp =
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP';
   if (!sniffFormat(bytes) && !isWebp) throw invalid('Invalid image: the image must be a PNG, JPEG or WEBP');
   let width = 0;
   let height = 0;
@@ -106,9 +157,14 @@ export async function parseControlStructure(raw: Buffer): Promise<ControlStructu
   } catch {
     throw invalid('Invalid image: the image could not be decoded');
   }
-  if (Math.min(width, height) < LIMITS.minSide) throw invalid(`Invalid image: every side must be at least ${LIMITS.minSide} pixels (got ${width}x${height})`);
-  if (width * height > LIMITS.maxPixels) throw invalid(`Invalid image: at most ${LIMITS.maxPixels} pixels (got ${width}x${height})`);
-  if (Math.max(width, height) / Math.min(width, height) > LIMITS.maxAspect) throw invalid(`Invalid image: aspect ratio must be between 1:${LIMITS.maxAspect} and ${LIMITS.maxAspect}:1 (got ${width}x${height})`);
+  if (Math.min(width, height) < LIMITS.minSide)
+    throw invalid(`Invalid image: every side must be at least ${LIMITS.minSide} pixels (got ${width}x${height})`);
+  if (width * height > LIMITS.maxPixels)
+    throw invalid(`Invalid image: at most ${LIMITS.maxPixels} pixels (got ${width}x${height})`);
+  if (Math.max(width, height) / Math.min(width, height) > LIMITS.maxAspect)
+    throw invalid(
+      `Invalid image: aspect ratio must be between 1:${LIMITS.maxAspect} and ${LIMITS.maxAspect}:1 (got ${width}x${height})`,
+    );
   return {
     image: bytes,
     prompt,
@@ -129,7 +185,9 @@ function renderer() {
     const ts = path.join(__dirname, 'render-worker.ts');
     const w = fs.existsSync(js)
       ? new Worker(js)
-      : new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(ts)});`, { eval: true });
+      : new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(ts)});`, {
+          eval: true,
+        });
     w.on('message', (r: RenderResult) => {
       const p = pending.get(r.id);
       pending.delete(r.id);
@@ -172,7 +230,8 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
 
   async function invoke(modelId: string, body: Buffer): Promise<Buffer> {
     const prompts = byModel.get(modelId);
-    if (!prompts) throw invalid(`The provided model identifier is invalid: ${modelId} is not a configured generative model here`);
+    if (!prompts)
+      throw invalid(`The provided model identifier is invalid: ${modelId} is not a configured generative model here`);
     const req = await parseControlStructure(body);
     const style = prompts.get(req.prompt);
     if (!style) throw invalid('The local stand-in draws only the configured prompts (lib/config.ts generativeStyles)');
@@ -192,16 +251,22 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     });
     req.on('end', () => {
       const send = (status: number, body: Buffer, type?: string) => {
-        res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-requestid': crypto.randomUUID(), ...(type ? { 'x-amzn-errortype': type } : {}) });
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'x-amzn-requestid': crypto.randomUUID(),
+          ...(type ? { 'x-amzn-errortype': type } : {}),
+        });
         res.end(body);
       };
       const fail = (err: unknown) => {
-        const e = err instanceof BedrockError ? err : new BedrockError('InternalServerException', (err as Error).message, 500);
+        const e =
+          err instanceof BedrockError ? err : new BedrockError('InternalServerException', (err as Error).message, 500);
         if (e.status >= 500) log(`bedrock internal error: ${e.message}`);
         send(e.status, Buffer.from(JSON.stringify({ message: e.message })), e.type);
       };
       const m = /^\/model\/([^/]+)\/invoke$/.exec((req.url ?? '').split('?')[0]);
-      if (req.method !== 'POST' || !m) return fail(new BedrockError('UnknownOperationException', `No operation at ${req.method} ${req.url}`, 404));
+      if (req.method !== 'POST' || !m)
+        return fail(new BedrockError('UnknownOperationException', `No operation at ${req.method} ${req.url}`, 404));
       if (size > MAX_BODY) return fail(invalid('Input is too long for the requested model'));
       invoke(decodeURIComponent(m[1]), Buffer.concat(chunks)).then((out) => send(200, out), fail);
     });

@@ -21,12 +21,13 @@
  * Images referenced by S3Object are read with the S3Client passed in `opts.s3`, or one built from env:
  * AWS_ENDPOINT_URL_S3 (endpoint), S3_FORCE_PATH_STYLE=true, AWS_REGION, AWS_ACCESS_KEY_ID/SECRET.
  */
-import { readBody } from '../../engine/http-body';
+
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { GetObjectCommand, type GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
+import { readBody } from '../../engine/http-body';
 import {
   DEFAULT_MIN_CONFIDENCE,
   loadNsfwModel,
@@ -123,8 +124,21 @@ function decodeBase64Image(b64: unknown): Buffer {
 function s3ErrorIsClientSide(err: unknown): boolean {
   if (!isObject(err)) return false;
   const name = typeof err.name === 'string' ? err.name : '';
-  if (['NoSuchKey', 'NoSuchBucket', 'NotFound', 'AccessDenied', 'Forbidden', 'NoSuchVersion', 'InvalidArgument',
-    'InvalidBucketName', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'PermanentRedirect'].includes(name)) {
+  if (
+    [
+      'NoSuchKey',
+      'NoSuchBucket',
+      'NotFound',
+      'AccessDenied',
+      'Forbidden',
+      'NoSuchVersion',
+      'InvalidArgument',
+      'InvalidBucketName',
+      'InvalidAccessKeyId',
+      'SignatureDoesNotMatch',
+      'PermanentRedirect',
+    ].includes(name)
+  ) {
     return true;
   }
   const meta = err.$metadata;
@@ -135,8 +149,13 @@ function s3ErrorIsClientSide(err: unknown): boolean {
 async function readS3Image(s3: S3Client, s3Object: unknown): Promise<Buffer> {
   if (!isObject(s3Object)) throw new RekognitionError('InvalidParameterException', MSG.invalidParameters);
   const { Bucket, Name, Version } = s3Object;
-  if (typeof Bucket !== 'string' || !Bucket || typeof Name !== 'string' || !Name ||
-    (Version !== undefined && typeof Version !== 'string')) {
+  if (
+    typeof Bucket !== 'string' ||
+    !Bucket ||
+    typeof Name !== 'string' ||
+    !Name ||
+    (Version !== undefined && typeof Version !== 'string')
+  ) {
     throw new RekognitionError('InvalidParameterException', MSG.invalidParameters);
   }
   let res: GetObjectCommandOutput;
@@ -232,7 +251,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, ctx: 
     if (req.method !== 'POST' || target !== `${SERVICE_TARGET_PREFIX}.DetectModerationLabels`) {
       throw new RekognitionError(
         'UnknownOperationException',
-        target ? `Operation ${target} is not supported by the local Rekognition stand-in` : 'Missing X-Amz-Target header',
+        target
+          ? `Operation ${target} is not supported by the local Rekognition stand-in`
+          : 'Missing X-Amz-Target header',
       );
     }
     if (body === null) throw new RekognitionError('ImageTooLargeException', MSG.tooLarge);
@@ -268,7 +289,9 @@ export async function startLocalRekognition(opts: LocalRekognitionOptions = {}):
   };
 
   const logLoad = (info: NsfwModelInfo): void =>
-    log(`[local-rekognition] model ready: nsfwjs MobileNetV2 ${info.inputSize}px on ${info.backend}, load ${info.loadMs.toFixed(0)} ms`);
+    log(
+      `[local-rekognition] model ready: nsfwjs MobileNetV2 ${info.inputSize}px on ${info.backend}, load ${info.loadMs.toFixed(0)} ms`,
+    );
   let loadLogged = false;
   const ensureLoadLogged = (): void => {
     if (loadLogged) return;

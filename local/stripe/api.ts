@@ -15,8 +15,8 @@ import {
   noSuch,
   optArray,
   optBool,
-  optEnum,
   optCreatedFilter,
+  optEnum,
   optInt,
   optMetadata,
   optObject,
@@ -34,8 +34,8 @@ import {
   type PaymentIntent,
   type PaymentIntentData,
   type ProductInfo,
-  randomId,
   type Refund,
+  randomId,
   type SessionRecord,
   type Store,
   type StripeEvent,
@@ -79,37 +79,125 @@ export interface PaymentResult {
 type Json = Record<string, unknown>;
 
 const SESSION_PARAMS = [
-  'adaptive_pricing', 'after_expiration', 'allow_promotion_codes', 'allowed_payment_method_types', 'automatic_tax',
-  'billing_address_collection', 'branding_settings', 'cancel_url', 'client_reference_id', 'consent_collection', 'currency',
-  'custom_fields', 'custom_text', 'customer', 'customer_account', 'customer_creation', 'customer_email', 'customer_update',
-  'discounts', 'excluded_payment_method_types', 'expand', 'expires_at', 'integration_identifier', 'invoice_creation',
-  'line_items', 'locale', 'managed_payments', 'metadata', 'mode', 'name_collection', 'optional_items', 'origin_context',
-  'payment_intent_data', 'payment_method_collection', 'payment_method_configuration', 'payment_method_data',
-  'payment_method_options', 'payment_method_types', 'permissions', 'phone_number_collection', 'redirect_on_completion',
-  'return_url', 'saved_payment_method_options', 'setup_intent_data', 'shipping_address_collection', 'shipping_options',
-  'submit_type', 'subscription_data', 'success_url', 'tax_id_collection', 'ui_mode', 'wallet_options',
+  'adaptive_pricing',
+  'after_expiration',
+  'allow_promotion_codes',
+  'allowed_payment_method_types',
+  'automatic_tax',
+  'billing_address_collection',
+  'branding_settings',
+  'cancel_url',
+  'client_reference_id',
+  'consent_collection',
+  'currency',
+  'custom_fields',
+  'custom_text',
+  'customer',
+  'customer_account',
+  'customer_creation',
+  'customer_email',
+  'customer_update',
+  'discounts',
+  'excluded_payment_method_types',
+  'expand',
+  'expires_at',
+  'integration_identifier',
+  'invoice_creation',
+  'line_items',
+  'locale',
+  'managed_payments',
+  'metadata',
+  'mode',
+  'name_collection',
+  'optional_items',
+  'origin_context',
+  'payment_intent_data',
+  'payment_method_collection',
+  'payment_method_configuration',
+  'payment_method_data',
+  'payment_method_options',
+  'payment_method_types',
+  'permissions',
+  'phone_number_collection',
+  'redirect_on_completion',
+  'return_url',
+  'saved_payment_method_options',
+  'setup_intent_data',
+  'shipping_address_collection',
+  'shipping_options',
+  'submit_type',
+  'subscription_data',
+  'success_url',
+  'tax_id_collection',
+  'ui_mode',
+  'wallet_options',
 ] as const;
 
 /** Accepted by real Stripe but changing what is charged or collected; rejected loudly instead of silently ignored. */
-const SESSION_PARAMS_UNSUPPORTED = ['custom_fields', 'optional_items', 'shipping_options', 'subscription_data', 'setup_intent_data'];
+const SESSION_PARAMS_UNSUPPORTED = [
+  'custom_fields',
+  'optional_items',
+  'shipping_options',
+  'subscription_data',
+  'setup_intent_data',
+];
 
 const PAYMENT_INTENT_DATA_PARAMS = [
-  'application_fee_amount', 'capture_method', 'description', 'metadata', 'on_behalf_of', 'receipt_email', 'setup_future_usage',
-  'shipping', 'statement_descriptor', 'statement_descriptor_suffix', 'transfer_data', 'transfer_group',
+  'application_fee_amount',
+  'capture_method',
+  'description',
+  'metadata',
+  'on_behalf_of',
+  'receipt_email',
+  'setup_future_usage',
+  'shipping',
+  'statement_descriptor',
+  'statement_descriptor_suffix',
+  'transfer_data',
+  'transfer_group',
 ];
-const LINE_ITEM_PARAMS = ['adjustable_quantity', 'dynamic_tax_rates', 'metadata', 'price', 'price_data', 'quantity', 'tax_rates'];
-const PRICE_DATA_PARAMS = ['currency', 'product', 'product_data', 'recurring', 'tax_behavior', 'unit_amount', 'unit_amount_decimal'];
+const LINE_ITEM_PARAMS = [
+  'adjustable_quantity',
+  'dynamic_tax_rates',
+  'metadata',
+  'price',
+  'price_data',
+  'quantity',
+  'tax_rates',
+];
+const PRICE_DATA_PARAMS = [
+  'currency',
+  'product',
+  'product_data',
+  'recurring',
+  'tax_behavior',
+  'unit_amount',
+  'unit_amount_decimal',
+];
 const PRODUCT_DATA_PARAMS = ['description', 'images', 'metadata', 'name', 'tax_code', 'tax_details', 'unit_label'];
 const REFUND_PARAMS = [
-  'amount', 'charge', 'currency', 'customer', 'expand', 'instructions_email', 'metadata', 'origin', 'payment_intent', 'reason',
-  'refund_application_fee', 'reverse_transfer',
+  'amount',
+  'charge',
+  'currency',
+  'customer',
+  'expand',
+  'instructions_email',
+  'metadata',
+  'origin',
+  'payment_intent',
+  'reason',
+  'refund_application_fee',
+  'reverse_transfer',
 ];
 const LIST_PARAMS = ['limit', 'starting_after', 'ending_before', 'expand'];
 
 const DAY = 24 * 60 * 60;
 
 const unsupported = (param: string, what = `\`${param}\``): StripeApiError =>
-  invalid(`The local Stripe simulator does not support ${what}. Extend local/stripe/ or use payment mode 'stripe'.`, param);
+  invalid(
+    `The local Stripe simulator does not support ${what}. Extend local/stripe/ or use payment mode 'stripe'.`,
+    param,
+  );
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -170,11 +258,16 @@ export class LocalStripeApi {
       );
     }
     if (amount > MAX_AMOUNT) {
-      throw invalid(`The Checkout Session's total amount due must be no more than ${formatAmount(MAX_AMOUNT, currency)}.`, 'line_items', 'amount_too_large');
+      throw invalid(
+        `The Checkout Session's total amount due must be no more than ${formatAmount(MAX_AMOUNT, currency)}.`,
+        'line_items',
+        'amount_too_large',
+      );
     }
 
     const successUrl = optString(params, 'success_url');
-    if (successUrl !== undefined && !isHttpUrl(successUrl)) throw invalid('Not a valid URL', 'success_url', 'url_invalid');
+    if (successUrl !== undefined && !isHttpUrl(successUrl))
+      throw invalid('Not a valid URL', 'success_url', 'url_invalid');
     const cancelUrl = optString(params, 'cancel_url');
     if (cancelUrl !== undefined && !isHttpUrl(cancelUrl)) throw invalid('Not a valid URL', 'cancel_url', 'url_invalid');
     const customerEmail = optString(params, 'customer_email', '', 512);
@@ -186,10 +279,16 @@ export class LocalStripeApi {
 
     const expiresAt = optInt(params, 'expires_at') ?? now + DAY;
     if (expiresAt - now < 30 * 60) {
-      throw invalid('The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.', 'expires_at');
+      throw invalid(
+        'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.',
+        'expires_at',
+      );
     }
     if (expiresAt - now > DAY) {
-      throw invalid('The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.', 'expires_at');
+      throw invalid(
+        'The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.',
+        'expires_at',
+      );
     }
 
     const piData = this.parsePaymentIntentData(params);
@@ -228,7 +327,18 @@ export class LocalStripeApi {
       discounts: [],
       expires_at: expiresAt,
       invoice: null,
-      invoice_creation: { enabled: false, invoice_data: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: null, metadata: {}, rendering_options: null } },
+      invoice_creation: {
+        enabled: false,
+        invoice_data: {
+          account_tax_ids: null,
+          custom_fields: null,
+          description: null,
+          footer: null,
+          issuer: null,
+          metadata: {},
+          rendering_options: null,
+        },
+      },
       livemode: false,
       locale,
       metadata,
@@ -240,7 +350,9 @@ export class LocalStripeApi {
       payment_method_options: { card: { request_three_d_secure: 'automatic' } },
       payment_method_types: ['card'],
       payment_status: 'unpaid',
-      phone_number_collection: { enabled: phone ? optBool(phone, 'enabled', 'phone_number_collection') === true : false },
+      phone_number_collection: {
+        enabled: phone ? optBool(phone, 'enabled', 'phone_number_collection') === true : false,
+      },
       recovered_from: null,
       saved_payment_method_options: null,
       setup_intent: null,
@@ -260,11 +372,16 @@ export class LocalStripeApi {
     const rec: SessionRecord = { session, line_items: lineItems, products, payment_intent_data: piData };
     this.state.sessions[session.id] = rec;
     this.o.store.save();
-    this.o.log(`checkout session ${session.id} created: ${formatAmount(amount, currency)}${customerEmail ? ` for ${customerEmail}` : ''} → ${session.url}`);
+    this.o.log(
+      `checkout session ${session.id} created: ${formatAmount(amount, currency)}${customerEmail ? ` for ${customerEmail}` : ''} → ${session.url}`,
+    );
     return this.expand(this.view(session) as unknown as Json, expand);
   }
 
-  private parseLineItems(params: FormObject, now: number): { lineItems: LineItem[]; products: ProductInfo[]; currency: string } {
+  private parseLineItems(
+    params: FormObject,
+    now: number,
+  ): { lineItems: LineItem[]; products: ProductInfo[]; currency: string } {
     const items = optArray(params, 'line_items');
     if (!items || items.length === 0) throw missing('line_items');
     if (items.length > 100) throw invalid('`line_items` must have at most 100 items.', 'line_items');
@@ -280,7 +397,8 @@ export class LocalStripeApi {
       const taxRates = optArray(item, 'tax_rates', p);
       if (taxRates?.length) throw noSuch('tax_rate', String(taxRates[0]), `${p}[tax_rates][0]`);
       const pd = optObject(item, 'price_data', p);
-      if (!pd) throw invalid(`You must specify either \`price\` or \`price_data\` in \`${p}\`.`, p, 'parameter_missing');
+      if (!pd)
+        throw invalid(`You must specify either \`price\` or \`price_data\` in \`${p}\`.`, p, 'parameter_missing');
       const pp = `${p}[price_data]`;
       checkKnown(pd, PRICE_DATA_PARAMS, pp);
       const cur = reqString(pd, 'currency', pp).toLowerCase();
@@ -304,29 +422,40 @@ export class LocalStripeApi {
       const name = reqString(prod, 'name', pdp, 250);
       const description = optString(prod, 'description', pdp, 40000) ?? null;
       const images = (optArray(prod, 'images', pdp) ?? []).map((v, j) => {
-        if (typeof v !== 'string' || !isHttpUrl(v)) throw invalid('Not a valid URL', `${pdp}[images][${j}]`, 'url_invalid');
+        if (typeof v !== 'string' || !isHttpUrl(v))
+          throw invalid('Not a valid URL', `${pdp}[images][${j}]`, 'url_invalid');
         return v;
       });
       if (images.length > 8) throw invalid('You can only pass up to 8 images.', `${pdp}[images]`);
       optMetadata(prod, 'metadata', pdp); // validated; products are not stored
-      const taxBehavior = optEnum(pd, 'tax_behavior', ['exclusive', 'inclusive', 'unspecified'] as const, pp) ?? 'unspecified';
+      const taxBehavior =
+        optEnum(pd, 'tax_behavior', ['exclusive', 'inclusive', 'unspecified'] as const, pp) ?? 'unspecified';
 
       const unitAmount = optInt(pd, 'unit_amount', pp, { min: 0, max: MAX_AMOUNT });
       const unitDecimalRaw = optString(pd, 'unit_amount_decimal', pp);
       if (unitAmount !== undefined && unitDecimalRaw !== undefined) {
-        throw invalid('You may only specify one of these parameters: unit_amount, unit_amount_decimal.', `${pp}[unit_amount]`);
+        throw invalid(
+          'You may only specify one of these parameters: unit_amount, unit_amount_decimal.',
+          `${pp}[unit_amount]`,
+        );
       }
       let unitDecimal: number;
       if (unitAmount !== undefined) {
         unitDecimal = unitAmount;
       } else if (unitDecimalRaw !== undefined) {
-        if (!/^\d+(\.\d{1,12})?$/.test(unitDecimalRaw)) throw invalid(`Invalid decimal: ${unitDecimalRaw}`, `${pp}[unit_amount_decimal]`);
+        if (!/^\d+(\.\d{1,12})?$/.test(unitDecimalRaw))
+          throw invalid(`Invalid decimal: ${unitDecimalRaw}`, `${pp}[unit_amount_decimal]`);
         unitDecimal = Number(unitDecimalRaw);
       } else {
-        throw invalid(`You must specify either \`unit_amount\` or \`unit_amount_decimal\` in \`${pp}\`.`, `${pp}[unit_amount]`, 'parameter_missing');
+        throw invalid(
+          `You must specify either \`unit_amount\` or \`unit_amount_decimal\` in \`${pp}\`.`,
+          `${pp}[unit_amount]`,
+          'parameter_missing',
+        );
       }
       const quantityRaw = optInt(item, 'quantity', p, { min: 1, max: 999_999 });
-      if (quantityRaw === undefined) throw invalid(`Quantity is required. Add \`quantity\` to \`${p}\``, `${p}[quantity]`, 'parameter_missing');
+      if (quantityRaw === undefined)
+        throw invalid(`Quantity is required. Add \`quantity\` to \`${p}\``, `${p}[quantity]`, 'parameter_missing');
       const quantity = quantityRaw;
       const lineAmount = Math.round(unitDecimal * quantity);
 
@@ -381,7 +510,8 @@ export class LocalStripeApi {
     const p = 'payment_intent_data';
     checkKnown(pid, PAYMENT_INTENT_DATA_PARAMS, p);
     for (const connect of ['application_fee_amount', 'on_behalf_of', 'transfer_data']) {
-      if (pid[connect] !== undefined && pid[connect] !== '') throw unsupported(`${p}[${connect}]`, 'Connect parameters');
+      if (pid[connect] !== undefined && pid[connect] !== '')
+        throw unsupported(`${p}[${connect}]`, 'Connect parameters');
     }
     const capture = optEnum(pid, 'capture_method', ['automatic', 'automatic_async', 'manual'] as const, p);
     if (capture === 'manual') throw unsupported(`${p}[capture_method]`, 'manual capture');
@@ -417,7 +547,14 @@ export class LocalStripeApi {
   }
 
   listSessions(params: FormObject): Json {
-    checkKnown(params, [...LIST_PARAMS, 'payment_intent', 'status', 'client_reference_id', 'customer_details', 'created']);
+    checkKnown(params, [
+      ...LIST_PARAMS,
+      'payment_intent',
+      'status',
+      'client_reference_id',
+      'customer_details',
+      'created',
+    ]);
     const pi = optString(params, 'payment_intent');
     const status = optEnum(params, 'status', ['open', 'complete', 'expired'] as const);
     const ref = optString(params, 'client_reference_id');
@@ -427,8 +564,17 @@ export class LocalStripeApi {
     for (const rec of Object.values(this.state.sessions)) this.refreshExpiry(rec);
     const sessions = Object.values(this.state.sessions)
       .map((r) => this.view(r.session))
-      .filter((s) => (pi === undefined || s.payment_intent === pi) && (status === undefined || s.status === status) && created(s.created))
-      .filter((s) => (ref === undefined || s.client_reference_id === ref) && (email === undefined || s.customer_details?.email === email))
+      .filter(
+        (s) =>
+          (pi === undefined || s.payment_intent === pi) &&
+          (status === undefined || s.status === status) &&
+          created(s.created),
+      )
+      .filter(
+        (s) =>
+          (ref === undefined || s.client_reference_id === ref) &&
+          (email === undefined || s.customer_details?.email === email),
+      )
       .reverse();
     return this.list(sessions, params, '/v1/checkout/sessions');
   }
@@ -485,7 +631,9 @@ export class LocalStripeApi {
     const s = rec.session;
     if (s.status !== 'open') {
       throw invalid(
-        s.status === 'complete' ? `Checkout Session ${id} has already been paid.` : `Checkout Session ${id} has expired.`,
+        s.status === 'complete'
+          ? `Checkout Session ${id} has already been paid.`
+          : `Checkout Session ${id} has expired.`,
         'session',
         s.status === 'complete' ? 'checkout_session_already_completed' : 'checkout_session_expired',
       );
@@ -495,7 +643,14 @@ export class LocalStripeApi {
     const chargeId = randomId('ch_', 24);
     const pmId = randomId('pm_', 24);
     const digits = details.cardNumber.replace(/\D/g, '');
-    const address: CustomerDetails['address'] = { city: null, country: 'US', line1: null, line2: null, postal_code: details.postalCode, state: null };
+    const address: CustomerDetails['address'] = {
+      city: null,
+      country: 'US',
+      line1: null,
+      line2: null,
+      postal_code: details.postalCode,
+      state: null,
+    };
     const piData = rec.payment_intent_data;
     const receiptEmail = piData.receipt_email ?? details.email;
 
@@ -517,13 +672,26 @@ export class LocalStripeApi {
       failure_message: null,
       livemode: false,
       metadata: { ...piData.metadata },
-      outcome: { network_status: 'approved_by_network', reason: null, risk_level: 'normal', seller_message: 'Payment complete.', type: 'authorized' },
+      outcome: {
+        network_status: 'approved_by_network',
+        reason: null,
+        risk_level: 'normal',
+        seller_message: 'Payment complete.',
+        type: 'authorized',
+      },
       paid: true,
       payment_intent: piId,
       payment_method: pmId,
       payment_method_details: {
         type: 'card',
-        card: { brand: cardBrand(digits), country: 'US', exp_month: details.expMonth, exp_year: details.expYear, funding: 'credit', last4: digits.slice(-4) },
+        card: {
+          brand: cardBrand(digits),
+          country: 'US',
+          exp_month: details.expMonth,
+          exp_year: details.expYear,
+          funding: 'credit',
+          last4: digits.slice(-4),
+        },
       },
       receipt_email: receiptEmail,
       receipt_url: null,
@@ -588,12 +756,22 @@ export class LocalStripeApi {
 
     // Real Stripe sends these around the same time, in no guaranteed order.
     const completed = this.emit('checkout.session.completed', this.view(s), null);
-    const others = [this.emit('charge.succeeded', charge, null), this.emit('payment_intent.succeeded', paymentIntent, null)];
+    const others = [
+      this.emit('charge.succeeded', charge, null),
+      this.emit('payment_intent.succeeded', paymentIntent, null),
+    ];
     this.o.store.save();
-    this.o.log(`checkout session ${id} paid: ${formatAmount(s.amount_total, s.currency)} by ${details.email} (${piId})`);
+    this.o.log(
+      `checkout session ${id} paid: ${formatAmount(s.amount_total, s.currency)} by ${details.email} (${piId})`,
+    );
     const delivery = this.deliver(completed.record);
     for (const o of others) this.deliver(o.record);
-    return { session: this.view(s), paymentIntent: clone(paymentIntent), event: clone(completed.record.event), delivery };
+    return {
+      session: this.view(s),
+      paymentIntent: clone(paymentIntent),
+      event: clone(completed.record.event),
+      delivery,
+    };
   }
 
   /** Where the browser goes after paying; `{CHECKOUT_SESSION_ID}` substituted as Stripe does. */
@@ -625,13 +803,20 @@ export class LocalStripeApi {
 
   createRefund(params: FormObject, ctx: RequestContext): Json {
     checkKnown(params, REFUND_PARAMS);
-    for (const p of ['refund_application_fee', 'reverse_transfer']) if (params[p] !== undefined && params[p] !== '') throw unsupported(p, 'Connect parameters');
+    for (const p of ['refund_application_fee', 'reverse_transfer'])
+      if (params[p] !== undefined && params[p] !== '') throw unsupported(p, 'Connect parameters');
     const customer = optString(params, 'customer');
     if (customer) throw noSuch('customer', customer, 'customer');
     const piId = optString(params, 'payment_intent');
     const chargeId = optString(params, 'charge');
-    if (!piId && !chargeId) throw invalid('One of the following params should be provided for this request: payment_intent or charge.', 'payment_intent', 'parameter_missing');
-    if (piId && chargeId) throw invalid('You may only specify one of these parameters: charge, payment_intent.', 'charge');
+    if (!piId && !chargeId)
+      throw invalid(
+        'One of the following params should be provided for this request: payment_intent or charge.',
+        'payment_intent',
+        'parameter_missing',
+      );
+    if (piId && chargeId)
+      throw invalid('You may only specify one of these parameters: charge, payment_intent.', 'charge');
     let charge: Charge | undefined;
     if (piId) {
       const pi = Object.hasOwn(this.state.payment_intents, piId) ? this.state.payment_intents[piId] : undefined;
@@ -647,7 +832,8 @@ export class LocalStripeApi {
       throw invalid(`The currency must match the charge's currency (${charge.currency}).`, 'currency');
     }
     const remaining = charge.amount - charge.amount_refunded;
-    if (remaining <= 0) throw invalid(`Charge ${charge.id} has already been refunded.`, undefined, 'charge_already_refunded');
+    if (remaining <= 0)
+      throw invalid(`Charge ${charge.id} has already been refunded.`, undefined, 'charge_already_refunded');
     const amount = optInt(params, 'amount', '', { min: 1 }) ?? remaining;
     if (amount > remaining) {
       throw invalid(
@@ -668,7 +854,10 @@ export class LocalStripeApi {
       charge: charge.id,
       created: this.nowSec(),
       currency: charge.currency,
-      destination_details: { card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' }, type: 'card' },
+      destination_details: {
+        card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' },
+        type: 'card',
+      },
       metadata,
       payment_intent: charge.payment_intent,
       reason,
@@ -701,7 +890,10 @@ export class LocalStripeApi {
     const ch = optString(params, 'charge');
     const created = optCreatedFilter(params);
     const refunds = Object.values(this.state.refunds)
-      .filter((r) => (pi === undefined || r.payment_intent === pi) && (ch === undefined || r.charge === ch) && created(r.created))
+      .filter(
+        (r) =>
+          (pi === undefined || r.payment_intent === pi) && (ch === undefined || r.charge === ch) && created(r.created),
+      )
       .reverse();
     return this.list(refunds, params, '/v1/refunds');
   }
@@ -722,7 +914,12 @@ export class LocalStripeApi {
     const created = optCreatedFilter(params);
     const events = this.state.events
       .map((e) => e.event)
-      .filter((e) => (type === undefined || matchesType(e.type, type)) && (types === undefined || types.some((t) => matchesType(e.type, t))) && created(e.created))
+      .filter(
+        (e) =>
+          (type === undefined || matchesType(e.type, type)) &&
+          (types === undefined || types.some((t) => matchesType(e.type, t))) &&
+          created(e.created),
+      )
       .reverse();
     return this.list(events, params, '/v1/events');
   }
@@ -734,8 +931,14 @@ export class LocalStripeApi {
 
   // ---------------------------------------------------------------- internals
 
-  private emit(type: string, object: unknown, ctx: RequestContext | null, previous?: Record<string, unknown>): { record: EventRecord } {
-    const sendable = this.o.dispatcher !== null && (this.o.enabledEvents.includes('*') || this.o.enabledEvents.includes(type));
+  private emit(
+    type: string,
+    object: unknown,
+    ctx: RequestContext | null,
+    previous?: Record<string, unknown>,
+  ): { record: EventRecord } {
+    const sendable =
+      this.o.dispatcher !== null && (this.o.enabledEvents.includes('*') || this.o.enabledEvents.includes(type));
     const event: StripeEvent = {
       id: randomId('evt_', 24),
       object: 'event',
@@ -747,7 +950,10 @@ export class LocalStripeApi {
       request: { id: ctx?.requestId ?? null, idempotency_key: ctx?.idempotencyKey ?? null },
       type,
     };
-    const record: EventRecord = { event, delivery: { status: sendable ? 'pending' : 'disabled', attempts: [], next_attempt_at: null } };
+    const record: EventRecord = {
+      event,
+      delivery: { status: sendable ? 'pending' : 'disabled', attempts: [], next_attempt_at: null },
+    };
     this.o.store.addEvent(record);
     return { record };
   }
@@ -805,7 +1011,11 @@ export class LocalStripeApi {
     let resolved: unknown;
     if (target.object === 'checkout.session' && field === 'line_items') {
       const rec = this.state.sessions[target.id as string];
-      resolved = target.line_items ?? (rec ? this.list(rec.line_items, Object.create(null), `/v1/checkout/sessions/${rec.session.id}/line_items`) : undefined);
+      resolved =
+        target.line_items ??
+        (rec
+          ? this.list(rec.line_items, Object.create(null), `/v1/checkout/sessions/${rec.session.id}/line_items`)
+          : undefined);
     } else if (Object.hasOwn(target, field)) {
       const value = target[field];
       if (value === null) return;
@@ -815,7 +1025,8 @@ export class LocalStripeApi {
     target[field] = resolved;
     if (rest.length > 0) {
       if (rest[0] === 'data' && (resolved as Json).object === 'list') {
-        for (const item of (resolved as Json).data as Json[]) if (rest.length > 1) this.expandPath(item, rest.slice(1), path);
+        for (const item of (resolved as Json).data as Json[])
+          if (rest.length > 1) this.expandPath(item, rest.slice(1), path);
       } else {
         this.expandPath(resolved as Json, rest, path);
       }
@@ -828,7 +1039,8 @@ export class LocalStripeApi {
     if (id.startsWith('pi_')) return pick(s.payment_intents);
     if (id.startsWith('ch_')) return pick(s.charges);
     if (id.startsWith('re_')) return pick(s.refunds);
-    if (id.startsWith('cs_')) return Object.hasOwn(s.sessions, id) ? (this.view(s.sessions[id].session) as unknown as Json) : undefined;
+    if (id.startsWith('cs_'))
+      return Object.hasOwn(s.sessions, id) ? (this.view(s.sessions[id].session) as unknown as Json) : undefined;
     return undefined;
   }
 }
@@ -844,7 +1056,6 @@ export function cardBrand(digits: string): string {
   if (/^(6011|65)/.test(digits)) return 'discover';
   return 'unknown';
 }
-
 
 function luhnOk(digits: string): boolean {
   let sum = 0;
@@ -872,7 +1083,8 @@ const DECLINING_TEST_CARDS: Record<string, string> = {
 /** Why a (simulated) card payment fails, or null when it goes through. */
 export function cardProblem(cardNumber: string): { field: 'card_number'; message: string } | null {
   const digits = cardNumber.replace(/[\s-]/g, '');
-  if (!/^\d{13,19}$/.test(digits) || !luhnOk(digits)) return { field: 'card_number', message: 'Your card number is invalid.' };
+  if (!/^\d{13,19}$/.test(digits) || !luhnOk(digits))
+    return { field: 'card_number', message: 'Your card number is invalid.' };
   const declined = DECLINING_TEST_CARDS[digits];
   return declined ? { field: 'card_number', message: declined } : null;
 }

@@ -10,7 +10,10 @@ export const TEST_EXPIRY = '12 / 34';
 export const TEST_CVC = '123';
 
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 }
 
 export interface PageOptions {
@@ -103,7 +106,10 @@ function summary(s: CheckoutSession, lineItems: LineItem[], products: ProductInf
   const items = lineItems
     .map((li, i) => {
       const desc = products[i]?.description;
-      const qty = li.quantity > 1 ? `<div class="item-qty">Qty ${li.quantity} × ${escapeHtml(formatAmount(li.price.unit_amount ?? Number(li.price.unit_amount_decimal), li.currency))}</div>` : '';
+      const qty =
+        li.quantity > 1
+          ? `<div class="item-qty">Qty ${li.quantity} × ${escapeHtml(formatAmount(li.price.unit_amount ?? Number(li.price.unit_amount_decimal), li.currency))}</div>`
+          : '';
       return `<li><div><div class="item-name">${escapeHtml(li.description)}</div>${desc ? `<div class="item-desc">${escapeHtml(desc)}</div>` : ''}${qty}</div><div class="item-amount">${escapeHtml(formatAmount(li.amount_total, li.currency))}</div></li>`;
     })
     .join('\n');
@@ -209,8 +215,12 @@ export interface MessagePageInput {
 }
 
 export function renderMessagePage(input: MessagePageInput, o: PageOptions): string {
-  const side = input.session ? summary(input.session.session, input.session.lineItems, input.session.products, o) : `<section>${merchant(o)}</section>`;
-  const link = input.link ? `<a class="button primary" href="${escapeHtml(input.link.href)}">${escapeHtml(input.link.label)}</a>` : '';
+  const side = input.session
+    ? summary(input.session.session, input.session.lineItems, input.session.products, o)
+    : `<section>${merchant(o)}</section>`;
+  const link = input.link
+    ? `<a class="button primary" href="${escapeHtml(input.link.href)}">${escapeHtml(input.link.label)}</a>`
+    : '';
   const body = `<main class="wrap">
 ${side}
 <section class="panel" aria-labelledby="status-heading">

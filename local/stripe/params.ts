@@ -91,7 +91,8 @@ export function parseForm(body: string): FormObject {
           node = child;
         } else if (typeof existing === 'string') {
           // `metadata=` (unset) followed by `metadata[k]=v`: the hash wins, as in Stripe.
-          if (existing !== '') throw invalid(`Invalid request: \`${rawKey}\` was sent both as a value and as a hash.`, segs[0]);
+          if (existing !== '')
+            throw invalid(`Invalid request: \`${rawKey}\` was sent both as a value and as a hash.`, segs[0]);
           const child: FormObject = Object.create(null);
           node[seg] = child;
           node = child;
@@ -123,7 +124,11 @@ export function optString(obj: FormObject, key: string, prefix = '', maxLength =
   if (v === undefined || v === '') return undefined;
   if (typeof v !== 'string') throw invalid(`Invalid string: ${name} must be a string, not a hash.`, name);
   if (v.length > maxLength) {
-    throw invalid(`Invalid string: ${v.slice(0, 20)}...; must be at most ${maxLength} characters`, name, 'string_length');
+    throw invalid(
+      `Invalid string: ${v.slice(0, 20)}...; must be at most ${maxLength} characters`,
+      name,
+      'string_length',
+    );
   }
   return v;
 }
@@ -134,7 +139,12 @@ export function reqString(obj: FormObject, key: string, prefix = '', maxLength =
   return v;
 }
 
-export function optInt(obj: FormObject, key: string, prefix = '', opts: { min?: number; max?: number } = {}): number | undefined {
+export function optInt(
+  obj: FormObject,
+  key: string,
+  prefix = '',
+  opts: { min?: number; max?: number } = {},
+): number | undefined {
   const v = obj[key];
   const name = paramName(prefix, key);
   if (v === undefined || v === '') return undefined;
@@ -160,7 +170,12 @@ export function optBool(obj: FormObject, key: string, prefix = ''): boolean | un
   throw invalid(`Invalid boolean: ${typeof v === 'string' ? v : '(hash)'}`, paramName(prefix, key));
 }
 
-export function optEnum<T extends string>(obj: FormObject, key: string, values: readonly T[], prefix = ''): T | undefined {
+export function optEnum<T extends string>(
+  obj: FormObject,
+  key: string,
+  values: readonly T[],
+  prefix = '',
+): T | undefined {
   const v = optString(obj, key, prefix);
   if (v === undefined) return undefined;
   if (!(values as readonly string[]).includes(v)) {
@@ -208,9 +223,16 @@ export function optMetadata(obj: FormObject, key: string, prefix = ''): Record<s
   const entries: [string, string][] = [];
   for (const [k, val] of Object.entries(v)) {
     if (typeof val !== 'string') throw invalid(`Invalid value type: ${name}[${k}] must be a string`, `${name}[${k}]`);
-    if (k.length > 40) throw invalid(`Metadata keys can have up to 40 characters, but you passed in a key that is ${k.length} characters.`, `${name}[${k}]`);
+    if (k.length > 40)
+      throw invalid(
+        `Metadata keys can have up to 40 characters, but you passed in a key that is ${k.length} characters.`,
+        `${name}[${k}]`,
+      );
     if (val.length > 500) {
-      throw invalid(`Metadata values can have up to 500 characters, but you passed in a value that is ${val.length} characters.`, `${name}[${k}]`);
+      throw invalid(
+        `Metadata values can have up to 500 characters, but you passed in a value that is ${val.length} characters.`,
+        `${name}[${k}]`,
+      );
     }
     if (val !== '') entries.push([k, val]);
   }
@@ -247,5 +269,9 @@ export function optCreatedFilter(obj: FormObject, key = 'created'): (created: nu
   const gte = optInt(v, 'gte', key);
   const lt = optInt(v, 'lt', key);
   const lte = optInt(v, 'lte', key);
-  return (c) => (gt === undefined || c > gt) && (gte === undefined || c >= gte) && (lt === undefined || c < lt) && (lte === undefined || c <= lte);
+  return (c) =>
+    (gt === undefined || c > gt) &&
+    (gte === undefined || c >= gte) &&
+    (lt === undefined || c < lt) &&
+    (lte === undefined || c <= lte);
 }

@@ -12,13 +12,14 @@
  *   Browser    GET|POST /pay/:id, POST /pay/:id/cancel
  *   Test hooks POST /__simulate/pay/:id, GET /__simulate/events[?type=], GET /__simulate/health
  */
-import { readBody } from '../../engine/http-body';
-import Stripe from 'stripe';
+
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { readBody } from '../../engine/http-body';
 import { cardProblem, LocalStripeApi, type RequestContext } from './api';
-import { renderCheckoutPage, renderMessagePage, type CheckoutPageInput, type PageOptions } from './page';
+import { type CheckoutPageInput, type PageOptions, renderCheckoutPage, renderMessagePage } from './page';
 import { type FormObject, parseForm, StripeApiError } from './params';
 import { randomId, Store } from './store';
 import { WebhookDispatcher } from './webhooks';
@@ -109,7 +110,8 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
   if (!opts.webhookSecret.startsWith('whsec_')) log(`warning: webhookSecret does not start with "whsec_"`);
   const secretKey = opts.secretKey ?? DEFAULT_SECRET_KEY;
   const publishableKey = opts.publishableKey ?? DEFAULT_PUBLISHABLE_KEY;
-  if (!secretKey.startsWith('sk_test_')) throw new Error('startLocalStripe: secretKey must be a test-mode key (sk_test_...)');
+  if (!secretKey.startsWith('sk_test_'))
+    throw new Error('startLocalStripe: secretKey must be a test-mode key (sk_test_...)');
   const now = opts.now ?? Date.now;
   const apiVersion = opts.apiVersion ?? Stripe.API_VERSION;
   const host = opts.host ?? '127.0.0.1';
@@ -139,7 +141,10 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
     now,
     log,
   });
-  const pageOptions = (): PageOptions => ({ accountName: opts.accountName ?? 'ToonZap', nonce: randomBytes(16).toString('base64') });
+  const pageOptions = (): PageOptions => ({
+    accountName: opts.accountName ?? 'ToonZap',
+    nonce: randomBytes(16).toString('base64'),
+  });
   const idempotency = new Map<string, IdempotentResult>();
 
   const apiRoutes: [string, RegExp, Handler][] = [
@@ -189,7 +194,6 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
     return body.toString('utf8');
   }
 
-
   function authenticate(req: http.IncomingMessage): StripeApiError | null {
     const header = req.headers.authorization ?? '';
     let key: string | undefined;
@@ -204,16 +208,25 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
       );
     }
     if (key === publishableKey) {
-      return new StripeApiError(401, 'This API call cannot be made with a publishable API key. Please use a secret API key.');
+      return new StripeApiError(
+        401,
+        'This API call cannot be made with a publishable API key. Please use a secret API key.',
+      );
     }
     if (key !== secretKey) {
-      const masked = key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(Math.min(key.length - 12, 24))}${key.slice(-4)}` : '****';
+      const masked =
+        key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(Math.min(key.length - 12, 24))}${key.slice(-4)}` : '****';
       return new StripeApiError(401, `Invalid API Key provided: ${masked}`, { code: 'api_key_invalid' });
     }
     return null;
   }
 
-  async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, method: string, url: URL): Promise<void> {
+  async function handleApi(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    method: string,
+    url: URL,
+  ): Promise<void> {
     const requestId = randomId('req_', 14);
     const version = typeof req.headers['stripe-version'] === 'string' ? req.headers['stripe-version'] : apiVersion;
     const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null;
@@ -269,7 +282,10 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
     try {
       const contentType = String(req.headers['content-type'] ?? '');
       if (body && !/^application\/x-www-form-urlencoded\b/i.test(contentType)) {
-        throw new StripeApiError(400, 'Invalid request (check that your POST content type is application/x-www-form-urlencoded).');
+        throw new StripeApiError(
+          400,
+          'Invalid request (check that your POST content type is application/x-www-form-urlencoded).',
+        );
       }
       const params = parseForm(method === 'POST' ? body : url.search.slice(1));
       const match = route[1].exec(url.pathname);
@@ -290,7 +306,14 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
     sendHtml(
       res,
       404,
-      renderMessagePage({ title: 'Checkout not found', tone: 'warning', message: 'This checkout link is not valid. Start the purchase again from the app.' }, o),
+      renderMessagePage(
+        {
+          title: 'Checkout not found',
+          tone: 'warning',
+          message: 'This checkout link is not valid. Start the purchase again from the app.',
+        },
+        o,
+      ),
       o.nonce,
     );
   }
@@ -332,7 +355,8 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
           {
             title: 'Checkout expired',
             tone: 'warning',
-            message: 'This checkout link has expired and can no longer be paid. Nothing was charged. Start the purchase again from the app.',
+            message:
+              'This checkout link has expired and can no longer be paid. Nothing was charged. Start the purchase again from the app.',
             link: back ? { href: back, label: 'Return to the app' } : undefined,
             session: sessionView,
           },
@@ -344,7 +368,12 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
     return true;
   }
 
-  function showForm(res: http.ServerResponse, id: string, status: number, extra: Pick<CheckoutPageInput, 'values' | 'errors'> = {}): void {
+  function showForm(
+    res: http.ServerResponse,
+    id: string,
+    status: number,
+    extra: Pick<CheckoutPageInput, 'values' | 'errors'> = {},
+  ): void {
     const rec = api.getSession(id);
     if (!rec) {
       pageNotFound(res);
@@ -354,7 +383,10 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
     sendHtml(
       res,
       status,
-      renderCheckoutPage({ session: rec.session, lineItems: rec.line_items, products: rec.products, nowSec: api.nowSec(), ...extra }, o),
+      renderCheckoutPage(
+        { session: rec.session, lineItems: rec.line_items, products: rec.products, nowSec: api.nowSec(), ...extra },
+        o,
+      ),
       o.nonce,
     );
   }
@@ -372,7 +404,13 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
 
     const form = parseForm(body);
     const field = (k: string) => (typeof form[k] === 'string' ? (form[k] as string).trim() : undefined);
-    const values = { email: field('email'), name: field('name'), card_number: field('card_number'), card_expiry: field('card_expiry'), card_cvc: field('card_cvc') };
+    const values = {
+      email: field('email'),
+      name: field('name'),
+      card_number: field('card_number'),
+      card_expiry: field('card_expiry'),
+      card_cvc: field('card_cvc'),
+    };
     const errors: NonNullable<CheckoutPageInput['errors']> = {};
     const email = rec.session.customer_email ?? values.email ?? '';
     if (!email) errors.email = 'Enter your email address.';
@@ -419,7 +457,12 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
     );
   }
 
-  async function handleSimulate(req: http.IncomingMessage, res: http.ServerResponse, method: string, url: URL): Promise<void> {
+  async function handleSimulate(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    method: string,
+    url: URL,
+  ): Promise<void> {
     const pay = /^\/__simulate\/pay\/([^/]+)$/.exec(url.pathname);
     if (pay && method === 'POST') {
       const body = await readText(req);
@@ -438,11 +481,24 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
       const id = decodeSegment(pay[1]);
       try {
         const rec = api.getSession(id);
-        const email = (typeof input.email === 'string' && input.email) || rec?.session.customer_email || 'test@example.com';
+        const email =
+          (typeof input.email === 'string' && input.email) || rec?.session.customer_email || 'test@example.com';
         const name = typeof input.name === 'string' ? input.name : null;
-        const result = api.pay(id, { email, name, cardNumber: '4242424242424242', expMonth: 12, expYear: 2034, postalCode: null });
+        const result = api.pay(id, {
+          email,
+          name,
+          cardNumber: '4242424242424242',
+          expMonth: 12,
+          expYear: 2034,
+          postalCode: null,
+        });
         const delivery = await result.delivery;
-        return sendJson(res, 200, { event: result.event, session: result.session, payment_intent: result.paymentIntent, delivery });
+        return sendJson(res, 200, {
+          event: result.event,
+          session: result.session,
+          payment_intent: result.paymentIntent,
+          delivery,
+        });
       } catch (err) {
         if (err instanceof StripeApiError) return sendJson(res, err.status, err.toBody());
         throw err;
@@ -493,7 +549,13 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
     handle(req, res).catch((err: unknown) => {
       const status = err instanceof HttpError ? err.status : 500;
       if (status === 500) log(`error handling ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
-      sendJson(res, status, { error: { type: 'api_error', message: err instanceof HttpError ? err.message : 'An unexpected error occurred in the local Stripe simulator.' } });
+      sendJson(res, status, {
+        error: {
+          type: 'api_error',
+          message:
+            err instanceof HttpError ? err.message : 'An unexpected error occurred in the local Stripe simulator.',
+        },
+      });
     });
   });
 
@@ -521,7 +583,9 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
   }, opts.expiryCheckIntervalMs ?? 5_000);
   sweeper.unref();
 
-  log(`listening on http://${urlHost}:${port} (checkout pages at ${publicUrl}/pay/…; webhooks → ${opts.webhookUrl || '(none)'})`);
+  log(
+    `listening on http://${urlHost}:${port} (checkout pages at ${publicUrl}/pay/…; webhooks → ${opts.webhookUrl || '(none)'})`,
+  );
 
   let closing: Promise<void> | undefined;
   return {

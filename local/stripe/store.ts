@@ -191,7 +191,13 @@ export interface Charge {
   failure_message: null;
   livemode: false;
   metadata: Metadata;
-  outcome: { network_status: 'approved_by_network'; reason: null; risk_level: 'normal'; seller_message: string; type: 'authorized' };
+  outcome: {
+    network_status: 'approved_by_network';
+    reason: null;
+    risk_level: 'normal';
+    seller_message: string;
+    type: 'authorized';
+  };
   paid: true;
   payment_intent: string;
   payment_method: string;
@@ -213,7 +219,10 @@ export interface Refund {
   charge: string;
   created: number;
   currency: string;
-  destination_details: { card: { reference_status: 'pending'; reference_type: 'acquirer_reference_number'; type: 'refund' }; type: 'card' };
+  destination_details: {
+    card: { reference_status: 'pending'; reference_type: 'acquirer_reference_number'; type: 'refund' };
+    type: 'card';
+  };
   metadata: Metadata;
   payment_intent: string;
   reason: string | null;
@@ -276,7 +285,14 @@ export function randomId(prefix: string, length = 24): string {
   return s;
 }
 
-export const emptyState = (): State => ({ version: 1, sessions: {}, payment_intents: {}, charges: {}, refunds: {}, events: [] });
+export const emptyState = (): State => ({
+  version: 1,
+  sessions: {},
+  payment_intents: {},
+  charges: {},
+  refunds: {},
+  events: [],
+});
 
 export class Store {
   state: State;

@@ -99,12 +99,16 @@ export class WebhookDispatcher {
     } else if (n <= this.opts.retryDelaysMs.length) {
       const delay = this.opts.retryDelaysMs[n - 1];
       d.next_attempt_at = Date.now() + delay;
-      this.opts.log(`webhook ${what} failed (${result.error ?? `HTTP ${result.status}`}); retry ${n}/${this.opts.retryDelaysMs.length} in ${delay} ms`);
+      this.opts.log(
+        `webhook ${what} failed (${result.error ?? `HTTP ${result.status}`}); retry ${n}/${this.opts.retryDelaysMs.length} in ${delay} ms`,
+      );
       this.schedule(rec, delay);
     } else {
       d.status = 'failed';
       d.next_attempt_at = null;
-      this.opts.log(`webhook ${what} failed (${result.error ?? `HTTP ${result.status}`}); giving up after ${n} attempts`);
+      this.opts.log(
+        `webhook ${what} failed (${result.error ?? `HTTP ${result.status}`}); giving up after ${n} attempts`,
+      );
     }
     this.opts.onChange();
   }

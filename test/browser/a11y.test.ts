@@ -30,10 +30,18 @@ describe('accessibility (axe) of every page, light and dark', () => {
     ['refund', '/refund', (p) => p.getByRole('heading', { level: 1, name: 'Refund Policy' }).waitFor()],
     ['blog', '/blog', (p) => p.locator('main li a').first().waitFor()],
     ['guides', '/guides', (p) => p.getByRole('heading', { level: 1, name: /Guides$/ }).waitFor()],
-    ['article', '/blog/pixar-filter-ai-generator', (p) => p.getByRole('heading', { name: 'Ready to Cartoonize Your Photos?' }).waitFor()],
+    [
+      'article',
+      '/blog/pixar-filter-ai-generator',
+      (p) => p.getByRole('heading', { name: 'Ready to Cartoonize Your Photos?' }).waitFor(),
+    ],
     ['404', '/no-such-page', (p) => p.getByRole('heading', { name: 'Oops! Page not found' }).waitFor()],
     ['status-missing', '/status/', (p) => p.getByText('Generation ID is missing.').waitFor()],
-    ['status-error', '/status/00000000-0000-4000-8000-000000000000', (p) => p.getByText(/Failed to load generation status/).waitFor()],
+    [
+      'status-error',
+      '/status/00000000-0000-4000-8000-000000000000',
+      (p) => p.getByText(/Failed to load generation status/).waitFor(),
+    ],
     ['image-missing', `/image/${'a'.repeat(64)}/anime`, (p) => p.getByText('Image or style not found.').waitFor()],
     ['gallery-missing', `/image/${'a'.repeat(64)}`, (p) => p.getByText('No images found for this hash.').waitFor()],
   ];
@@ -41,7 +49,10 @@ describe('accessibility (axe) of every page, light and dark', () => {
   /** axe on the page at phone and desktop width, with a full-page screenshot of each. */
   async function check(page: Page, name: string, scheme: Scheme): Promise<string[]> {
     const found: string[] = [];
-    for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    for (const [label, viewport] of [
+      ['phone', PHONE],
+      ['desktop', DESKTOP],
+    ] as const) {
       await page.setViewportSize(viewport);
       for (const v of await axeViolations(page)) found.push(`${name} ${scheme} ${label}: ${v}`);
       await screenshot(page, `${name}-${scheme}-${label}`);
@@ -66,29 +77,39 @@ describe('accessibility (axe) of every page, light and dark', () => {
     expect(errors).toEqual([]);
   });
 
-  test.each<Scheme>(['light', 'dark'])('wizard: upload step with photos and a message, style step with previews (%s)', async (scheme) => {
-    const context = await newContext(browser, { scheme });
-    const page = await context.newPage();
-    const violations: string[] = [];
-    await page.goto(runtime.url);
-    await page.getByRole('button', { name: 'Get Started' }).click();
-    await page.getByRole('heading', { name: 'Upload Your Photos', exact: true }).waitFor();
-    violations.push(...(await check(page, 'upload-empty', scheme)));
+  test.each<Scheme>(['light', 'dark'])(
+    'wizard: upload step with photos and a message, style step with previews (%s)',
+    async (scheme) => {
+      const context = await newContext(browser, { scheme });
+      const page = await context.newPage();
+      const violations: string[] = [];
+      await page.goto(runtime.url);
+      await page.getByRole('button', { name: 'Get Started' }).click();
+      await page.getByRole('heading', { name: 'Upload Your Photos', exact: true }).waitFor();
+      violations.push(...(await check(page, 'upload-empty', scheme)));
 
-    await page.locator('input[type=file][multiple]').setInputFiles([
-      ...['astronaut.png', 'rocket.jpg'].map((name) => ({ name, mimeType: 'image/png', buffer: fs.readFileSync(path.join(PHOTOS, name)) })),
-      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') },
-    ]);
-    await page.getByText('2 of 50 files selected').waitFor();
-    await page.getByRole('alert').waitFor();
-    violations.push(...(await check(page, 'upload-files', scheme)));
+      await page.locator('input[type=file][multiple]').setInputFiles([
+        ...['astronaut.png', 'rocket.jpg'].map((name) => ({
+          name,
+          mimeType: 'image/png',
+          buffer: fs.readFileSync(path.join(PHOTOS, name)),
+        })),
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') },
+      ]);
+      await page.getByText('2 of 50 files selected').waitFor();
+      await page.getByRole('alert').waitFor();
+      violations.push(...(await check(page, 'upload-files', scheme)));
 
-    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-    await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: 30_000 });
-    await page.getByRole('region', { name: 'Notifications' }).getByText('Moderation Completed').waitFor({ timeout: 30_000 });
-    await page.locator('main button[aria-pressed]').nth(1).click();
-    violations.push(...(await check(page, 'styles', scheme)));
-    await context.close();
-    expect(violations).toEqual([]);
-  });
+      await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+      await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('region', { name: 'Notifications' })
+        .getByText('Moderation Completed')
+        .waitFor({ timeout: 30_000 });
+      await page.locator('main button[aria-pressed]').nth(1).click();
+      violations.push(...(await check(page, 'styles', scheme)));
+      await context.close();
+      expect(violations).toEqual([]);
+    },
+  );
 });

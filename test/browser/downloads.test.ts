@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import JSZip from 'jszip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { isFinal, pay, waitForGeneration } from '../support/orders';
 import { api, PHOTOS, photo, sha256, startTestRuntime } from '../support/runtime';
-import { launchChromium } from '../support/browser';
 import { axeViolations, DESKTOP, newContext, PHONE, screenshot, until } from './site-helpers';
 
 /**
@@ -23,7 +23,9 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
   beforeAll(async () => {
     [runtime, browser] = await Promise.all([startTestRuntime({ paymentMode: 'simulated' }), launchChromium()]);
     brand = ((await (await fetch(`${runtime.url}/api/config`)).json()) as { brand: string }).brand;
-    styles = ((await (await fetch(`${runtime.url}/api/available-styles`)).json()) as { styles: { id: string; name: string }[] }).styles;
+    styles = (
+      (await (await fetch(`${runtime.url}/api/available-styles`)).json()) as { styles: { id: string; name: string }[] }
+    ).styles;
   });
   afterAll(async () => {
     await browser?.close();
@@ -48,7 +50,10 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     await page.getByRole('button', { name: 'Get Started' }).click();
     await page.locator('input[type=file][multiple]').setInputFiles(path.join(PHOTOS, 'astronaut.png'));
     await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-    await page.getByRole('region', { name: 'Notifications' }).getByText('Moderation Completed').waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('region', { name: 'Notifications' })
+      .getByText('Moderation Completed')
+      .waitFor({ timeout: 30_000 });
     // Two styles whose names have a space, so file names show the underscores.
     for (const s of styles.filter((x) => /\s/.test(x.name)).slice(0, 2)) {
       chosen.push(s);
@@ -60,7 +65,9 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     await page.getByRole('heading', { level: 1, name: 'Almost Done! Confirm Your Order' }).waitFor();
     expect(await page.getByText('LIMITED TIME OFFER: 30% OFF!').isVisible()).toBe(true);
     const summary = (await page.locator('dl').innerText()).replace(/\s+/g, ' ');
-    expect(summary).toBe('Images uploaded 1 Styles selected 2 Total generations 2 Price per generation $0.70 Original price $1.40 Discount (30%) -$0.42 Total $0.98');
+    expect(summary).toBe(
+      'Images uploaded 1 Styles selected 2 Total generations 2 Price per generation $0.70 Original price $1.40 Discount (30%) -$0.42 Total $0.98',
+    );
     expect(await axeViolations(page)).toEqual([]);
     const submit = page.getByRole('button', { name: 'Continue to Checkout' });
     expect(await submit.isDisabled()).toBe(true);
@@ -75,7 +82,10 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
       await route.fulfill({ response });
     });
     await submit.click();
-    await until(() => session, (v) => v !== undefined);
+    await until(
+      () => session,
+      (v) => v !== undefined,
+    );
     expect(request).toEqual({ email: 'buyer@example.com', hashes: [hash], styles: chosen.map((s) => s.id) });
     if (!session) throw new Error('no checkout session');
     const { order_id: id, session_id: sessionId } = session;
@@ -87,7 +97,9 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
       // The page reports it as the spec says; the rest of this file needs a completed order.
       await page.goto(`${runtime.url}/status/${id}`);
       await page.getByRole('alert').getByText('Generation Failed').waitFor();
-      expect(await page.getByRole('alert').innerText()).toContain(generation.error ?? 'An unexpected error occurred during generation.');
+      expect(await page.getByRole('alert').innerText()).toContain(
+        generation.error ?? 'An unexpected error occurred during generation.',
+      );
     }
     expect([generation.status, generation.error]).toEqual(['completed', null]);
     orderId = id;
@@ -108,7 +120,9 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
       const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), trigger()]);
       const zip = await JSZip.loadAsync(fs.readFileSync(await download.path()));
       const files = Object.values(zip.files).filter((f) => !f.dir);
-      const pngs = await Promise.all(files.map(async (f) => (await f.async('nodebuffer')).subarray(0, 8).toString('hex')));
+      const pngs = await Promise.all(
+        files.map(async (f) => (await f.async('nodebuffer')).subarray(0, 8).toString('hex')),
+      );
       return { name: download.suggestedFilename(), entries: files.map((f) => f.name).sort(), pngs };
     };
     const expected = chosen.map(styleFile).sort();
@@ -118,12 +132,17 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     expect(all.entries).toEqual(expected);
     expect(new Set(all.pngs)).toEqual(new Set(['89504e470d0a1a0a']));
 
-    const group = await readZip(() => page.getByRole('button', { name: 'Download all: all styles of photo 1' }).click());
+    const group = await readZip(() =>
+      page.getByRole('button', { name: 'Download all: all styles of photo 1' }).click(),
+    );
     expect(group.name).toBe(`${brand}_${hash.slice(0, 8)}.zip`);
     expect(group.entries).toEqual(expected);
 
     // The status screen's single-image download is always .jpg.
-    const [single] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download: ${chosen[0].name} style` }).click()]);
+    const [single] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: `Download: ${chosen[0].name} style` }).click(),
+    ]);
     expect(single.suggestedFilename()).toBe(`${chosen[0].name.replace(/\s/g, '_')}_${hash.slice(0, 8)}.jpg`);
     await context.close();
   });
@@ -131,7 +150,9 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
   test('share without navigator.share: text and link copied to the clipboard, with the spec alert', async () => {
     const context = await newContext(browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runtime.url });
-    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'share', { value: undefined, configurable: true }));
+    await context.addInitScript(() =>
+      Object.defineProperty(Navigator.prototype, 'share', { value: undefined, configurable: true }),
+    );
     const page = await statusPage(context);
     expect(await page.evaluate(() => typeof navigator.share)).toBe('undefined');
     const dialogs: string[] = [];
@@ -142,16 +163,26 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
 
     await page.getByRole('button', { name: 'Share all styles: all styles of photo 1' }).click();
-    await until(() => dialogs.length, (n) => n >= 1);
+    await until(
+      () => dialogs.length,
+      (n) => n >= 1,
+    );
     expect(dialogs).toHaveLength(1);
     expect(dialogs[0]).toBe('Gallery share link copied to clipboard!');
-    expect(await clipboard()).toBe(`Here's my photo in a bunch of cartoon styles from ${brand}! Which is your favorite? ${runtime.url}/image/${hash}`);
+    expect(await clipboard()).toBe(
+      `Here's my photo in a bunch of cartoon styles from ${brand}! Which is your favorite? ${runtime.url}/image/${hash}`,
+    );
 
     await page.getByRole('button', { name: `Share: ${chosen[0].name} style` }).click();
-    await until(() => dialogs.length, (n) => n >= 2);
+    await until(
+      () => dialogs.length,
+      (n) => n >= 2,
+    );
     expect(dialogs).toHaveLength(2);
     expect(dialogs[1]).toBe('Share link copied to clipboard!');
-    expect(await clipboard()).toBe(`Here's my photo in the ${chosen[0].name} style ... ${runtime.url}/image/${hash}/${chosen[0].id}`);
+    expect(await clipboard()).toBe(
+      `Here's my photo in the ${chosen[0].name} style ... ${runtime.url}/image/${hash}/${chosen[0].id}`,
+    );
     await context.close();
   });
 
@@ -179,8 +210,14 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     await page.getByRole('button', { name: `Share: ${chosen[1].name} style` }).click();
     await until(shares, (v) => v.length >= 2);
     expect(await shares()).toEqual([
-      { text: `Here's my photo in a bunch of cartoon styles from ${brand}! Which is your favorite?`, url: `${runtime.url}/image/${hash}` },
-      { text: `Here's my photo in the ${chosen[1].name} style ...`, url: `${runtime.url}/image/${hash}/${chosen[1].id}` },
+      {
+        text: `Here's my photo in a bunch of cartoon styles from ${brand}! Which is your favorite?`,
+        url: `${runtime.url}/image/${hash}`,
+      },
+      {
+        text: `Here's my photo in the ${chosen[1].name} style ...`,
+        url: `${runtime.url}/image/${hash}/${chosen[1].id}`,
+      },
     ]);
     expect(dialogs).toEqual([]);
 
@@ -193,7 +230,9 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
       `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(galleryUrl)}`,
     );
     const styleUrl = `${runtime.url}/image/${hash}/${chosen[0].id}`;
-    expect(await page.getByRole('link', { name: `Share ${chosen[0].name} style on Twitter` }).getAttribute('href')).toBe(
+    expect(
+      await page.getByRole('link', { name: `Share ${chosen[0].name} style on Twitter` }).getAttribute('href'),
+    ).toBe(
       `https://twitter.com/intent/tweet?text=${encodeURIComponent(`Here's my photo in the ${chosen[0].name} style ...`)}&url=${encodeURIComponent(styleUrl)}`,
     );
     await context.close();
@@ -208,7 +247,10 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
       await page.getByRole('heading', { level: 1, name: chosen[0].name }).waitFor();
       await page.waitForFunction(() => (document.querySelector('main img') as HTMLImageElement | null)?.naturalWidth);
       expect(await page.getByRole('link', { name: 'Try Your Own' }).first().getAttribute('href')).toBe('/');
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download: ${chosen[0].name} style` }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: `Download: ${chosen[0].name} style` }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe(styleFile(chosen[0]));
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `image-${scheme}-desktop`);
@@ -234,20 +276,33 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     expect(await report.innerText()).toContain('1 photo and');
     await context.close();
 
-    const gone = (await api(runtime.url).get(`/api/generation/${orderId}`)).body as { detail: string; erased_at: string };
+    const gone = (await api(runtime.url).get(`/api/generation/${orderId}`)).body as {
+      detail: string;
+      erased_at: string;
+    };
     for (const scheme of ['light', 'dark'] as const) {
-      for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+      for (const [size, viewport] of [
+        ['phone', PHONE],
+        ['desktop', DESKTOP],
+      ] as const) {
         const later = await (await newContext(browser, { scheme, viewport })).newPage();
         await later.goto(`${runtime.url}/status/${orderId}`);
         const error = later.getByRole('alert');
         await error.waitFor();
         // The spec's line, as for any failed status call; then what happened and when, in the visitor's own time.
-        expect((await error.innerText()).replace(/\s+/g, ' ').trim()).toBe('Error Failed to load generation status: HTTP error! status: 410');
+        expect((await error.innerText()).replace(/\s+/g, ' ').trim()).toBe(
+          'Error Failed to load generation status: HTTP error! status: 410',
+        );
         const notice = later.getByRole('status').filter({ hasText: 'Your photos and images are deleted' });
         expect(await notice.innerText()).toContain(gone.detail);
         const when = notice.locator('time');
         expect(await when.getAttribute('datetime')).toBe(gone.erased_at);
-        expect(await when.innerText()).toBe(await later.evaluate((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' }), gone.erased_at));
+        expect(await when.innerText()).toBe(
+          await later.evaluate(
+            (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' }),
+            gone.erased_at,
+          ),
+        );
         expect(await later.getByRole('link', { name: 'Generate Again' }).getAttribute('href')).toBe('/');
         expect(await later.getByRole('button', { name: 'Delete my photos and images' }).count()).toBe(0);
         expect(await axeViolations(later)).toEqual([]);

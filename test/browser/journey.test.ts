@@ -21,7 +21,13 @@ describe('the wizard keeps the visitor on track', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-journey-'));
     // PNG by its signature (the browser accepts it), but no image behind it: the server's check refuses it.
     broken = path.join(dir, 'broken.png');
-    fs.writeFileSync(broken, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('not really a picture')]));
+    fs.writeFileSync(
+      broken,
+      Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        Buffer.from('not really a picture'),
+      ]),
+    );
     [runtime, browser] = await Promise.all([startTestRuntime(), launchChromium()]);
   });
   afterAll(async () => {
@@ -44,10 +50,16 @@ describe('the wizard keeps the visitor on track', () => {
   const covered = (page: Page) =>
     page.evaluate(() => {
       const rect = (e: Element) => e.getBoundingClientRect().toJSON() as DOMRect;
-      const fields = [...document.querySelectorAll('input:not([type=hidden]):not([type=file]), textarea, select')].map(rect);
-      return [...document.querySelectorAll('[data-sonner-toast]')].map(rect).flatMap((t) =>
-        fields.filter((f) => t.left < f.right && t.right > f.left && t.top < f.bottom && t.bottom > f.top).map((f) => ({ toast: t, field: f })),
+      const fields = [...document.querySelectorAll('input:not([type=hidden]):not([type=file]), textarea, select')].map(
+        rect,
       );
+      return [...document.querySelectorAll('[data-sonner-toast]')]
+        .map(rect)
+        .flatMap((t) =>
+          fields
+            .filter((f) => t.left < f.right && t.right > f.left && t.top < f.bottom && t.bottom > f.top)
+            .map((f) => ({ toast: t, field: f })),
+        );
     });
 
   async function toStyles(page: Page, files: string[]) {
@@ -154,19 +166,30 @@ describe('the wizard keeps the visitor on track', () => {
 
   test('photos picked but not uploaded survive a refresh, and are kept no longer than needed', async () => {
     const page = await open({ viewport: PHONE });
-    await page.locator('input[type=file]').first().setInputFiles(['astronaut.png', 'coffee.png', 'chelsea.png'].map((f) => path.join(PHOTOS, f)));
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles(['astronaut.png', 'coffee.png', 'chelsea.png'].map((f) => path.join(PHOTOS, f)));
     await page.getByText('3 of 50 files selected').waitFor();
     // A removed photo is not kept.
     await page.getByRole('button', { name: 'Remove chelsea.png' }).click();
     await page.getByText('2 of 50 files selected').waitFor();
-    await until(() => keptFiles(page), (k) => k.length === 2 && k.every((key) => !key.startsWith('chelsea')));
+    await until(
+      () => keptFiles(page),
+      (k) => k.length === 2 && k.every((key) => !key.startsWith('chelsea')),
+    );
 
     await page.reload();
     await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
     await page.getByText('2 of 50 files selected').waitFor();
     // Both listed, in order, with their previews drawn from the kept files.
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('main li img')].every((i) => i.complete && i.naturalWidth > 0));
-    expect(await page.locator('main li img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')))).toEqual(['astronaut.png', 'coffee.png']);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('main li img')].every((i) => i.complete && i.naturalWidth > 0),
+    );
+    expect(await page.locator('main li img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')))).toEqual([
+      'astronaut.png',
+      'coffee.png',
+    ]);
 
     // And uploadable: both reach the server and pass the check; once uploaded, the kept files are gone.
     await page.getByRole('button', { name: 'Choose Your Styles' }).click();
@@ -175,19 +198,28 @@ describe('the wizard keeps the visitor on track', () => {
     for (const f of ['astronaut.png', 'coffee.png']) {
       expect([f, (await fetch(`${runtime.url}/api/get-moderation/${sha256(photo(f))}`)).status]).toEqual([f, 200]);
     }
-    await until(() => keptFiles(page), (k) => k.length === 0);
+    await until(
+      () => keptFiles(page),
+      (k) => k.length === 0,
+    );
 
     // A closed tab's picks do not outlive it: the next time the wizard opens in this browser, they are deleted.
     const other = await page.context().newPage();
     await other.goto(`${runtime.url}/?step=upload`);
     await other.locator('input[type=file]').first().setInputFiles(path.join(PHOTOS, 'rocket.jpg'));
     await other.getByText('1 of 50 files selected').waitFor();
-    await until(() => keptFiles(other), (k) => k.length === 1);
+    await until(
+      () => keptFiles(other),
+      (k) => k.length === 1,
+    );
     await other.close();
     const later = await page.context().newPage();
     await later.goto(`${runtime.url}/?step=upload`);
     await later.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
-    await until(() => keptFiles(later), (k) => k.length === 0);
+    await until(
+      () => keptFiles(later),
+      (k) => k.length === 0,
+    );
     await page.context().close();
   });
 
@@ -219,62 +251,89 @@ describe('the wizard keeps the visitor on track', () => {
     ['phone', PHONE, 640],
     // A short desktop window, so the e-mail field can sit at its bottom edge where the toasts are.
     ['desktop', { width: DESKTOP.width, height: 360 }, 300],
-  ])('a toast never covers a form field: when it comes, when the visitor scrolls, when a field takes focus (%s)', async (_name, viewport, shortHeight) => {
-    const page = await open({ viewport });
-    await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
-    // The moderation toast appears on the style step; it must not follow the visitor onto the order step.
-    await page.getByRole('region', { name: 'Notifications' }).getByText('1 / 1 images passed moderation.').waitFor({ timeout: 120_000 });
-    await page.getByRole('button', { name: /3D/ }).first().click();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
-    await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 2000 });
+  ])(
+    'a toast never covers a form field: when it comes, when the visitor scrolls, when a field takes focus (%s)',
+    async (_name, viewport, shortHeight) => {
+      const page = await open({ viewport });
+      await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
+      // The moderation toast appears on the style step; it must not follow the visitor onto the order step.
+      await page
+        .getByRole('region', { name: 'Notifications' })
+        .getByText('1 / 1 images passed moderation.')
+        .waitFor({ timeout: 120_000 });
+      await page.getByRole('button', { name: /3D/ }).first().click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
+      await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 2000 });
 
-    // A failing checkout shows a toast while the e-mail field sits at the bottom of the screen.
-    await page.route('**/api/checkout', (route) => route.fulfill({ status: 502, json: { detail: 'The payment provider is not reachable.' } }));
-    const input = page.getByLabel('Email address');
-    await input.fill('toast@example.com');
-    // Submitted from the field itself (Enter), so nothing scrolls it away from the bottom edge before the toast comes.
-    await input.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().bottom - window.innerHeight + 4));
-    expect(await input.evaluate((el) => window.innerHeight - el.getBoundingClientRect().bottom)).toBeLessThan(10);
-    await input.press('Enter');
-    await page.locator('[data-sonner-toast]').first().waitFor();
-    await page.waitForTimeout(700);
-    expect(await page.locator('[data-sonner-toast]').count()).toBeGreaterThan(0);
-    expect(await covered(page)).toEqual([]);
+      // A failing checkout shows a toast while the e-mail field sits at the bottom of the screen.
+      await page.route('**/api/checkout', (route) =>
+        route.fulfill({ status: 502, json: { detail: 'The payment provider is not reachable.' } }),
+      );
+      const input = page.getByLabel('Email address');
+      await input.fill('toast@example.com');
+      // Submitted from the field itself (Enter), so nothing scrolls it away from the bottom edge before the toast comes.
+      await input.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().bottom - window.innerHeight + 4));
+      expect(await input.evaluate((el) => window.innerHeight - el.getBoundingClientRect().bottom)).toBeLessThan(10);
+      await input.press('Enter');
+      await page.locator('[data-sonner-toast]').first().waitFor();
+      await page.waitForTimeout(700);
+      expect(await page.locator('[data-sonner-toast]').count()).toBeGreaterThan(0);
+      expect(await covered(page)).toEqual([]);
 
-    // The visitor scrolls the field under the toast. The pointer rests on the toast, which holds it (sonner pauses its
-    // timer while hovered), so only the guard can clear the field; and it must not scroll the page back.
-    await page.locator('[data-sonner-toast]').first().hover();
-    const scrolled = await input.evaluate((el) => {
-      const toast = document.querySelector('[data-sonner-toast]')!.getBoundingClientRect();
-      const before = el.getBoundingClientRect();
-      window.scrollBy(0, (before.top + before.bottom) / 2 - (toast.top + toast.bottom) / 2);
-      const f = el.getBoundingClientRect();
-      return { under: toast.left < f.right && toast.right > f.left && toast.top < f.bottom && toast.bottom > f.top, y: window.scrollY };
-    });
-    expect(scrolled.under).toBe(true);
-    await until(() => covered(page), (c) => c.length === 0, 5000);
-    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled.y);
+      // The visitor scrolls the field under the toast. The pointer rests on the toast, which holds it (sonner pauses its
+      // timer while hovered), so only the guard can clear the field; and it must not scroll the page back.
+      await page.locator('[data-sonner-toast]').first().hover();
+      const scrolled = await input.evaluate((el) => {
+        const toast = document.querySelector('[data-sonner-toast]')!.getBoundingClientRect();
+        const before = el.getBoundingClientRect();
+        window.scrollBy(0, (before.top + before.bottom) / 2 - (toast.top + toast.bottom) / 2);
+        const f = el.getBoundingClientRect();
+        return {
+          under: toast.left < f.right && toast.right > f.left && toast.top < f.bottom && toast.bottom > f.top,
+          y: window.scrollY,
+        };
+      });
+      expect(scrolled.under).toBe(true);
+      await until(
+        () => covered(page),
+        (c) => c.length === 0,
+        5000,
+      );
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled.y);
 
-    // Focus: a new toast, then the field just below it, barely showing at the screen's edge. Focusing it (Tab, a tap)
-    // makes the browser scroll it to that edge, under the toast.
-    await page.mouse.move(0, 0);
-    await page.setViewportSize({ width: viewport.width, height: shortHeight });
-    await input.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 40));
-    await input.press('Enter');
-    await page.locator('[data-sonner-toast]:not([data-removed=true])').first().waitFor();
-    await page.waitForTimeout(700);
-    await page.locator('[data-sonner-toast]:not([data-removed=true])').first().hover();
-    await input.evaluate((el) => (el as HTMLInputElement).blur());
-    const toastBox = await input.evaluate((el) => {
-      window.scrollBy(0, el.getBoundingClientRect().top - (window.innerHeight - 10));
-      return document.querySelector('[data-sonner-toast]:not([data-removed=true])')!.getBoundingClientRect().toJSON() as DOMRect;
-    });
-    expect(await covered(page)).toEqual([]);
-    await input.focus();
-    const field = (await input.evaluate((el) => el.getBoundingClientRect().toJSON())) as DOMRect;
-    expect(toastBox.left < field.right && toastBox.right > field.left && toastBox.top < field.bottom && toastBox.bottom > field.top).toBe(true);
-    await until(() => covered(page), (c) => c.length === 0, 5000);
-    await page.close();
-  });
+      // Focus: a new toast, then the field just below it, barely showing at the screen's edge. Focusing it (Tab, a tap)
+      // makes the browser scroll it to that edge, under the toast.
+      await page.mouse.move(0, 0);
+      await page.setViewportSize({ width: viewport.width, height: shortHeight });
+      await input.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 40));
+      await input.press('Enter');
+      await page.locator('[data-sonner-toast]:not([data-removed=true])').first().waitFor();
+      await page.waitForTimeout(700);
+      await page.locator('[data-sonner-toast]:not([data-removed=true])').first().hover();
+      await input.evaluate((el) => (el as HTMLInputElement).blur());
+      const toastBox = await input.evaluate((el) => {
+        window.scrollBy(0, el.getBoundingClientRect().top - (window.innerHeight - 10));
+        return document
+          .querySelector('[data-sonner-toast]:not([data-removed=true])')!
+          .getBoundingClientRect()
+          .toJSON() as DOMRect;
+      });
+      expect(await covered(page)).toEqual([]);
+      await input.focus();
+      const field = (await input.evaluate((el) => el.getBoundingClientRect().toJSON())) as DOMRect;
+      expect(
+        toastBox.left < field.right &&
+          toastBox.right > field.left &&
+          toastBox.top < field.bottom &&
+          toastBox.bottom > field.top,
+      ).toBe(true);
+      await until(
+        () => covered(page),
+        (c) => c.length === 0,
+        5000,
+      );
+      await page.close();
+    },
+  );
 });

@@ -52,7 +52,9 @@ describe('site pages in the browser', () => {
     expect(await header.getByText('AI Cartoon Photo Transformer', { exact: true }).isVisible()).toBe(true);
 
     const footer = page.getByRole('contentinfo');
-    const links = await footer.getByRole('link').evaluateAll((els) => els.map((a) => [a.textContent, a.getAttribute('href')]));
+    const links = await footer
+      .getByRole('link')
+      .evaluateAll((els) => els.map((a) => [a.textContent, a.getAttribute('href')]));
     expect(links).toEqual([
       // The support address (lib/config.ts supportEmail; the local default), then the spec's links and the guides.
       ['support@toonzap.example', 'mailto:support@toonzap.example'],
@@ -95,9 +97,18 @@ describe('site pages in the browser', () => {
     await page.getByRole('heading', { name: 'Upload Your Photos', exact: true }).waitFor();
     // Focus moved to the step (the shell's button is gone): the very next Tab reaches the drop zone.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role') === 'button' && /Drag & drop/.test(document.activeElement.textContent ?? ''))).toBe(true);
+    expect(
+      await page.evaluate(
+        () =>
+          document.activeElement?.getAttribute('role') === 'button' &&
+          /Drag & drop/.test(document.activeElement.textContent ?? ''),
+      ),
+    ).toBe(true);
     // Enter and Space each open the file chooser; files picked there are selected.
-    const picks: Array<[string, string]> = [['Enter', 'astronaut.png'], ['Space', 'rocket.jpg']];
+    const picks: Array<[string, string]> = [
+      ['Enter', 'astronaut.png'],
+      ['Space', 'rocket.jpg'],
+    ];
     for (const [i, [key, photo]] of picks.entries()) {
       await page.keyboard.press(key);
       const chooser = await choosers.next();
@@ -116,10 +127,22 @@ describe('site pages in the browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Simple, per-image pricing' }).waitFor();
     // cell by cell from the DOM: innerText of a row that hydration is replacing has no layout and loses the cells'
     // separators (seen once on a loaded CI machine: '1 style$0.80')
-    const rows = await page.locator('tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim()).join(' ')),
-    );
-    expect(rows).toEqual(['1 style $0.80', '2 styles $0.70', '3 styles $0.65', '4 styles $0.60', '5 or more styles Best value $0.50']);
+    const rows = await page
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) =>
+          Array.from((tr as HTMLTableRowElement).cells, (c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim()).join(
+            ' ',
+          ),
+        ),
+      );
+    expect(rows).toEqual([
+      '1 style $0.80',
+      '2 styles $0.70',
+      '3 styles $0.65',
+      '4 styles $0.60',
+      '5 or more styles Best value $0.50',
+    ]);
     const text = await mainText(page);
     expect(text).toContain('1 image and 3 styles = 3 images at $0.65 = $1.95 list price, before discount.');
     expect(text).toContain('30% off');
@@ -147,7 +170,11 @@ describe('site pages in the browser', () => {
     const page = await open('/blog');
     await page.getByRole('heading', { level: 1, name: `The ${brand} Blog` }).waitFor();
     const cards = await page.locator('main li a').evaluateAll((as) =>
-      as.map((a) => ({ href: a.getAttribute('href') ?? '', date: a.querySelector('time')?.getAttribute('datetime') ?? '', title: a.querySelector('h2')?.textContent ?? '' })),
+      as.map((a) => ({
+        href: a.getAttribute('href') ?? '',
+        date: a.querySelector('time')?.getAttribute('datetime') ?? '',
+        title: a.querySelector('h2')?.textContent ?? '',
+      })),
     );
     expect(cards.length).toBeGreaterThan(1);
     for (const c of cards) expect(c.href).toMatch(/^\/blog\/[a-z0-9-]+$/);
@@ -191,7 +218,19 @@ describe('site pages in the browser', () => {
     for (const p of ['/no-such-page', '/image', '/blog/a/b', '/pricing/extra', '/blog/x', '/guides/x']) {
       expect([p, (await fetch(runtime.url + p)).status]).toEqual([p, 404]);
     }
-    for (const p of ['/', '/terms', '/privacy', '/refund', '/pricing', '/blog', '/guides', '/blog/pixar-filter-ai-generator', '/status/abc', '/image/abc', '/image/abc/anime']) {
+    for (const p of [
+      '/',
+      '/terms',
+      '/privacy',
+      '/refund',
+      '/pricing',
+      '/blog',
+      '/guides',
+      '/blog/pixar-filter-ai-generator',
+      '/status/abc',
+      '/image/abc',
+      '/image/abc/anime',
+    ]) {
       expect([p, (await fetch(runtime.url + p)).status]).toEqual([p, 200]);
     }
     const page = await open('/no-such-page');
@@ -219,7 +258,9 @@ describe('site pages in the browser', () => {
     await page.goto(`${runtime.url}/status/${id}`);
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect((await alert.innerText()).replace(/\s+/g, ' ').trim()).toBe('Error Failed to load generation status: HTTP error! status: 404');
+    expect((await alert.innerText()).replace(/\s+/g, ' ').trim()).toBe(
+      'Error Failed to load generation status: HTTP error! status: 404',
+    );
     expect(calls).toEqual([`${runtime.url}/api/generation/${id}`]);
     // A failed status call shows no 'Generate Again' (nothing loaded) and no spinner.
     expect(await page.getByText('Loading status...').count()).toBe(0);
@@ -241,4 +282,3 @@ describe('site pages in the browser', () => {
     await page.context().close();
   });
 });
-

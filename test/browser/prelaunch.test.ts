@@ -17,71 +17,81 @@ describe('pre-launch sign-up in the browser', () => {
     await runtime?.close();
   });
 
-  test.each<Scheme>(['light', 'dark'])('upload → styles → Continue → sign-up (validation) → Thank You! with Twitter and Facebook links (%s)', async (scheme) => {
-    const context = await newContext(browser, { scheme });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    const violations: string[] = [];
-    const axe = async (name: string) => {
-      violations.push(...(await axeViolations(page)).map((v) => `${name}: ${v}`));
-      await screenshot(page, `${name}-${scheme}-desktop`);
-    };
+  test.each<Scheme>(['light', 'dark'])(
+    'upload → styles → Continue → sign-up (validation) → Thank You! with Twitter and Facebook links (%s)',
+    async (scheme) => {
+      const context = await newContext(browser, { scheme });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const violations: string[] = [];
+      const axe = async (name: string) => {
+        violations.push(...(await axeViolations(page)).map((v) => `${name}: ${v}`));
+        await screenshot(page, `${name}-${scheme}-desktop`);
+      };
 
-    await page.goto(runtime.url);
-    await page.getByRole('button', { name: 'Get Started' }).click();
-    await page.locator('input[type=file][multiple]').setInputFiles(path.join(PHOTOS, 'chelsea.png'));
-    await page.getByText('1 of 50 files selected').waitFor();
-    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-    await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: 30_000 });
-    await page.getByRole('region', { name: 'Notifications' }).getByText('Moderation Completed').waitFor({ timeout: 30_000 });
-    // Pre-launch: no prices on the style step.
-    await page.locator('main button[aria-pressed]').first().click();
-    expect(await page.getByText(/per image/).count()).toBe(0);
-    await page.getByRole('button', { name: 'Continue' }).click();
+      await page.goto(runtime.url);
+      await page.getByRole('button', { name: 'Get Started' }).click();
+      await page.locator('input[type=file][multiple]').setInputFiles(path.join(PHOTOS, 'chelsea.png'));
+      await page.getByText('1 of 50 files selected').waitFor();
+      await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+      await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('region', { name: 'Notifications' })
+        .getByText('Moderation Completed')
+        .waitFor({ timeout: 30_000 });
+      // Pre-launch: no prices on the style step.
+      await page.locator('main button[aria-pressed]').first().click();
+      expect(await page.getByText(/per image/).count()).toBe(0);
+      await page.getByRole('button', { name: 'Continue' }).click();
 
-    await page.getByRole('heading', { level: 1, name: 'Be the First to Zap Your Photos!' }).waitFor();
-    expect(await page.getByText('Payments are not live yet.').isVisible()).toBe(true);
-    expect(await page.getByRole('img', { name: /Original photo/ }).count()).toBe(1);
-    expect(await page.getByRole('img', { name: /Pixar-like 3D cartoon/ }).count()).toBe(1);
-    await axe('signup');
+      await page.getByRole('heading', { level: 1, name: 'Be the First to Zap Your Photos!' }).waitFor();
+      expect(await page.getByText('Payments are not live yet.').isVisible()).toBe(true);
+      expect(await page.getByRole('img', { name: /Original photo/ }).count()).toBe(1);
+      expect(await page.getByRole('img', { name: /Pixar-like 3D cartoon/ }).count()).toBe(1);
+      await axe('signup');
 
-    const email = page.getByLabel('Email address');
-    const notify = page.getByRole('button', { name: 'Notify Me!' });
-    await notify.click();
-    expect(await page.getByRole('alert').innerText()).toBe('Email is required.');
-    expect(await email.getAttribute('aria-invalid')).toBe('true');
-    await email.fill('not an@email');
-    expect(await page.getByRole('alert').innerText()).toBe('Please enter a valid email address.');
-    await axe('signup-error');
-    await email.fill(`fan-${scheme}@example.com`);
-    expect(await page.getByRole('alert').count()).toBe(0);
+      const email = page.getByLabel('Email address');
+      const notify = page.getByRole('button', { name: 'Notify Me!' });
+      await notify.click();
+      expect(await page.getByRole('alert').innerText()).toBe('Email is required.');
+      expect(await email.getAttribute('aria-invalid')).toBe('true');
+      await email.fill('not an@email');
+      expect(await page.getByRole('alert').innerText()).toBe('Please enter a valid email address.');
+      await axe('signup-error');
+      await email.fill(`fan-${scheme}@example.com`);
+      expect(await page.getByRole('alert').count()).toBe(0);
 
-    const signup = page.waitForRequest((r) => r.url().endsWith('/api/preview-signup'));
-    await notify.click();
-    const body = JSON.parse((await signup).postData() ?? '{}') as { email: string; image_hash: string };
-    expect(body.email).toBe(`fan-${scheme}@example.com`);
-    expect(body.image_hash).toMatch(/^[0-9a-f]{64}$/);
+      const signup = page.waitForRequest((r) => r.url().endsWith('/api/preview-signup'));
+      await notify.click();
+      const body = JSON.parse((await signup).postData() ?? '{}') as { email: string; image_hash: string };
+      expect(body.email).toBe(`fan-${scheme}@example.com`);
+      expect(body.image_hash).toMatch(/^[0-9a-f]{64}$/);
 
-    await page.getByRole('heading', { level: 1, name: 'Thank You!' }).waitFor();
-    expect(await page.getByText('Keep an eye on your inbox for our launch announcement!').isVisible()).toBe(true);
-    const text = 'Check out this cool AI photo generator!';
-    const twitter = page.getByRole('link', { name: 'Share on Twitter' });
-    const facebook = page.getByRole('link', { name: 'Share on Facebook' });
-    expect(await twitter.getAttribute('href')).toBe(`https://twitter.com/intent/tweet?text=${encodeURIComponent(text)}&url=${encodeURIComponent(runtime.url)}`);
-    expect(await facebook.getAttribute('href')).toBe(`https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(runtime.url)}`);
-    for (const link of [twitter, facebook]) {
-      expect(await link.getAttribute('target')).toBe('_blank');
-      expect(await link.getAttribute('rel')).toContain('noopener');
-    }
-    await axe('thankyou');
+      await page.getByRole('heading', { level: 1, name: 'Thank You!' }).waitFor();
+      expect(await page.getByText('Keep an eye on your inbox for our launch announcement!').isVisible()).toBe(true);
+      const text = 'Check out this cool AI photo generator!';
+      const twitter = page.getByRole('link', { name: 'Share on Twitter' });
+      const facebook = page.getByRole('link', { name: 'Share on Facebook' });
+      expect(await twitter.getAttribute('href')).toBe(
+        `https://twitter.com/intent/tweet?text=${encodeURIComponent(text)}&url=${encodeURIComponent(runtime.url)}`,
+      );
+      expect(await facebook.getAttribute('href')).toBe(
+        `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(runtime.url)}`,
+      );
+      for (const link of [twitter, facebook]) {
+        expect(await link.getAttribute('target')).toBe('_blank');
+        expect(await link.getAttribute('rel')).toContain('noopener');
+      }
+      await axe('thankyou');
 
-    await page.getByRole('button', { name: 'Create Another Image' }).click();
-    await page.getByRole('button', { name: 'Get Started' }).waitFor();
-    await page.getByRole('button', { name: 'Get Started' }).click();
-    await page.getByText('0 of 50 files selected').waitFor();
-    await context.close();
-    expect(violations).toEqual([]);
-    expect(errors).toEqual([]);
-  });
+      await page.getByRole('button', { name: 'Create Another Image' }).click();
+      await page.getByRole('button', { name: 'Get Started' }).waitFor();
+      await page.getByRole('button', { name: 'Get Started' }).click();
+      await page.getByText('0 of 50 files selected').waitFor();
+      await context.close();
+      expect(violations).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+  );
 });

@@ -15,7 +15,10 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const SHOTS_DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
 
 /** A fresh context: its own storage, the given colour scheme, no animations (stable contrast checks). */
-export function newContext(browser: Browser, opts: { scheme?: Scheme; viewport?: { width: number; height: number } } & BrowserContextOptions = {}): Promise<BrowserContext> {
+export function newContext(
+  browser: Browser,
+  opts: { scheme?: Scheme; viewport?: { width: number; height: number } } & BrowserContextOptions = {},
+): Promise<BrowserContext> {
   const { scheme = 'light', viewport = DESKTOP, ...rest } = opts;
   return browser.newContext({ colorScheme: scheme, reducedMotion: 'reduce', viewport, ...rest });
 }
@@ -34,7 +37,10 @@ export function watchErrors(page: Page): string[] {
  * can arrive with no listener and is then left pending, which makes Chromium ignore every later one. One
  * listener for the page's whole life avoids both.
  */
-export function captureFileChoosers(page: Page): { readonly opened: number; next(timeoutMs?: number): Promise<FileChooser> } {
+export function captureFileChoosers(page: Page): {
+  readonly opened: number;
+  next(timeoutMs?: number): Promise<FileChooser>;
+} {
   const queue: FileChooser[] = [];
   const waiters: Array<(c: FileChooser) => void> = [];
   let opened = 0;
@@ -70,7 +76,9 @@ export function captureFileChoosers(page: Page): { readonly opened: number; next
 export async function axeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations.map((v) => {
-    const nodes = v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`);
+    const nodes = v.nodes
+      .slice(0, 5)
+      .map((n) => `${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`);
     return `${v.id} (${v.impact}) ${v.help}\n    ${nodes.join('\n    ')}`;
   });
 }

@@ -16,10 +16,17 @@ import { startTestRuntime } from '../support/runtime';
  */
 
 function decode(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
-function files(collection: ContentCollection): Array<{ slug: string; title: string; description: string; date?: string }> {
+function files(
+  collection: ContentCollection,
+): Array<{ slug: string; title: string; description: string; date?: string }> {
   const dir = path.resolve(__dirname, '../..', CONTENT_COLLECTIONS[collection].dir);
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir).flatMap((f) => {
@@ -27,13 +34,22 @@ function files(collection: ContentCollection): Array<{ slug: string; title: stri
     if (!slug) return [];
     const { data } = matter(fs.readFileSync(path.join(dir, f), 'utf8'));
     const date = data.date instanceof Date ? data.date.toISOString().slice(0, 10) : data.date;
-    return [{ slug, title: String(data.title).replace(/\{brand\}/g, 'ToonZap'), description: String(data.description).replace(/\{brand\}/g, 'ToonZap'), date }];
+    return [
+      {
+        slug,
+        title: String(data.title).replace(/\{brand\}/g, 'ToonZap'),
+        description: String(data.description).replace(/\{brand\}/g, 'ToonZap'),
+        date,
+      },
+    ];
   });
 }
 
 /** The value of <meta name|property=...>, and every tag's count (each must be there exactly once). */
 function meta(html: string, attr: 'name' | 'property', key: string): string {
-  const found = [...html.matchAll(new RegExp(`<meta ${attr}="${key}" content="([^"]*)"`, 'g'))].map((m) => decode(m[1]));
+  const found = [...html.matchAll(new RegExp(`<meta ${attr}="${key}" content="([^"]*)"`, 'g'))].map((m) =>
+    decode(m[1]),
+  );
   expect([key, found.length]).toEqual([key, 1]);
   return found[0];
 }
@@ -58,41 +74,58 @@ describe('prerendered pages, sitemap, robots and feed', () => {
   const blog = files('blog');
   const guides = files('guides');
   const pages: Array<[string, string, string, 'article' | 'website']> = [
-    ['/blog/pixar-filter-ai-generator', `${blog.find((b) => b.slug === 'pixar-filter-ai-generator')?.title}`, `${blog.find((b) => b.slug === 'pixar-filter-ai-generator')?.description}`, 'article'],
+    [
+      '/blog/pixar-filter-ai-generator',
+      `${blog.find((b) => b.slug === 'pixar-filter-ai-generator')?.title}`,
+      `${blog.find((b) => b.slug === 'pixar-filter-ai-generator')?.description}`,
+      'article',
+    ],
     ['/terms', 'Terms of Service', 'The terms for using ToonZap', 'website'],
     ['/pricing', 'Simple, per-image pricing', 'ToonZap prices per cartoon image', 'website'],
-    ...(guides[0] ? ([[`/guides/${guides[0].slug}`, guides[0].title, guides[0].description, 'article']] as Array<[string, string, string, 'article']>) : []),
+    ...(guides[0]
+      ? ([[`/guides/${guides[0].slug}`, guides[0].title, guides[0].description, 'article']] as Array<
+          [string, string, string, 'article']
+        >)
+      : []),
   ];
 
-  test.each(pages)('%s: the HTML holds the text, title, description, canonical URL and social tags', async (p, heading, description, type) => {
-    const page = await get(p);
-    expect(page.status).toBe(200);
-    expect(page.type).toMatch(/^text\/html/);
-    const html = page.text;
-    expect(decode(html)).toContain(`>${heading}</h1>`);
-    expect(html.match(/<h1[ >]/g)).toHaveLength(1);
-    const title = decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '');
-    expect(title).toContain(type === 'article' ? `${heading} | ToonZap` : ' | ToonZap');
-    expect(meta(html, 'name', 'description').startsWith(description)).toBe(true);
-    const url = `${origin}${p}`;
-    expect(decode(/<link rel="canonical" href="([^"]*)"/.exec(html)?.[1] ?? '')).toBe(url);
-    expect(meta(html, 'property', 'og:url')).toBe(url);
-    expect(meta(html, 'property', 'og:type')).toBe(type);
-    expect(meta(html, 'property', 'og:title')).toBe(type === 'article' ? heading : title);
-    expect(meta(html, 'property', 'og:description')).toBe(meta(html, 'name', 'description'));
-    expect(meta(html, 'property', 'og:image')).toMatch(new RegExp(`^${origin}/`));
-    expect(meta(html, 'name', 'twitter:card')).toBe('summary_large_image');
-    expect(html).toContain(`<link rel="alternate" href="${origin}/feed.xml" type="application/atom+xml" title="ToonZap Blog"/>`);
-    if (type === 'article') {
-      // The article's body and its closing block are in the HTML too.
-      expect(html).toContain('<h2>');
-      expect(html).toContain('Ready to Cartoonize Your Photos?');
-      expect(html).toContain('Try ToonZap Now!');
-    }
-  });
+  test.each(pages)(
+    '%s: the HTML holds the text, title, description, canonical URL and social tags',
+    async (p, heading, description, type) => {
+      const page = await get(p);
+      expect(page.status).toBe(200);
+      expect(page.type).toMatch(/^text\/html/);
+      const html = page.text;
+      expect(decode(html)).toContain(`>${heading}</h1>`);
+      expect(html.match(/<h1[ >]/g)).toHaveLength(1);
+      const title = decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '');
+      expect(title).toContain(type === 'article' ? `${heading} | ToonZap` : ' | ToonZap');
+      expect(meta(html, 'name', 'description').startsWith(description)).toBe(true);
+      const url = `${origin}${p}`;
+      expect(decode(/<link rel="canonical" href="([^"]*)"/.exec(html)?.[1] ?? '')).toBe(url);
+      expect(meta(html, 'property', 'og:url')).toBe(url);
+      expect(meta(html, 'property', 'og:type')).toBe(type);
+      expect(meta(html, 'property', 'og:title')).toBe(type === 'article' ? heading : title);
+      expect(meta(html, 'property', 'og:description')).toBe(meta(html, 'name', 'description'));
+      expect(meta(html, 'property', 'og:image')).toMatch(new RegExp(`^${origin}/`));
+      expect(meta(html, 'name', 'twitter:card')).toBe('summary_large_image');
+      expect(html).toContain(
+        `<link rel="alternate" href="${origin}/feed.xml" type="application/atom+xml" title="ToonZap Blog"/>`,
+      );
+      if (type === 'article') {
+        // The article's body and its closing block are in the HTML too.
+        expect(html).toContain('<h2>');
+        expect(html).toContain('Ready to Cartoonize Your Photos?');
+        expect(html).toContain('Try ToonZap Now!');
+      }
+    },
+  );
 
   test('the blog index lists every article newest first; the guides index every guide', async () => {
-    for (const [p, entries] of [['/blog', blog], ['/guides', guides]] as const) {
+    for (const [p, entries] of [
+      ['/blog', blog],
+      ['/guides', guides],
+    ] as const) {
       const html = (await get(p)).text;
       const main = html.slice(html.indexOf('<main'), html.indexOf('</main>'));
       const listed = [...main.matchAll(new RegExp(`href="${p}/([a-z0-9-]+)"`, 'g'))].map((m) => m[1]);
@@ -109,7 +142,17 @@ describe('prerendered pages, sitemap, robots and feed', () => {
     expect(sitemap.status).toBe(200);
     expect(sitemap.type).toMatch(/xml/);
     const locs = [...sitemap.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    const expected = ['/', '/pricing', '/terms', '/privacy', '/refund', '/blog', '/guides', ...blog.map((b) => `/blog/${b.slug}`), ...guides.map((g) => `/guides/${g.slug}`)];
+    const expected = [
+      '/',
+      '/pricing',
+      '/terms',
+      '/privacy',
+      '/refund',
+      '/blog',
+      '/guides',
+      ...blog.map((b) => `/blog/${b.slug}`),
+      ...guides.map((g) => `/guides/${g.slug}`),
+    ];
     expect([...locs].sort()).toEqual(expected.map((p) => origin + p).sort());
     const robots = await get('/robots.txt');
     expect(robots.type).toMatch(/^text\/plain/);
@@ -171,10 +214,14 @@ describe('prerendered pages, sitemap, robots and feed', () => {
       } finally {
         chrome.kill();
       }`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, CHROMIUM_PATH, `${runtime.url}/blog/pixar-filter-ai-generator`], {
-      cwd: path.resolve(__dirname, '../..'),
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', script, CHROMIUM_PATH, `${runtime.url}/blog/pixar-filter-ai-generator`],
+      {
+        cwd: path.resolve(__dirname, '../..'),
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     const result = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { score: number; failed: string[] };
     expect(result.failed).toEqual([]);
     expect(result.score).toBe(1);

@@ -24,17 +24,27 @@ describe('upload and style steps in the browser', () => {
       launchChromium(),
       (async () => {
         const pixel = { width: 8, height: 8, channels: 3 as const };
-        await sharp({ create: { ...pixel, background: '#3366ff' } }).gif().toFile(path.join(dir, 'anim.gif'));
+        await sharp({ create: { ...pixel, background: '#3366ff' } })
+          .gif()
+          .toFile(path.join(dir, 'anim.gif'));
         // A GIF renamed .png is still a GIF: the type is read from the bytes.
         fs.copyFileSync(path.join(dir, 'anim.gif'), path.join(dir, 'disguised.png'));
         fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a photo');
         // PNG bytes at exactly 10 MB (rejected) and one byte less (accepted).
-        fs.writeFileSync(path.join(dir, 'huge.png'), Buffer.concat([PNG_SIGNATURE, Buffer.alloc(MB10 - PNG_SIGNATURE.length)]));
-        fs.writeFileSync(path.join(dir, 'almost.png'), Buffer.concat([PNG_SIGNATURE, Buffer.alloc(MB10 - 1 - PNG_SIGNATURE.length)]));
+        fs.writeFileSync(
+          path.join(dir, 'huge.png'),
+          Buffer.concat([PNG_SIGNATURE, Buffer.alloc(MB10 - PNG_SIGNATURE.length)]),
+        );
+        fs.writeFileSync(
+          path.join(dir, 'almost.png'),
+          Buffer.concat([PNG_SIGNATURE, Buffer.alloc(MB10 - 1 - PNG_SIGNATURE.length)]),
+        );
         pngs = await Promise.all(
           Array.from({ length: 52 }, async (_, i) => {
             const file = path.join(dir, `p${String(i).padStart(2, '0')}.png`);
-            await sharp({ create: { ...pixel, background: { r: i * 4, g: 255 - i * 4, b: 128 } } }).png().toFile(file);
+            await sharp({ create: { ...pixel, background: { r: i * 4, g: 255 - i * 4, b: 128 } } })
+              .png()
+              .toFile(file);
             return file;
           }),
         );
@@ -84,7 +94,11 @@ describe('upload and style steps in the browser', () => {
     await count(page, 0);
 
     // Mixed pick: text file first, then a good photo, then an oversized one.
-    await input(page).setInputFiles([path.join(dir, 'notes.txt'), path.join(PHOTOS, 'astronaut.png'), path.join(dir, 'huge.png')]);
+    await input(page).setInputFiles([
+      path.join(dir, 'notes.txt'),
+      path.join(PHOTOS, 'astronaut.png'),
+      path.join(dir, 'huge.png'),
+    ]);
     await count(page, 1);
     expect(await alertText(page)).toEqual(['Only JPG/PNG files are allowed']);
     await input(page).setInputFiles([path.join(dir, 'huge.png'), path.join(dir, 'notes.txt')]);
@@ -104,8 +118,14 @@ describe('upload and style steps in the browser', () => {
     await input(page).setInputFiles(['astronaut.png', 'chelsea.png', 'rocket.jpg'].map((f) => path.join(PHOTOS, f)));
     await count(page, 3);
     const thumbs = page.locator('main ul img');
-    expect(await thumbs.evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')))).toEqual(['astronaut.png', 'chelsea.png', 'rocket.jpg']);
-    await page.waitForFunction(() => [...document.querySelectorAll('main ul img')].every((i) => (i as HTMLImageElement).naturalWidth > 0));
+    expect(await thumbs.evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')))).toEqual([
+      'astronaut.png',
+      'chelsea.png',
+      'rocket.jpg',
+    ]);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('main ul img')].every((i) => (i as HTMLImageElement).naturalWidth > 0),
+    );
     expect(await page.getByRole('button', { name: 'Choose Your Styles' }).isEnabled()).toBe(true);
 
     // The same file picked again is not added twice.
@@ -114,7 +134,10 @@ describe('upload and style steps in the browser', () => {
 
     await page.getByRole('button', { name: 'Remove chelsea.png' }).click();
     await count(page, 2);
-    expect(await thumbs.evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')))).toEqual(['astronaut.png', 'rocket.jpg']);
+    expect(await thumbs.evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')))).toEqual([
+      'astronaut.png',
+      'rocket.jpg',
+    ]);
 
     await page.getByRole('button', { name: 'Clear All' }).click();
     await count(page, 0);
@@ -184,9 +207,14 @@ describe('upload and style steps in the browser', () => {
     await choose.focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: 30_000 });
-    const styles = ((await (await fetch(`${runtime.url}/api/available-styles`)).json()) as { styles: { id: string; name: string }[] }).styles;
+    const styles = (
+      (await (await fetch(`${runtime.url}/api/available-styles`)).json()) as { styles: { id: string; name: string }[] }
+    ).styles;
     const tiles = page.locator('main button[aria-pressed]');
-    await page.waitForFunction((n) => document.querySelectorAll('main button[aria-pressed]').length === n, styles.length);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('main button[aria-pressed]').length === n,
+      styles.length,
+    );
     for (const [i, s] of styles.entries()) expect(await tiles.nth(i).innerText()).toContain(s.name);
 
     const cont = page.getByRole('button', { name: 'Continue' });

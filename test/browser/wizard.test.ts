@@ -32,12 +32,20 @@ describe('wizard in the browser', () => {
     await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
 
     const hash = sha256(photo('astronaut.png'));
-    const s3 = new S3Client({ endpoint: runtime.s3Url, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+    const s3 = new S3Client({
+      endpoint: runtime.s3Url,
+      forcePathStyle: true,
+      region: 'us-east-1',
+      credentials: S3RVER_CREDENTIALS,
+    });
     const stored = await s3.send(new GetObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: `uploads/${hash}` }));
     expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
     s3.destroy();
 
-    await page.getByRole('region', { name: 'Notifications' }).getByText('1 / 1 images passed moderation.').waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('region', { name: 'Notifications' })
+      .getByText('1 / 1 images passed moderation.')
+      .waitFor({ timeout: 30_000 });
     const styles = (await (await fetch(`${runtime.url}/api/available-styles`)).json()).styles as { id: string }[];
     // Every tile shows this photo's own preview, served from the media bucket.
     await page.waitForFunction(
@@ -46,7 +54,9 @@ describe('wizard in the browser', () => {
       { timeout: 30_000 },
     );
     // Each preview the page shows is a real PNG behind its URL (tiles below the fold load lazily, so fetch them).
-    const srcs = await page.$$eval(`img[src*="/previews/${hash}/"]`, (imgs) => imgs.map((i) => (i as HTMLImageElement).src));
+    const srcs = await page.$$eval(`img[src*="/previews/${hash}/"]`, (imgs) =>
+      imgs.map((i) => (i as HTMLImageElement).src),
+    );
     for (const src of srcs) {
       const res = await fetch(src);
       expect(res.status).toBe(200);

@@ -5,7 +5,10 @@ import { orderSummary } from '../../domain/pricing';
 describe('order rules', () => {
   test('items are every (photo, style) pair', () => {
     expect(orderItems(['a', 'b'], ['x', 'y'])).toEqual([
-      { image_hash: 'a', style: 'x' }, { image_hash: 'a', style: 'y' }, { image_hash: 'b', style: 'x' }, { image_hash: 'b', style: 'y' },
+      { image_hash: 'a', style: 'x' },
+      { image_hash: 'a', style: 'y' },
+      { image_hash: 'b', style: 'x' },
+      { image_hash: 'b', style: 'y' },
     ]);
     expect(itemKey('a', 'x')).toBe('a:x');
   });
@@ -36,14 +39,24 @@ describe('order rules', () => {
 
   test('failure texts name the refund', () => {
     expect(failureText({ done: 2, failed: 0, refundCents: 0 })).toBeNull();
-    expect(failureText({ done: 1, failed: 3, refundCents: 147 })).toBe('3 of 4 images could not be generated. $1.47 has been refunded to your card.');
-    expect(failureText({ done: 0, failed: 2, refundCents: 98 })).toBe('We could not generate your images. $0.98 has been refunded to your card.');
+    expect(failureText({ done: 1, failed: 3, refundCents: 147 })).toBe(
+      '3 of 4 images could not be generated. $1.47 has been refunded to your card.',
+    );
+    expect(failureText({ done: 0, failed: 2, refundCents: 98 })).toBe(
+      'We could not generate your images. $0.98 has been refunded to your card.',
+    );
   });
 
   test('the e-mail links to the status page and each gallery, and escapes what it shows', () => {
     const mail = renderOrderEmail({
-      brand: 'Toon<Zap>', siteUrl: 'https://toonzap.example/', supportEmail: 'help@toonzap.example', generationId: 'g-1', status: 'completed',
-      galleryHashes: ['h1', 'h2'], delivered: 3, notice: '1 of 4 images could not be generated.',
+      brand: 'Toon<Zap>',
+      siteUrl: 'https://toonzap.example/',
+      supportEmail: 'help@toonzap.example',
+      generationId: 'g-1',
+      status: 'completed',
+      galleryHashes: ['h1', 'h2'],
+      delivered: 3,
+      notice: '1 of 4 images could not be generated.',
     });
     expect(mail.subject).toBe('Toon<Zap>: your cartoon images are ready');
     for (const body of [mail.text, mail.html]) {
@@ -55,7 +68,16 @@ describe('order rules', () => {
     }
     expect(mail.html).toContain('Toon&lt;Zap&gt;');
     expect(mail.html).not.toContain('<Zap>');
-    const failed = renderOrderEmail({ brand: 'ToonZap', siteUrl: 'https://x.example', supportEmail: 'help@x.example', generationId: 'g', status: 'failed', galleryHashes: [], delivered: 0, notice: 'Refunded.' });
+    const failed = renderOrderEmail({
+      brand: 'ToonZap',
+      siteUrl: 'https://x.example',
+      supportEmail: 'help@x.example',
+      generationId: 'g',
+      status: 'failed',
+      galleryHashes: [],
+      delivered: 0,
+      notice: 'Refunded.',
+    });
     expect(failed.subject).toMatch(/could not/);
     expect(failed.text).toContain('Refunded.');
     expect(failed.text).toContain('write to help@x.example');

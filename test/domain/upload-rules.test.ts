@@ -1,4 +1,3 @@
-import { photo } from '../fixtures/photos';
 import {
   detectFileType,
   FALLBACK_TYPE,
@@ -9,6 +8,7 @@ import {
   sniffImageType,
   validateFiles,
 } from '../../domain/upload-rules';
+import { photo } from '../fixtures/photos';
 
 const bytes = (...b: number[]) => new Uint8Array(b);
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -77,7 +77,9 @@ describe('validateFiles', () => {
 
   it('rejects other types and files of 10 MB or more', () => {
     expect(validateFiles(0, [{ type: 'image/gif', size: 10 }]).message).toBe('Only JPG/PNG files are allowed');
-    expect(validateFiles(0, [{ type: 'image/png', size: MAX_FILE_BYTES }]).message).toBe('File size must be less than 10MB');
+    expect(validateFiles(0, [{ type: 'image/png', size: MAX_FILE_BYTES }]).message).toBe(
+      'File size must be less than 10MB',
+    );
   });
 
   it('shows only the first invalid file message and still adds the valid files', () => {

@@ -4,7 +4,6 @@
 import sharp from 'sharp';
 import {
   type Analysis,
-  type DecodedImage,
   analysisFromJson,
   analysisToJson,
   analyzeImage,
@@ -12,6 +11,7 @@ import {
   applyStyle,
   closeAnalysisThread,
   closeStylePool,
+  type DecodedImage,
   decodeInput,
   hasPeople,
   renderAllThumbnails,
@@ -19,9 +19,16 @@ import {
   STYLE_IDS,
 } from '../../engine';
 import { browsAt, faceRegionsAt, personAt, type Scene } from '../../engine/analysis/scene';
+import {
+  enlargeEyes,
+  eyeWarps,
+  MAX_EYE_ENLARGE,
+  warpPoint,
+  warpScene,
+  warpSource,
+} from '../../engine/filters/eye-warp';
 import { createRaster } from '../../engine/raster';
 import { personFocus } from '../../engine/renderers/three-d';
-import { enlargeEyes, eyeWarps, MAX_EYE_ENLARGE, warpPoint, warpScene, warpSource } from '../../engine/filters/eye-warp';
 import { photo, smallPhoto } from './helpers';
 
 jest.setTimeout(240_000);
@@ -34,7 +41,11 @@ const interIris = (a: Analysis) => {
 
 /** The astronaut's head, cropped and enlarged to 512 px: a portrait whose eyes the models see well. */
 async function portrait(): Promise<Buffer> {
-  return sharp(photo('astronaut.png')).extract({ left: 150, top: 30, width: 180, height: 180 }).resize(512, 512).png().toBuffer();
+  return sharp(photo('astronaut.png'))
+    .extract({ left: 150, top: 30, width: 180, height: 180 })
+    .resize(512, 512)
+    .png()
+    .toBuffer();
 }
 
 /** Mean absolute Laplacian of the luma over the pixels `sel` picks (high-frequency energy). */
@@ -185,7 +196,11 @@ describe('3d on a portrait', () => {
     expect(() => eyeWarps(a, img.width, MAX_EYE_ENLARGE * 1.01)).toThrow(RangeError);
     // the warp only touches the eyes' surroundings
     const warped = enlargeEyes(img, warps);
-    expect(Buffer.from(warped.data).subarray(0, img.width * 3 * 40).equals(Buffer.from(img.data).subarray(0, img.width * 3 * 40))).toBe(true);
+    expect(
+      Buffer.from(warped.data)
+        .subarray(0, img.width * 3 * 40)
+        .equals(Buffer.from(img.data).subarray(0, img.width * 3 * 40)),
+    ).toBe(true);
   });
 
   it('moves the face with the warp: corners and lid landmarks out, iris centres and the rest of the face where they were', async () => {
@@ -200,7 +215,9 @@ describe('3d on a portrait', () => {
       expect(g.eyes[side].center).toEqual(f.eyes[side].center);
       expect(g.eyes[side].width).toBeGreaterThanOrEqual(1.15 * f.eyes[side].width);
       const p = warpPoint(warps, [f.eyes[side].corners[0][0] * k, f.eyes[side].corners[0][1] * k]);
-      expect(Math.hypot(g.eyes[side].corners[0][0] * k - p[0], g.eyes[side].corners[0][1] * k - p[1])).toBeLessThan(1e-9);
+      expect(Math.hypot(g.eyes[side].corners[0][0] * k - p[0], g.eyes[side].corners[0][1] * k - p[1])).toBeLessThan(
+        1e-9,
+      );
     }
     // the chin (152) is far from the eyes: untouched; an upper lid point (159) moves up
     expect(g.landmarks[152]).toEqual(f.landmarks[152]);
@@ -222,7 +239,8 @@ describe('3d on a portrait', () => {
       let [browL, nb, skinL, ns, satOut, satIn] = [0, 0, 0, 0, 0, 0];
       for (let i = 0; i < w * h; i++) {
         if (brows[i] > 0.6) [browL, nb] = [browL + L(out, i), nb + 1];
-        if (skin[i] > 0.9) [skinL, ns, satOut, satIn] = [skinL + L(out, i), ns + 1, satOut + sat(out, i), satIn + sat(img.data, i)];
+        if (skin[i] > 0.9)
+          [skinL, ns, satOut, satIn] = [skinL + L(out, i), ns + 1, satOut + sat(out, i), satIn + sat(img.data, i)];
       }
       // measured: brows 0.62-0.73 of the skin's luma (0.94-1.01 before they were drawn: pale bands); skin
       // saturation 1.08-1.30x the photo's (1.25-1.58x before: orange)
@@ -257,7 +275,7 @@ describe('3d on a portrait', () => {
     }
   });
 
-  it('blurs the backdrop from backdrop pixels only: no halo of the subject\'s colours, the rim light inside the silhouette', () => {
+  it("blurs the backdrop from backdrop pixels only: no halo of the subject's colours, the rim light inside the silhouette", () => {
     const [w, h] = [160, 120];
     const lit = createRaster(w, h);
     const person = new Float32Array(w * h);
@@ -308,7 +326,13 @@ describe('3d on a portrait', () => {
     const ratio = (d: Uint8Array) => hfEnergy(d, img.width, img.height, bg) / hfEnergy(d, img.width, img.height, fg);
     // measured: 3d 0.32, sketch 0.44, pop art 0.45, anime 0.48, comic 0.48 (anime 0.58 and comic 0.54 while their
     // lines came from the photo's backdrop rather than the simplified one)
-    const limits: Partial<Record<(typeof STYLE_IDS)[number], number>> = { '3d': 0.5, sketch: 0.5, anime: 0.5, comic: 0.5, 'pop-art': 0.5 };
+    const limits: Partial<Record<(typeof STYLE_IDS)[number], number>> = {
+      '3d': 0.5,
+      sketch: 0.5,
+      anime: 0.5,
+      comic: 0.5,
+      'pop-art': 0.5,
+    };
     const over: [string, number][] = [];
     for (const [id, limit] of Object.entries(limits)) {
       const change = ratio(applyStyle(img, id, a).data) / ratio(applyStyle(img, id, null).data);

@@ -44,7 +44,14 @@ function render(focus?: number): { guided: Float64Array; bilinear: Float32Array 
     for (let dy = 0; dy < F; dy++) for (let dx = 0; dx < F; dx++) s += ideal(x + dx, y + dy);
     work.r[i] = work.g[i] = work.b[i] = s / (F * F);
   }
-  const gu = new GuidedUpsampler(guide, work, full, 1, 2e-4, focus === undefined ? undefined : new Float32Array(ww * wh).fill(focus));
+  const gu = new GuidedUpsampler(
+    guide,
+    work,
+    full,
+    1,
+    2e-4,
+    focus === undefined ? undefined : new Float32Array(ww * wh).fill(focus),
+  );
   // the output as bytes (what a render writes), read back as the red channel in 0..1
   const bytes = new Uint8ClampedArray(W * H * 3);
   for (let y = 0; y < H; y++) gu.rowRGB8(y, bytes);
@@ -100,6 +107,7 @@ describe('GuidedUpsampler', () => {
   it('is plain bilinear enlargement where focus is 0', () => {
     const { guided, bilinear } = render(0);
     // the same bytes as the bilinear enlargement written out
-    for (let i = 0; i < guided.length; i++) expect(guided[i]).toBe(Math.min(255, Math.max(0, Math.round(bilinear[i] * 255))) / 255);
+    for (let i = 0; i < guided.length; i++)
+      expect(guided[i]).toBe(Math.min(255, Math.max(0, Math.round(bilinear[i] * 255))) / 255);
   });
 });

@@ -1,4 +1,3 @@
-
 import sharp from 'sharp';
 
 import { photo } from '../fixtures/photos';
@@ -27,7 +26,8 @@ export function lumaOf(p: Pixels): Float32Array {
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const o = i * p.channels;
-    out[i] = p.channels >= 3 ? (0.2126 * p.data[o] + 0.7152 * p.data[o + 1] + 0.0722 * p.data[o + 2]) / 255 : p.data[o] / 255;
+    out[i] =
+      p.channels >= 3 ? (0.2126 * p.data[o] + 0.7152 * p.data[o + 1] + 0.0722 * p.data[o + 2]) / 255 : p.data[o] / 255;
   }
   return out;
 }

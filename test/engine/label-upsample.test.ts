@@ -16,7 +16,12 @@ function labelsOf(w: number, h: number): Uint16Array {
   return out;
 }
 
-function enlarge(labels: Uint16Array, w: number, h: number, f: number): { r: Float32Array; width: number; height: number } {
+function enlarge(
+  labels: Uint16Array,
+  w: number,
+  h: number,
+  f: number,
+): { r: Float32Array; width: number; height: number } {
   const painted = paintLabels(labels, PALETTE, createRaster(w, h));
   const up = new LabelUpsampler(labels, PALETTE, painted, w * f, h * f);
   const r = new Float32Array(w * f * h * f);

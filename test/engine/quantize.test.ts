@@ -5,7 +5,13 @@ import { kmeansPalette } from '../../engine/filters/quantize';
 import { createRaster } from '../../engine/raster';
 
 /** Plain Lloyd from the same k-means++ start: the reference the bounded version must equal. */
-function lloyd(r: Float32Array, g: Float32Array, b: Float32Array, start: Float32Array, iterations: number): Float32Array {
+function lloyd(
+  r: Float32Array,
+  g: Float32Array,
+  b: Float32Array,
+  start: Float32Array,
+  iterations: number,
+): Float32Array {
   const [WR, WG, WB] = [0.9, 1.2, 0.7];
   const k = start.length / 3;
   const pal = Float32Array.from(start);
@@ -43,16 +49,24 @@ describe('kmeansPalette', () => {
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
         const i = y * w + x;
-        if (x < 40) [img.r[i], img.g[i], img.b[i]] = [x / 40, y / h, 0.5]; // a smooth gradient: samples on every border
-        else if (x < 80) [img.r[i], img.g[i], img.b[i]] = [0.2 + 0.05 * rand(), 0.7 + 0.05 * rand(), 0.1]; // a noisy cluster
+        if (x < 40)
+          [img.r[i], img.g[i], img.b[i]] = [x / 40, y / h, 0.5]; // a smooth gradient: samples on every border
+        else if (x < 80)
+          [img.r[i], img.g[i], img.b[i]] = [0.2 + 0.05 * rand(), 0.7 + 0.05 * rand(), 0.1]; // a noisy cluster
         else [img.r[i], img.g[i], img.b[i]] = (x + y) % 2 ? [0.25, 0.25, 0.25] : [0.75, 0.75, 0.75]; // two exact colours
       }
     }
-    for (const [k, seedK] of [[16, 3], [6, 7], [24, 1]]) {
+    for (const [k, seedK] of [
+      [16, 3],
+      [6, 7],
+      [24, 1],
+    ]) {
       // the same k-means++ start, then as many Lloyd iterations as the bounded run
       const start = kmeansPalette(img, k, 0, seedK);
       for (const iterations of [1, 5, 12]) {
-        expect(Array.from(kmeansPalette(img, k, iterations, seedK))).toEqual(Array.from(lloyd(img.r, img.g, img.b, start, iterations)));
+        expect(Array.from(kmeansPalette(img, k, iterations, seedK))).toEqual(
+          Array.from(lloyd(img.r, img.g, img.b, start, iterations)),
+        );
       }
     }
   });

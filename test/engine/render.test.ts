@@ -92,7 +92,9 @@ describe('style specifics', () => {
   it('sketch hatches by hand: strokes of varying pressure with gaps, not evenly ruled lines', async () => {
     // On an even mid-grey, ruled hatching darkens every 16-px block alike (block sd 0.6 of 255); hand strokes do not.
     const W = 512;
-    const grey = await sharp({ create: { width: W, height: W, channels: 3, background: { r: 150, g: 150, b: 150 } } }).png().toBuffer();
+    const grey = await sharp({ create: { width: W, height: W, channels: 3, background: { r: 150, g: 150, b: 150 } } })
+      .png()
+      .toBuffer();
     const { data } = await pixels(await renderStyle(grey, 'sketch'));
     const B = 16;
     const means: number[] = [];
@@ -109,14 +111,16 @@ describe('style specifics', () => {
     expect(sd).toBeGreaterThan(1.5);
   });
 
-  it('pop-art paints one object in one ink even where its shading drifts between two inks\' hues', async () => {
+  it("pop-art paints one object in one ink even where its shading drifts between two inks' hues", async () => {
     // A patchwork of a red-leaning and an orange-leaning orange (hues 0.16 and 0.36 of a sextant) on blue: the
     // folds of an orange suit. Snapping each pixel's hue painted it as a red/orange checker (camouflage).
     const W = 512;
     const cells: string[] = [];
     for (let y = 80; y < 300; y += 40) {
       for (let x = 120; x < 400; x += 40) {
-        cells.push(`<rect x="${x}" y="${y}" width="40" height="40" fill="${((x + y) / 40) % 2 ? 'rgb(170,40,15)' : 'rgb(180,75,15)'}"/>`);
+        cells.push(
+          `<rect x="${x}" y="${y}" width="40" height="40" fill="${((x + y) / 40) % 2 ? 'rgb(170,40,15)' : 'rgb(180,75,15)'}"/>`,
+        );
       }
     }
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="384"><rect width="100%" height="100%" fill="rgb(40,70,160)"/>${cells.join('')}</svg>`;
@@ -157,7 +161,8 @@ describe('style specifics', () => {
     const L = lumaOf(out);
     for (let k = 0; k < 6; k++) {
       let darkest = 1;
-      for (let dy = -3; dy <= 3; dy++) for (let dx = -3; dx <= 3; dx++) darkest = Math.min(darkest, L[(190 + dy) * out.width + 60 + k * 75 + dx]);
+      for (let dy = -3; dy <= 3; dy++)
+        for (let dx = -3; dx <= 3; dx++) darkest = Math.min(darkest, L[(190 + dy) * out.width + 60 + k * 75 + dx]);
       expect([k, darkest < 0.4]).toEqual([k, true]); // the ground is ~0.75
     }
   });
@@ -189,7 +194,10 @@ describe('input handling and output format', () => {
 
   it('applies EXIF orientation 6 (rotated 90 degrees)', async () => {
     // 120x80 landscape pixels with orientation 6 -> displayed as 80x120 portrait
-    const jpeg = await sharp(await smallPhoto('coffee.png', 120)).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const jpeg = await sharp(await smallPhoto('coffee.png', 120))
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     const meta = await sharp(jpeg).metadata();
     expect([meta.width, meta.height, meta.orientation]).toEqual([120, 80, 6]);
     const dec = await decodeInput(jpeg);
@@ -199,7 +207,9 @@ describe('input handling and output format', () => {
   });
 
   it('flattens PNG alpha onto white', async () => {
-    const rgba = await sharp({ create: { width: 64, height: 48, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } })
+    const rgba = await sharp({
+      create: { width: 64, height: 48, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } },
+    })
       .png()
       .toBuffer();
     const dec = await decodeInput(rgba);
@@ -223,7 +233,11 @@ describe('input handling and output format', () => {
   });
 
   it('rejects a PNG header claiming 30000x30000 pixels', async () => {
-    const header = Buffer.from(await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer());
+    const header = Buffer.from(
+      await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+        .png()
+        .toBuffer(),
+    );
     // patch IHDR width/height (bytes 16..23) and fix its CRC
     header.writeUInt32BE(30000, 16);
     header.writeUInt32BE(30000, 20);

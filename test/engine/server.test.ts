@@ -1,20 +1,25 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { InvokeEndpointCommand, ModelError, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import sharp from 'sharp';
-import { createHash } from 'node:crypto';
 import { analysisFromJson, analysisToJson, renderStyle } from '../../engine';
 import { type ModelServer, startModelServer } from '../../engine/server';
 import { smallPhoto } from './helpers';
 
 // s3rver ships no types
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const S3rver = require('s3rver');
 
-const ENV_KEYS = ['AWS_ENDPOINT_URL_S3', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'S3_FORCE_PATH_STYLE'];
+const ENV_KEYS = [
+  'AWS_ENDPOINT_URL_S3',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_REGION',
+  'S3_FORCE_PATH_STYLE',
+];
 const savedEnv: Record<string, string | undefined> = {};
 
 let s3rver: { run(): Promise<AddressInfo>; close(): Promise<void> };
@@ -38,12 +43,25 @@ beforeAll(async () => {
   // the server builds its S3 client from the environment, exactly as in production
   server = await startModelServer({ port: 0, host: '127.0.0.1' });
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  s3 = new S3Client({ region: 'us-east-1', endpoint: process.env.AWS_ENDPOINT_URL_S3, forcePathStyle: true, credentials });
-  sm = new SageMakerRuntimeClient({ region: 'us-east-1', endpoint: server.url, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+  s3 = new S3Client({
+    region: 'us-east-1',
+    endpoint: process.env.AWS_ENDPOINT_URL_S3,
+    forcePathStyle: true,
+    credentials,
+  });
+  sm = new SageMakerRuntimeClient({
+    region: 'us-east-1',
+    endpoint: server.url,
+    credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+  });
   await s3.send(new CreateBucketCommand({ Bucket: 'uploads' }));
   await s3.send(new CreateBucketCommand({ Bucket: 'results' }));
-  const input = await sharp(await smallPhoto('astronaut.png', 300)).jpeg().toBuffer();
-  await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: 'u1/photo.jpg', Body: input, ContentType: 'image/jpeg' }));
+  const input = await sharp(await smallPhoto('astronaut.png', 300))
+    .jpeg()
+    .toBuffer();
+  await s3.send(
+    new PutObjectCommand({ Bucket: 'uploads', Key: 'u1/photo.jpg', Body: input, ContentType: 'image/jpeg' }),
+  );
 });
 
 afterAll(async () => {
@@ -60,7 +78,11 @@ afterAll(async () => {
 
 async function invoke(body: unknown) {
   const res = await sm.send(
-    new InvokeEndpointCommand({ EndpointName: 'toonzap-engine', ContentType: 'application/json', Body: JSON.stringify(body) }),
+    new InvokeEndpointCommand({
+      EndpointName: 'toonzap-engine',
+      ContentType: 'application/json',
+      Body: JSON.stringify(body),
+    }),
   );
   return JSON.parse(Buffer.from(res.Body as Uint8Array).toString('utf8'));
 }
@@ -78,7 +100,12 @@ describe('model server (SageMaker container contract)', () => {
       style: 'anime',
       size: 200,
     });
-    expect(out).toMatchObject({ output: { bucket: 'results', key: 'u1/anime.png' }, width: 200, height: 200, style: 'anime' });
+    expect(out).toMatchObject({
+      output: { bucket: 'results', key: 'u1/anime.png' },
+      width: 200,
+      height: 200,
+      style: 'anime',
+    });
     expect(typeof out.ms).toBe('number');
     const obj = await s3.send(new GetObjectCommand({ Bucket: 'results', Key: 'u1/anime.png' }));
     expect(obj.ContentType).toBe('image/png');
@@ -126,33 +153,77 @@ describe('model server (SageMaker container contract)', () => {
   });
 
   it('analyses each photo once, keeps it beside the upload as analysis/<sha256>.json, and reuses it', async () => {
-    const bytes = Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: 'u1/photo.jpg' }))).Body!.transformToByteArray());
+    const bytes = Buffer.from(
+      await (
+        await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: 'u1/photo.jpg' }))
+      ).Body!.transformToByteArray(),
+    );
     const key = `analysis/${createHash('sha256').update(bytes).digest('hex')}.json`;
-    await invoke({ input: { bucket: 'uploads', key: 'u1/photo.jpg' }, output: { bucket: 'results', key: 'u1/3d.png' }, style: '3d', size: 200 });
-    const cached = analysisFromJson(await (await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))).Body!.transformToString());
+    await invoke({
+      input: { bucket: 'uploads', key: 'u1/photo.jpg' },
+      output: { bucket: 'results', key: 'u1/3d.png' },
+      style: '3d',
+      size: 200,
+    });
+    const cached = analysisFromJson(
+      await (await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))).Body!.transformToString(),
+    );
     expect(cached.faces).toHaveLength(1);
-    const out = async (k: string) => Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: 'results', Key: k }))).Body!.transformToByteArray());
-    expect((await out('u1/3d.png')).equals(await renderStyle(bytes, '3d', { maxSize: 200, analysis: cached }))).toBe(true);
+    const out = async (k: string) =>
+      Buffer.from(
+        await (await s3.send(new GetObjectCommand({ Bucket: 'results', Key: k }))).Body!.transformToByteArray(),
+      );
+    expect((await out('u1/3d.png')).equals(await renderStyle(bytes, '3d', { maxSize: 200, analysis: cached }))).toBe(
+      true,
+    );
     // the next render reads the cached object instead of analysing again: a doctored one (nobody there) wins
-    await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: key, Body: analysisToJson({ ...cached, faces: [], mask: null, coverage: 0 }) }));
-    await invoke({ input: { bucket: 'uploads', key: 'u1/photo.jpg' }, output: { bucket: 'results', key: 'u1/3d-b.png' }, style: '3d', size: 200 });
-    expect((await out('u1/3d-b.png')).equals(await renderStyle(bytes, '3d', { maxSize: 200, analysis: null }))).toBe(true);
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: 'uploads',
+        Key: key,
+        Body: analysisToJson({ ...cached, faces: [], mask: null, coverage: 0 }),
+      }),
+    );
+    await invoke({
+      input: { bucket: 'uploads', key: 'u1/photo.jpg' },
+      output: { bucket: 'results', key: 'u1/3d-b.png' },
+      style: '3d',
+      size: 200,
+    });
+    expect((await out('u1/3d-b.png')).equals(await renderStyle(bytes, '3d', { maxSize: 200, analysis: null }))).toBe(
+      true,
+    );
     // a corrupt cache entry is recomputed and replaced, never an error
     await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: key, Body: '{broken' }));
-    await invoke({ input: { bucket: 'uploads', key: 'u1/photo.jpg' }, output: { bucket: 'results', key: 'u1/3d-c.png' }, style: '3d', size: 200 });
+    await invoke({
+      input: { bucket: 'uploads', key: 'u1/photo.jpg' },
+      output: { bucket: 'results', key: 'u1/3d-c.png' },
+      style: '3d',
+      size: 200,
+    });
     expect((await out('u1/3d-c.png')).equals(await out('u1/3d.png'))).toBe(true);
-    const again = await (await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))).Body!.transformToString();
+    const again = await (
+      await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))
+    ).Body!.transformToString();
     expect(analysisFromJson(again).faces).toHaveLength(1);
   });
 
   it('reports bad requests, missing objects and bad images as ModelError', async () => {
     await expect(invoke({ style: 'anime' })).rejects.toBeInstanceOf(ModelError);
     await expect(
-      invoke({ input: { bucket: 'uploads', key: 'missing.jpg' }, output: { bucket: 'results', key: 'm.png' }, style: 'anime' }),
+      invoke({
+        input: { bucket: 'uploads', key: 'missing.jpg' },
+        output: { bucket: 'results', key: 'm.png' },
+        style: 'anime',
+      }),
     ).rejects.toThrow(/not found/);
     await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: 'bad.gif', Body: Buffer.from('GIF89a....') }));
     await expect(
-      invoke({ input: { bucket: 'uploads', key: 'bad.gif' }, output: { bucket: 'results', key: 'b.png' }, style: 'anime' }),
+      invoke({
+        input: { bucket: 'uploads', key: 'bad.gif' },
+        output: { bucket: 'results', key: 'b.png' },
+        style: 'anime',
+      }),
     ).rejects.toThrow(/only JPEG and PNG/);
     const raw = await fetch(`${server.url}/invocations`, { method: 'POST', body: '{not json' });
     expect(raw.status).toBe(424);

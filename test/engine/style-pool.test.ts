@@ -2,7 +2,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { closeStylePool, decodeInput, renderAllFromDecoded, STYLE_IDS, stylesRenderedByWorkers, warmStylePool } from '../../engine';
+import {
+  closeStylePool,
+  decodeInput,
+  renderAllFromDecoded,
+  STYLE_IDS,
+  stylesRenderedByWorkers,
+  warmStylePool,
+} from '../../engine';
 import { splitByCost } from '../../engine/style-pool';
 import { photo } from './helpers';
 
@@ -64,7 +71,11 @@ function bundleEngine(dir: string, worker?: string): Engine {
   const outdir = path.resolve(__dirname, '../../node_modules/.cache', dir);
   const root = path.resolve(__dirname, '../../engine');
   buildSync({
-    entryPoints: [path.join(root, 'index.ts'), path.join(root, 'style-worker.ts'), path.join(root, 'analysis-worker.ts')],
+    entryPoints: [
+      path.join(root, 'index.ts'),
+      path.join(root, 'style-worker.ts'),
+      path.join(root, 'analysis-worker.ts'),
+    ],
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -82,10 +93,15 @@ describe('the engine as the container ships it', () => {
     const root = path.resolve(__dirname, '../../engine');
     const spawned = new Set<string>();
     for (const f of fs.readdirSync(root).filter((n) => n.endsWith('.ts'))) {
-      for (const m of fs.readFileSync(path.join(root, f), 'utf8').matchAll(/spawnEngineWorker\('([a-z-]+)'/g)) spawned.add(m[1]);
+      for (const m of fs.readFileSync(path.join(root, f), 'utf8').matchAll(/spawnEngineWorker\('([a-z-]+)'/g))
+        spawned.add(m[1]);
     }
     expect([...spawned].sort()).toEqual(['analysis-worker', 'style-worker']);
-    const build = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8').split('\n').find((l) => l.includes('npx esbuild')) ?? '';
+    const build =
+      fs
+        .readFileSync(path.join(root, 'Dockerfile'), 'utf8')
+        .split('\n')
+        .find((l) => l.includes('npx esbuild')) ?? '';
     for (const w of spawned) expect(build).toContain(`engine/${w}.ts`);
   });
 

@@ -3,13 +3,21 @@ import { watermarkSvg } from '../../engine/watermark';
 
 /** Where the mark's ink lands in a rendered SVG of the given size: its bounding box, or null when nothing is drawn. */
 async function inkBox(width: number, height: number) {
-  const { data, info } = await sharp(watermarkSvg(width, height)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(watermarkSvg(width, height))
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   let box: { left: number; top: number; right: number; bottom: number } | null = null;
   for (let y = 0; y < info.height; y++) {
     for (let x = 0; x < info.width; x++) {
       if (data[(y * info.width + x) * 4 + 3] === 0) continue;
       box = box
-        ? { left: Math.min(box.left, x), top: Math.min(box.top, y), right: Math.max(box.right, x), bottom: Math.max(box.bottom, y) }
+        ? {
+            left: Math.min(box.left, x),
+            top: Math.min(box.top, y),
+            right: Math.max(box.right, x),
+            bottom: Math.max(box.bottom, y),
+          }
         : { left: x, top: y, right: x, bottom: y };
     }
   }
@@ -27,7 +35,12 @@ describe('preview watermark', () => {
     const box = await inkBox(width, height);
     expect(box).not.toBeNull();
     const side = Math.min(width, height);
-    const square = { left: (width - side) / 2, top: (height - side) / 2, right: (width + side) / 2 - 1, bottom: (height + side) / 2 - 1 };
+    const square = {
+      left: (width - side) / 2,
+      top: (height - side) / 2,
+      right: (width + side) / 2 - 1,
+      bottom: (height + side) / 2 - 1,
+    };
     expect(box!.left).toBeGreaterThanOrEqual(square.left + 1);
     expect(box!.top).toBeGreaterThanOrEqual(square.top + 1);
     expect(box!.right).toBeLessThanOrEqual(square.right - 1);

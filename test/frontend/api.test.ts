@@ -1,7 +1,7 @@
 import {
   createCheckout,
-  getGallery,
   GenerationGoneError,
+  getGallery,
   getGeneration,
   getImage,
   getJobStatus,
@@ -38,9 +38,16 @@ const reply = (...r: Reply[]) => replies.push(...r);
 describe('upload', () => {
   it('registers the hash, type and size', async () => {
     reply({ body: { status: 'upload', url: { url: 'https://s3/put' } } });
-    await expect(registerUpload('h1', 'image/png', 1234)).resolves.toEqual({ status: 'upload', url: { url: 'https://s3/put' } });
+    await expect(registerUpload('h1', 'image/png', 1234)).resolves.toEqual({
+      status: 'upload',
+      url: { url: 'https://s3/put' },
+    });
     expect(calls[0].url).toBe('/api/upload-image');
-    expect(JSON.parse(String(calls[0].init?.body))).toEqual({ image_hash: 'h1', file_type: 'image/png', file_size: 1234 });
+    expect(JSON.parse(String(calls[0].init?.body))).toEqual({
+      image_hash: 'h1',
+      file_type: 'image/png',
+      file_size: 1234,
+    });
   });
 
   it('reports register failures with detail, else status text', async () => {
@@ -78,14 +85,16 @@ describe('upload', () => {
       statusText: 'Forbidden',
       raw: '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
     });
-    await expect(putToStorage('u', new Blob(['x']), 'image/png', 'ab')).rejects.toThrow('S3 upload failed: AccessDenied - Request has expired');
+    await expect(putToStorage('u', new Blob(['x']), 'image/png', 'ab')).rejects.toThrow(
+      'S3 upload failed: AccessDenied - Request has expired',
+    );
     reply({ status: 500, statusText: 'Internal Server Error', raw: 'upstream timed out' });
     await expect(putToStorage('u', new Blob(['x']), 'image/png', 'ab')).rejects.toThrow(
       'Failed to upload image: Internal Server Error - upstream timed out',
     );
-    expect(storageErrorMessage('Forbidden', '<Error><Code>SignatureDoesNotMatch</Code><Message>Bad sig</Message></Error>')).toBe(
-      'S3 upload failed: SignatureDoesNotMatch - Bad sig',
-    );
+    expect(
+      storageErrorMessage('Forbidden', '<Error><Code>SignatureDoesNotMatch</Code><Message>Bad sig</Message></Error>'),
+    ).toBe('S3 upload failed: SignatureDoesNotMatch - Bad sig');
     expect(storageErrorMessage('Bad Request', '')).toBe('Failed to upload image: Bad Request - ');
   });
 });
@@ -131,8 +140,12 @@ describe('moderation and thumbnails', () => {
   });
 
   it('rewrites internal storage host names for display only', () => {
-    expect(toDisplayUrl('http://localstack:4566/bucket/t.png?sig=1', 'localhost')).toBe('http://localhost:4566/bucket/t.png?sig=1');
-    expect(toDisplayUrl('https://bucket.s3.amazonaws.com/t.png', 'toonzap.example')).toBe('https://bucket.s3.amazonaws.com/t.png');
+    expect(toDisplayUrl('http://localstack:4566/bucket/t.png?sig=1', 'localhost')).toBe(
+      'http://localhost:4566/bucket/t.png?sig=1',
+    );
+    expect(toDisplayUrl('https://bucket.s3.amazonaws.com/t.png', 'toonzap.example')).toBe(
+      'https://bucket.s3.amazonaws.com/t.png',
+    );
     expect(toDisplayUrl('http://localhost:4566/t.png', 'example.com')).toBe('http://localhost:4566/t.png');
     expect(toDisplayUrl('/thumbnails/3d.png', 'example.com')).toBe('/thumbnails/3d.png');
   });
@@ -141,7 +154,11 @@ describe('moderation and thumbnails', () => {
 describe('checkout and sign-up', () => {
   it('posts the order and returns the session', async () => {
     reply({ body: { session_id: 's', order_id: 'o', url: 'https://checkout' } });
-    await expect(createCheckout('a@b.co', ['h'], ['3d'])).resolves.toEqual({ session_id: 's', order_id: 'o', url: 'https://checkout' });
+    await expect(createCheckout('a@b.co', ['h'], ['3d'])).resolves.toEqual({
+      session_id: 's',
+      order_id: 'o',
+      url: 'https://checkout',
+    });
     expect(JSON.parse(String(calls[0].init?.body))).toEqual({ email: 'a@b.co', hashes: ['h'], styles: ['3d'] });
   });
 
@@ -152,7 +169,11 @@ describe('checkout and sign-up', () => {
   });
 
   it('sign-up errors use the detail, else "HTTP error! Status: {code}"', async () => {
-    reply({ status: 409, body: { detail: 'Already signed up' } }, { status: 502, raw: 'bad gateway' }, { status: 200, body: { ok: true } });
+    reply(
+      { status: 409, body: { detail: 'Already signed up' } },
+      { status: 502, raw: 'bad gateway' },
+      { status: 200, body: { ok: true } },
+    );
     await expect(previewSignup('a@b.co', 'h')).rejects.toThrow('Already signed up');
     await expect(previewSignup('a@b.co', 'h')).rejects.toThrow('HTTP error! Status: 502');
     await expect(previewSignup('a@b.co', 'h')).resolves.toBeUndefined();
@@ -168,13 +189,22 @@ describe('generations and images', () => {
   });
 
   it('a deleted order (410) keeps the spec message and carries what happened and when; a 410 without them is plain', async () => {
-    const gone = { detail: 'The photos and images of this order were deleted at your request.', erased_at: '2025-05-12T14:03:00.000Z' };
+    const gone = {
+      detail: 'The photos and images of this order were deleted at your request.',
+      erased_at: '2025-05-12T14:03:00.000Z',
+    };
     reply({ status: 410, body: gone }, { status: 410, body: { detail: 'Gone' } });
     const err = await getGeneration('g1').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GenerationGoneError);
-    expect([(err as GenerationGoneError).message, (err as GenerationGoneError).gone]).toEqual(['HTTP error! status: 410', gone]);
+    expect([(err as GenerationGoneError).message, (err as GenerationGoneError).gone]).toEqual([
+      'HTTP error! status: 410',
+      gone,
+    ]);
     const plain = await getGeneration('g1').catch((e: unknown) => e);
-    expect([plain instanceof GenerationGoneError, (plain as Error).message]).toEqual([false, 'HTTP error! status: 410']);
+    expect([plain instanceof GenerationGoneError, (plain as Error).message]).toEqual([
+      false,
+      'HTTP error! status: 410',
+    ]);
   });
 
   it('uses the page-specific 404 and fallback texts', async () => {

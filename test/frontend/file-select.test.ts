@@ -1,10 +1,11 @@
-import { fileKey, selectFiles } from '../../frontend/src/lib/file-select';
 import { isPaymentReady } from '../../frontend/src/lib/config';
+import { fileKey, selectFiles } from '../../frontend/src/lib/file-select';
 
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);
 
-const file = (name: string, bytes: Uint8Array<ArrayBuffer>, type: string, lastModified = 1) => new File([bytes], name, { type, lastModified });
+const file = (name: string, bytes: Uint8Array<ArrayBuffer>, type: string, lastModified = 1) =>
+  new File([bytes], name, { type, lastModified });
 
 describe('selectFiles', () => {
   it('detects the type from the bytes, rejects the rest with the first message', async () => {
@@ -35,7 +36,12 @@ describe('isPaymentReady', () => {
   it('needs a loaded config that is not pre-launch', () => {
     expect(isPaymentReady({ status: 'loading', config: null })).toBe(false);
     expect(isPaymentReady({ status: 'error', config: null })).toBe(false);
-    const cfg = (paymentMode: 'stripe' | 'simulated' | 'prelaunch') => ({ brand: 'ToonZap', paymentMode, publishableKey: null, supportEmail: 'support@toonzap.example' });
+    const cfg = (paymentMode: 'stripe' | 'simulated' | 'prelaunch') => ({
+      brand: 'ToonZap',
+      paymentMode,
+      publishableKey: null,
+      supportEmail: 'support@toonzap.example',
+    });
     expect(isPaymentReady({ status: 'ready', config: cfg('prelaunch') })).toBe(false);
     expect(isPaymentReady({ status: 'ready', config: cfg('stripe') })).toBe(true);
     expect(isPaymentReady({ status: 'ready', config: cfg('simulated') })).toBe(true);

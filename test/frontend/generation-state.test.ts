@@ -22,7 +22,10 @@ describe('generationReducer', () => {
     const s2 = generationReducer(s1, { type: 'loaded', data: gen({ status: 'processing', progress: 50 }) });
     expect(s2.done).toBe(false);
     expect(generationReducer(s2, { type: 'loaded', data: gen({ status: 'completed' }) }).done).toBe(true);
-    const failed = generationReducer(s2, { type: 'loaded', data: gen({ status: 'failed', error: 'GPU out of memory' }) });
+    const failed = generationReducer(s2, {
+      type: 'loaded',
+      data: gen({ status: 'failed', error: 'GPU out of memory' }),
+    });
     expect(failed).toMatchObject({ done: true, error: 'GPU out of memory' });
     expect(generationReducer(s2, { type: 'loaded', data: gen({ status: 'failed' }) }).error).toBe(
       'Generation failed for an unknown reason.',
@@ -30,12 +33,26 @@ describe('generationReducer', () => {
   });
 
   it('an unknown status keeps polling (it is only shown as unknown)', () => {
-    expect(generationReducer(initialGenerationState, { type: 'loaded', data: gen({ status: 'queued' as Generation['status'] }) }).done).toBe(false);
+    expect(
+      generationReducer(initialGenerationState, {
+        type: 'loaded',
+        data: gen({ status: 'queued' as Generation['status'] }),
+      }).done,
+    ).toBe(false);
   });
 
   it('stops on any request failure, keeping loaded data', () => {
-    const err = generationReducer(initialGenerationState, { type: 'failed', error: new Error('HTTP error! status: 500') });
-    expect(err).toEqual({ data: null, error: 'Failed to load generation status: HTTP error! status: 500', loading: false, done: true, gone: null });
+    const err = generationReducer(initialGenerationState, {
+      type: 'failed',
+      error: new Error('HTTP error! status: 500'),
+    });
+    expect(err).toEqual({
+      data: null,
+      error: 'Failed to load generation status: HTTP error! status: 500',
+      loading: false,
+      done: true,
+      gone: null,
+    });
     expect(generationReducer(initialGenerationState, { type: 'failed', error: 'weird' }).error).toBe(
       'An unknown error occurred while fetching status.',
     );
@@ -46,9 +63,18 @@ describe('generationReducer', () => {
   });
 
   it('a deleted order (410) keeps the spec error line and says what happened and when', () => {
-    const gone = { detail: 'The photos and images of this order were deleted at your request.', erased_at: '2025-05-12T14:03:00.000Z' };
+    const gone = {
+      detail: 'The photos and images of this order were deleted at your request.',
+      erased_at: '2025-05-12T14:03:00.000Z',
+    };
     const s = generationReducer(initialGenerationState, { type: 'failed', error: new GenerationGoneError(gone) });
-    expect(s).toEqual({ data: null, error: 'Failed to load generation status: HTTP error! status: 410', loading: false, done: true, gone });
+    expect(s).toEqual({
+      data: null,
+      error: 'Failed to load generation status: HTTP error! status: 410',
+      loading: false,
+      done: true,
+      gone,
+    });
   });
 });
 
@@ -75,7 +101,12 @@ describe('status helpers', () => {
   });
 
   it('groups images by image hash in first-seen order', () => {
-    const img = (imageHash: string, styleId: string) => ({ url: `u/${imageHash}/${styleId}`, styleName: styleId, styleId, imageHash });
+    const img = (imageHash: string, styleId: string) => ({
+      url: `u/${imageHash}/${styleId}`,
+      styleName: styleId,
+      styleId,
+      imageHash,
+    });
     const groups = groupByImageHash([img('b', '3d'), img('a', '3d'), img('b', 'anime')]);
     expect(groups.map((g) => [g.imageHash, g.images.map((i) => i.styleId)])).toEqual([
       ['b', ['3d', 'anime']],

@@ -7,8 +7,12 @@ import * as path from 'node:path';
  */
 function render(markdown: string): string {
   const tsxCli = path.join(path.dirname(require.resolve('tsx/package.json')), 'dist', 'cli.mjs');
-  const script = "import { markdownToHtml } from './frontend/build/content'; process.stdout.write(JSON.stringify(markdownToHtml(process.argv[process.argv.length - 1])));";
-  const out = execFileSync(process.execPath, [tsxCli, '--eval', script, markdown], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8' });
+  const script =
+    "import { markdownToHtml } from './frontend/build/content'; process.stdout.write(JSON.stringify(markdownToHtml(process.argv[process.argv.length - 1])));";
+  const out = execFileSync(process.execPath, [tsxCli, '--eval', script, markdown], {
+    cwd: path.resolve(__dirname, '../..'),
+    encoding: 'utf8',
+  });
   return JSON.parse(out) as string;
 }
 

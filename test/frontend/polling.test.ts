@@ -11,7 +11,13 @@ describe('pollJobUntilSuccess', () => {
   });
 
   it('polls every 2000 ms until SUCCESS, ignoring other values and logging read errors', async () => {
-    const answers: Array<string | Error> = ['PENDING', 'STARTED', new Error('Failed to get job status: boom'), 'FAILURE', 'SUCCESS'];
+    const answers: Array<string | Error> = [
+      'PENDING',
+      'STARTED',
+      new Error('Failed to get job status: boom'),
+      'FAILURE',
+      'SUCCESS',
+    ];
     const read = jest.fn(async (): Promise<JobStatus> => {
       const a = answers.shift() as JobStatus | Error;
       if (a instanceof Error) throw a;
@@ -36,7 +42,10 @@ describe('pollJobUntilSuccess', () => {
   });
 
   it('stops on a 404 by rethrowing JobNotFoundError', async () => {
-    const read = jest.fn().mockResolvedValueOnce('PENDING').mockRejectedValueOnce(new JobNotFoundError('Job j not found.'));
+    const read = jest
+      .fn()
+      .mockResolvedValueOnce('PENDING')
+      .mockRejectedValueOnce(new JobNotFoundError('Job j not found.'));
     const p = pollJobUntilSuccess(read, { log: jest.fn() });
     const assertion = expect(p).rejects.toThrow('Job j not found.');
     await jest.advanceTimersByTimeAsync(2000);

@@ -13,7 +13,9 @@ import {
 
 describe('share texts and links', () => {
   it('fills the brand and style into the spec texts', () => {
-    expect(galleryShareText('ToonZap')).toBe("Here's my photo in a bunch of cartoon styles from ToonZap! Which is your favorite?");
+    expect(galleryShareText('ToonZap')).toBe(
+      "Here's my photo in a bunch of cartoon styles from ToonZap! Which is your favorite?",
+    );
     expect(styleShareText('Pixar 3D')).toBe("Here's my photo in the Pixar 3D style ...");
     expect(APP_SHARE_TEXT).toBe('Check out this cool AI photo generator!');
   });
@@ -25,9 +27,11 @@ describe('share texts and links', () => {
 
   it('builds Twitter and Facebook share URLs with encoded parameters', () => {
     expect(twitterShareUrl("Here's it & more", 'https://x.example/image/a?b=1')).toBe(
-      'https://twitter.com/intent/tweet?text=Here\'s%20it%20%26%20more&url=https%3A%2F%2Fx.example%2Fimage%2Fa%3Fb%3D1',
+      "https://twitter.com/intent/tweet?text=Here's%20it%20%26%20more&url=https%3A%2F%2Fx.example%2Fimage%2Fa%3Fb%3D1",
     );
-    expect(facebookShareUrl('https://x.example/image/a')).toBe('https://www.facebook.com/sharer/sharer.php?u=https%3A%2F%2Fx.example%2Fimage%2Fa');
+    expect(facebookShareUrl('https://x.example/image/a')).toBe(
+      'https://www.facebook.com/sharer/sharer.php?u=https%3A%2F%2Fx.example%2Fimage%2Fa',
+    );
   });
 });
 

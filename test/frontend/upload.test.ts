@@ -1,5 +1,4 @@
-import { toHex } from '../../frontend/src/lib/hash';
-import { hexToBase64, sha256Hex } from '../../frontend/src/lib/hash';
+import { hexToBase64, sha256Hex, toHex } from '../../frontend/src/lib/hash';
 import { uploadAll, uploadOne } from '../../frontend/src/lib/upload';
 
 describe('hashing', () => {
@@ -20,7 +19,9 @@ describe('uploadOne', () => {
       calls.push(`${init?.method ?? 'GET'} ${String(url)}`);
       if (String(url) === '/api/upload-image') {
         const { image_hash } = JSON.parse(String(init?.body));
-        return Response.json(image_hash.startsWith('ba78') ? { status: 'exists' } : { status: 'upload', url: { url: 'https://s3/put' } });
+        return Response.json(
+          image_hash.startsWith('ba78') ? { status: 'exists' } : { status: 'upload', url: { url: 'https://s3/put' } },
+        );
       }
       return new Response('', { status: 200 });
     }) as typeof fetch;
@@ -31,7 +32,9 @@ describe('uploadOne', () => {
     await uploadOne({ file: new Blob(['other']), type: 'image/png' });
     expect(calls).toEqual(['POST /api/upload-image', 'PUT https://s3/put']);
     // The registration carries the size the URL will sign.
-    const bodies = (global.fetch as jest.Mock).mock.calls.filter(([url]) => String(url) === '/api/upload-image').map(([, init]) => JSON.parse(String(init.body)));
+    const bodies = (global.fetch as jest.Mock).mock.calls
+      .filter(([url]) => String(url) === '/api/upload-image')
+      .map(([, init]) => JSON.parse(String(init.body)));
     expect(bodies.map((b) => b.file_size)).toEqual([3, 5]);
   });
 
@@ -44,7 +47,8 @@ describe('uploadOne', () => {
 });
 
 describe('uploadAll', () => {
-  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ file: new Blob([String(i)]), type: 'image/jpeg' }));
+  const items = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ file: new Blob([String(i)]), type: 'image/jpeg' }));
 
   it('returns hashes in input order and reports progress', async () => {
     const progress: number[] = [];

@@ -13,7 +13,8 @@ const picked = (name: string, extra: Partial<SelectedFile> = {}): SelectedFile =
   previewUrl: `blob:${name}`,
   ...extra,
 });
-const uploaded = (name: string) => picked(name, { file: null, hash: name.repeat(64).slice(0, 64), previewUrl: 'data:image/jpeg;base64,AAAA' });
+const uploaded = (name: string) =>
+  picked(name, { file: null, hash: name.repeat(64).slice(0, 64), previewUrl: 'data:image/jpeg;base64,AAAA' });
 
 describe('wizard state across a reload', () => {
   const store = new Map<string, string>();

@@ -8,41 +8,79 @@ import { WEBHOOK_ROUTE } from '../../lib/monitoring';
 
 describe('monitoring', () => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const { main, edge } = buildToonZap(app, { ...ENVIRONMENTS.prod, alarmEmail: 'ops@toonzap.example' }, { account: '123456789012', region: 'eu-west-1' });
+  const { main, edge } = buildToonZap(
+    app,
+    { ...ENVIRONMENTS.prod, alarmEmail: 'ops@toonzap.example' },
+    { account: '123456789012', region: 'eu-west-1' },
+  );
   const template = Template.fromStack(main);
   const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: any; Metadata?: any }>;
-  const alarms = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((r) => r.Properties);
+  const alarms = Object.values(resources)
+    .filter((r) => r.Type === 'AWS::CloudWatch::Alarm')
+    .map((r) => r.Properties);
   const byName = (suffix: string) => alarms.find((a) => a.AlarmName === `toonzap-prod-${suffix}`);
   const topicId = main.getLogicalId(main.monitoring.topic.node.defaultChild as never);
 
   test('the alarms that reach a person', () => {
-    const names = alarms.map((a) => a.AlarmName.replace('toonzap-prod-', '')).filter((n) => !/(Errors|Throttles)$/.test(n) || /^(Webhook|Engine|Model)/.test(n)).sort();
+    const names = alarms
+      .map((a) => a.AlarmName.replace('toonzap-prod-', ''))
+      .filter((n) => !/(Errors|Throttles)$/.test(n) || /^(Webhook|Engine|Model)/.test(n))
+      .sort();
     expect(names).toEqual([
-      'EngineEndpoint5xx', 'EngineErrors', 'EngineLatency', 'JobsFailed', 'ModelErrors', 'OrderPipelineFailed', 'OrderPipelineTimedOut',
-      'ReconcilerRepairs', 'RefundFailed', 'WebhookServerErrors',
+      'EngineEndpoint5xx',
+      'EngineErrors',
+      'EngineLatency',
+      'JobsFailed',
+      'ModelErrors',
+      'OrderPipelineFailed',
+      'OrderPipelineTimedOut',
+      'ReconcilerRepairs',
+      'RefundFailed',
+      'WebhookServerErrors',
     ]);
     // Every alarm notifies the environment's topic, which mails the configured address.
     for (const a of alarms) expect(a.AlarmActions).toEqual([{ Ref: topicId }]);
-    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@toonzap.example', TopicArn: { Ref: topicId } });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@toonzap.example',
+      TopicArn: { Ref: topicId },
+    });
   });
 
   test('app metrics are read from the configured namespace with the service dimension the handlers write', () => {
     const refund = byName('RefundFailed');
-    expect(refund).toMatchObject({ Namespace: 'ToonZap/prod', MetricName: METRICS.refundFailures, Threshold: 1, Dimensions: [{ Name: 'service', Value: SERVICE_NAME }] });
+    expect(refund).toMatchObject({
+      Namespace: 'ToonZap/prod',
+      MetricName: METRICS.refundFailures,
+      Threshold: 1,
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+    });
     expect(byName('ReconcilerRepairs')).toMatchObject({ MetricName: 'ReconcilerRepairs' });
     expect(byName('ModelErrors')).toMatchObject({ MetricName: 'ModelErrors' });
-    expect(byName('WebhookServerErrors')!.Dimensions).toEqual(expect.arrayContaining([{ Name: 'route', Value: WEBHOOK_ROUTE }]));
+    expect(byName('WebhookServerErrors')!.Dimensions).toEqual(
+      expect.arrayContaining([{ Name: 'route', Value: WEBHOOK_ROUTE }]),
+    );
     expect(byName('OrderPipelineFailed')).toMatchObject({ Namespace: 'AWS/States', MetricName: 'ExecutionsFailed' });
-    expect(byName('OrderPipelineTimedOut')).toMatchObject({ Namespace: 'AWS/States', MetricName: 'ExecutionsTimedOut' });
-    expect(byName('EngineEndpoint5xx')).toMatchObject({ Namespace: 'AWS/SageMaker', MetricName: 'Invocation5XXErrors' });
+    expect(byName('OrderPipelineTimedOut')).toMatchObject({
+      Namespace: 'AWS/States',
+      MetricName: 'ExecutionsTimedOut',
+    });
+    expect(byName('EngineEndpoint5xx')).toMatchObject({
+      Namespace: 'AWS/SageMaker',
+      MetricName: 'Invocation5XXErrors',
+    });
   });
 
   test('every function of the app has an errors and a throttles alarm', () => {
-    const fnIds = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Metadata?.[ENTRY_METADATA_KEY]).map(([id]) => id);
+    const fnIds = Object.entries(resources)
+      .filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Metadata?.[ENTRY_METADATA_KEY])
+      .map(([id]) => id);
     expect(fnIds.length).toBeGreaterThan(20);
     for (const id of fnIds) {
       for (const metric of ['Errors', 'Throttles']) {
-        const found = alarms.filter((a) => a.Namespace === 'AWS/Lambda' && a.MetricName === metric && a.Dimensions?.[0]?.Value?.Ref === id);
+        const found = alarms.filter(
+          (a) => a.Namespace === 'AWS/Lambda' && a.MetricName === metric && a.Dimensions?.[0]?.Value?.Ref === id,
+        );
         expect(found).toHaveLength(1);
       }
     }
@@ -52,10 +90,21 @@ describe('monitoring', () => {
     const dashboards = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0].Properties.DashboardBody);
-    for (const name of [METRICS.ordersPaid, METRICS.imagesDelivered, METRICS.itemsRefunded, METRICS.refundFailures, METRICS.moderationRefusals, METRICS.previewsMade, METRICS.engineLatency, METRICS.modelLatency]) {
+    for (const name of [
+      METRICS.ordersPaid,
+      METRICS.imagesDelivered,
+      METRICS.itemsRefunded,
+      METRICS.refundFailures,
+      METRICS.moderationRefusals,
+      METRICS.previewsMade,
+      METRICS.engineLatency,
+      METRICS.modelLatency,
+    ]) {
       expect(body).toContain(name);
     }
-    for (const r of Object.values(resources).filter((x) => x.Type === 'AWS::Lambda::Function' && x.Metadata?.[ENTRY_METADATA_KEY])) {
+    for (const r of Object.values(resources).filter(
+      (x) => x.Type === 'AWS::Lambda::Function' && x.Metadata?.[ENTRY_METADATA_KEY],
+    )) {
       expect(r.Properties.TracingConfig).toEqual({ Mode: 'Active' });
     }
     for (const r of Object.values(resources).filter((x) => x.Type === 'AWS::StepFunctions::StateMachine')) {

@@ -10,7 +10,10 @@ import { ENVIRONMENTS, type EnvConfig } from '../../lib/config';
 import { ROUTES, routeId } from '../../lib/routes';
 
 /** Synthesizes the whole app (edge + main stack) with cdk-nag's AwsSolutions checks; returns the unacknowledged findings. */
-function nag(config: EnvConfig, env: { account?: string; region: string } = { account: '123456789012', region: 'eu-west-1' }): { findings: string[] } {
+function nag(
+  config: EnvConfig,
+  env: { account?: string; region: string } = { account: '123456789012', region: 'eu-west-1' },
+): { findings: string[] } {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'nag-'));
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir });
   buildToonZap(app, config, env);
@@ -24,7 +27,9 @@ function nag(config: EnvConfig, env: { account?: string; region: string } = { ac
     const json = JSON.parse(fs.readFileSync(report, 'utf8')) as {
       pluginReports: { violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[];
     };
-    const findings = json.pluginReports.flatMap((p) => p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} at ${c.constructPath}`)));
+    const findings = json.pluginReports.flatMap((p) =>
+      p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} at ${c.constructPath}`)),
+    );
     return { findings };
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });
@@ -35,13 +40,16 @@ describe('cdk-nag AwsSolutions', () => {
   test.each([
     ['dev', ENVIRONMENTS.dev],
     ['prod', ENVIRONMENTS.prod],
-    ['prod with a prebuilt engine image and a custom domain', {
-      ...ENVIRONMENTS.prod,
-      engineImageUri: '123456789012.dkr.ecr.eu-west-1.amazonaws.com/toonzap-engine:1',
-      siteDomain: 'toonzap.example',
-      siteCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
-      siteUrl: 'https://toonzap.example',
-    }],
+    [
+      'prod with a prebuilt engine image and a custom domain',
+      {
+        ...ENVIRONMENTS.prod,
+        engineImageUri: '123456789012.dkr.ecr.eu-west-1.amazonaws.com/toonzap-engine:1',
+        siteDomain: 'toonzap.example',
+        siteCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
+        siteUrl: 'https://toonzap.example',
+      },
+    ],
   ] as [string, EnvConfig][])('%s: no unacknowledged finding', (_name, config) => {
     expect(nag(config).findings).toEqual([]);
   });
@@ -56,14 +64,20 @@ describe('cdk-nag AwsSolutions', () => {
     const built = buildToonZap(app2, ENVIRONMENTS.dev, { account: '123456789012', region: 'eu-west-1' });
     built.main.storage.media.grantReadWrite(built.main.api.functions.GetStatus);
     Validations.of(app2).addPlugins(new AwsSolutionsChecks(app2));
-    expect(() => app2.synth()).toThrow(/AwsSolutions-IAM5\[Action::s3:DeleteObject\*\][\s\S]*GetStatus|GetStatus[\s\S]*AwsSolutions-IAM5\[Action::s3:DeleteObject\*\]/);
+    expect(() => app2.synth()).toThrow(
+      /AwsSolutions-IAM5\[Action::s3:DeleteObject\*\][\s\S]*GetStatus|GetStatus[\s\S]*AwsSolutions-IAM5\[Action::s3:DeleteObject\*\]/,
+    );
     fs.rmSync(outdir, { recursive: true, force: true });
   });
 });
 
 describe('least privilege', () => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const { main } = buildToonZap(app, { ...ENVIRONMENTS.prod, engineImageUri: '123456789012.dkr.ecr.eu-west-1.amazonaws.com/toonzap-engine:1' }, { account: '123456789012', region: 'eu-west-1' });
+  const { main } = buildToonZap(
+    app,
+    { ...ENVIRONMENTS.prod, engineImageUri: '123456789012.dkr.ecr.eu-west-1.amazonaws.com/toonzap-engine:1' },
+    { account: '123456789012', region: 'eu-west-1' },
+  );
   const template = Template.fromStack(main);
   const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: any }>;
   const mediaId = main.getLogicalId(main.storage.media.node.defaultChild as never);
@@ -73,24 +87,41 @@ describe('least privilege', () => {
     return Object.values(resources)
       .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === roleLogicalId))
       .flatMap((p) => p.Properties.PolicyDocument.Statement as any[])
-      .map((s) => ({ actions: [s.Action].flat() as string[], resources: [s.Resource].flat().map((x) => JSON.stringify(x)) }));
+      .map((s) => ({
+        actions: [s.Action].flat() as string[],
+        resources: [s.Resource].flat().map((x) => JSON.stringify(x)),
+      }));
   }
   const roleOfRoute = (handler: string) => {
     const route = ROUTES.find((r) => r.handler === handler)!;
     return main.getLogicalId(main.api.functions[routeId(route)].role!.node.defaultChild as never);
   };
   const mediaGrants = (roleId: string) =>
-    statementsOf(roleId).filter((s) => s.resources.some((r) => r.includes(mediaId)))
-      .flatMap((s) => s.actions.flatMap((a) => s.resources.map((r) => `${a} ${(/\/([a-z]+\/)\*"/.exec(r)?.[1]) ?? 'bucket'}`))).sort();
+    statementsOf(roleId)
+      .filter((s) => s.resources.some((r) => r.includes(mediaId)))
+      .flatMap((s) =>
+        s.actions.flatMap((a) => s.resources.map((r) => `${a} ${/\/([a-z]+\/)\*"/.exec(r)?.[1] ?? 'bucket'}`)),
+      )
+      .sort();
 
   test('the upload route reads, writes and deletes under uploads/ only', () => {
-    expect(mediaGrants(roleOfRoute('upload-image'))).toEqual(['s3:DeleteObject uploads/', 's3:GetObject uploads/', 's3:ListBucket bucket', 's3:PutObject uploads/']);
+    expect(mediaGrants(roleOfRoute('upload-image'))).toEqual([
+      's3:DeleteObject uploads/',
+      's3:GetObject uploads/',
+      's3:ListBucket bucket',
+      's3:PutObject uploads/',
+    ]);
   });
 
   test('the engine reads uploads/, writes previews/ and outputs/, keeps its analysis cache, and pulls only its repository', () => {
     const engineRole = main.getLogicalId(main.engine.role.node.defaultChild as never);
     expect(mediaGrants(engineRole)).toEqual([
-      's3:GetObject analysis/', 's3:GetObject uploads/', 's3:ListBucket bucket', 's3:PutObject analysis/', 's3:PutObject outputs/', 's3:PutObject previews/',
+      's3:GetObject analysis/',
+      's3:GetObject uploads/',
+      's3:ListBucket bucket',
+      's3:PutObject analysis/',
+      's3:PutObject outputs/',
+      's3:PutObject previews/',
     ]);
     const ecr = statementsOf(engineRole).filter((s) => s.actions.some((a) => a.startsWith('ecr:')));
     const pull = ecr.find((s) => s.actions.includes('ecr:BatchGetImage'))!;
@@ -99,7 +130,9 @@ describe('least privilege', () => {
   });
 
   test('GET /api/jobs/{id} can describe executions but start none', () => {
-    const actions = statementsOf(roleOfRoute('get-job')).flatMap((s) => s.actions).filter((a) => a.startsWith('states:'));
+    const actions = statementsOf(roleOfRoute('get-job'))
+      .flatMap((s) => s.actions)
+      .filter((a) => a.startsWith('states:'));
     expect(actions).toEqual(['states:DescribeExecution']);
   });
 
@@ -123,7 +156,8 @@ describe('least privilege', () => {
       for (const s of r.Properties.PolicyDocument.Statement as any[]) {
         for (const res of [s.Resource].flat()) {
           const text = JSON.stringify(res);
-          if (text.includes(mediaId) && text.includes('/*')) expect(Object.values(MEDIA_PREFIX).some((p) => text.includes(`"/${p}*"`))).toBe(true);
+          if (text.includes(mediaId) && text.includes('/*'))
+            expect(Object.values(MEDIA_PREFIX).some((p) => text.includes(`"/${p}*"`))).toBe(true);
         }
       }
     }

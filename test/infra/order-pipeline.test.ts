@@ -7,16 +7,21 @@ import { type CfnTemplate, readModel } from '../../local/template';
 
 function synth(config: Partial<EnvConfig> = {}) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new ToonZapStack(app, 'Test', { config: { ...ENVIRONMENTS.prod, ...config }, env: { account: '123456789012', region: 'eu-west-1' } });
+  const stack = new ToonZapStack(app, 'Test', {
+    config: { ...ENVIRONMENTS.prod, ...config },
+    env: { account: '123456789012', region: 'eu-west-1' },
+  });
   return Template.fromStack(stack);
 }
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 describe('order pipeline stack', () => {
   const template = synth();
   const resources = template.toJSON().Resources as Record<string, Json>;
-  const model = readModel(template.toJSON() as CfnTemplate, (_id, attr) => (attr === 'DomainName' ? 'd111.cloudfront.net' : undefined));
+  const model = readModel(template.toJSON() as CfnTemplate, (_id, attr) =>
+    attr === 'DomainName' ? 'd111.cloudfront.net' : undefined,
+  );
   const machine = model.stateMachines.find((m) => m.logicalId.startsWith('OrderPipelineOrderMachine'))!;
   const states = machine.definition.States as Record<string, Json>;
   const entryOf = (arn: string) => model.functions.get(arn.split(':function:')[1])!.entry;
@@ -25,20 +30,35 @@ describe('order pipeline stack', () => {
     expect(resources[machine.logicalId].Properties.StateMachineType).toBe('STANDARD');
     const order = [];
     for (let name: string | undefined = machine.definition.StartAt; name; name = states[name].Next) order.push(name);
-    expect(order).toEqual(['Prepare order', 'Make previews', 'Generate images', 'Finalize order', 'Send order e-mail', 'Order done']);
+    expect(order).toEqual([
+      'Prepare order',
+      'Make previews',
+      'Generate images',
+      'Finalize order',
+      'Send order e-mail',
+      'Order done',
+    ]);
     const map = states['Generate images'];
     expect(map.Type).toBe('Map');
     expect(map.MaxConcurrency).toBeGreaterThanOrEqual(2);
     expect(map.MaxConcurrency).toBeLessThanOrEqual(4);
     const generate = map.ItemProcessor.States['Generate image'];
     expect(entryOf(generate.Resource)).toBe('lambdas/tasks/generate-item.ts');
-    expect(generate.Retry).toEqual(expect.arrayContaining([
-      expect.objectContaining({ ErrorEquals: ['EngineThrottled', 'EngineModelError', 'EngineUnavailable'], BackoffRate: 2, MaxAttempts: 2 }),
-    ]));
+    expect(generate.Retry).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          ErrorEquals: ['EngineThrottled', 'EngineModelError', 'EngineUnavailable'],
+          BackoffRate: 2,
+          MaxAttempts: 2,
+        }),
+      ]),
+    );
     expect(entryOf(map.ItemProcessor.States[generate.Catch[0].Next].Resource)).toBe('lambdas/tasks/item-failed.ts');
     // Every top-level step is caught by the handler that refunds what was not delivered.
     for (const name of ['Prepare order', 'Make previews', 'Generate images', 'Finalize order', 'Send order e-mail']) {
-      expect(states[name].Catch).toEqual([expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: 'Order failed' })]);
+      expect(states[name].Catch).toEqual([
+        expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: 'Order failed' }),
+      ]);
     }
     expect(entryOf(states['Order failed'].Resource)).toBe('lambdas/tasks/order-failed.ts');
     for (const s of Object.values(states).filter((x: Json) => x.Type === 'Task')) {
@@ -51,10 +71,13 @@ describe('order pipeline stack', () => {
       expect(fn.environment.SITE_URL).toBe('https://d111.cloudfront.net');
       expect(fn.environment.MAIL_FROM).toBeTruthy();
       // Routes and scheduled functions (the reconciler) start and inspect executions; tasks run inside them.
-      if (fn.entry.startsWith('lambdas/routes/') || fn.entry.startsWith('lambdas/schedules/')) expect(fn.environment.ORDER_MACHINE_ARN).toBe(machine.arn);
+      if (fn.entry.startsWith('lambdas/routes/') || fn.entry.startsWith('lambdas/schedules/'))
+        expect(fn.environment.ORDER_MACHINE_ARN).toBe(machine.arn);
       else expect(fn.environment.ORDER_MACHINE_ARN).toBeUndefined();
     }
-    const webhookRole = JSON.stringify(Object.entries(resources).filter(([id]) => id.startsWith('ApiPostStripeWebhook')));
+    const webhookRole = JSON.stringify(
+      Object.entries(resources).filter(([id]) => id.startsWith('ApiPostStripeWebhook')),
+    );
     expect(webhookRole).toContain('states:StartExecution');
     const custom = readModel(synth({ siteUrl: 'https://toonzap.example' }).toJSON() as CfnTemplate);
     for (const fn of custom.functions.values()) expect(fn.environment.SITE_URL).toBe('https://toonzap.example');
@@ -62,10 +85,20 @@ describe('order pipeline stack', () => {
 
   test("payment mode 'stripe' grants the Stripe secret to checkout, webhook and refunding tasks only", () => {
     const readers = Object.entries(resources)
-      .filter(([, r]) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue'))
+      .filter(
+        ([, r]) =>
+          r.Type === 'AWS::IAM::Policy' &&
+          JSON.stringify(r.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue'),
+      )
       .map(([id]) => id.replace(/ServiceRoleDefaultPolicy.*$/, ''))
       .sort();
-    expect(readers).toEqual(['ApiPostCheckout', 'ApiPostStripeWebhook', 'OrderPipelineOrderFailedTask', 'OrderPipelineOrderFinalizeTask', 'SchedulesReconcileFunction']);
+    expect(readers).toEqual([
+      'ApiPostCheckout',
+      'ApiPostStripeWebhook',
+      'OrderPipelineOrderFailedTask',
+      'OrderPipelineOrderFinalizeTask',
+      'SchedulesReconcileFunction',
+    ]);
     const prelaunch = synth({ paymentMode: 'prelaunch' }).toJSON().Resources as Record<string, Json>;
     expect(JSON.stringify(prelaunch)).not.toContain('secretsmanager:GetSecretValue');
   });

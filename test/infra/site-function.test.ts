@@ -13,14 +13,17 @@ import { ENVIRONMENTS } from '../../lib/config';
 import { REPO_ROOT } from '../../lib/functions';
 import { FRONTEND_DIST } from '../../lib/site';
 import { contentSlugs, MAX_FUNCTION_BYTES, pageFile, prerenderedPaths } from '../../lib/site-function';
+import { ToonZapStack } from '../../lib/toonzap-stack';
 import { isResponse, loadViewerRequestFunction, viewerRequestCode } from '../../local/cloudfront-function';
 import { createGateway } from '../../local/gateway';
 import type { LambdaHost } from '../../local/lambda-host';
 import { type CfnTemplate, readModel } from '../../local/template';
-import { ToonZapStack } from '../../lib/toonzap-stack';
 
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-const stack = new ToonZapStack(app, 'SiteFunctionTest', { config: ENVIRONMENTS.dev, env: { account: '123456789012', region: 'eu-west-1' } });
+const stack = new ToonZapStack(app, 'SiteFunctionTest', {
+  config: ENVIRONMENTS.dev,
+  env: { account: '123456789012', region: 'eu-west-1' },
+});
 const template = Template.fromStack(stack).toJSON() as CfnTemplate;
 const code = viewerRequestCode(template);
 const run = loadViewerRequestFunction(code);
@@ -63,7 +66,8 @@ describe('site CloudFront Function (generated from the route list)', () => {
     expect(Buffer.byteLength(code)).toBeLessThanOrEqual(MAX_FUNCTION_BYTES);
     const paths = prerenderedPaths(REPO_ROOT);
     expect(paths).toContain(`/blog/${article}`);
-    for (const p of paths) expect([p, (run({ method: 'GET', uri: p }) as { uri?: string }).uri]).toEqual([p, pageFile(p)]);
+    for (const p of paths)
+      expect([p, (run({ method: 'GET', uri: p }) as { uri?: string }).uri]).toEqual([p, pageFile(p)]);
   });
 
   test.each(TABLE)('%s -> %s', (uri, expected) => {
@@ -92,14 +96,26 @@ describe('local gateway runs the same function', () => {
   beforeAll(async () => {
     const model = readModel(template);
     const lambdas = { invoke: () => Promise.reject(new Error('no Lambda should run')) } as unknown as LambdaHost;
-    server = http.createServer(createGateway({ routes: model.routes, lambdas, staticDir: FRONTEND_DIST, siteFunctionCode: model.siteFunctionCode, siteHeaders: {}, apiOriginHeaders: {} }));
+    server = http.createServer(
+      createGateway({
+        routes: model.routes,
+        lambdas,
+        staticDir: FRONTEND_DIST,
+        siteFunctionCode: model.siteFunctionCode,
+        siteHeaders: {},
+        apiOriginHeaders: {},
+      }),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((r) => {
-    server.closeAllConnections();
-    server.close(() => r());
-  }));
+  afterAll(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
 
   test.each(TABLE)('%s', async (uri, expected) => {
     const res = await fetch(base + uri);
@@ -115,7 +131,12 @@ describe('local gateway runs the same function', () => {
   });
 
   test('unknown API routes and wrong methods answer as API Gateway does: 404 {"message":"Not Found"}', async () => {
-    for (const [method, p] of [['GET', '/api/no-such-route'], ['GET', '/api/checkout'], ['DELETE', '/api/config'], ['GET', '/api']]) {
+    for (const [method, p] of [
+      ['GET', '/api/no-such-route'],
+      ['GET', '/api/checkout'],
+      ['DELETE', '/api/config'],
+      ['GET', '/api'],
+    ]) {
       const res = await fetch(base + p, { method });
       expect([method, p, res.status, await res.json()]).toEqual([method, p, 404, { message: 'Not Found' }]);
     }

@@ -1,7 +1,7 @@
-import { RETENTION_DAYS } from '../../domain/privacy';
-import { TABLES } from '../../domain/wiring';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { RETENTION_DAYS } from '../../domain/privacy';
+import { TABLES } from '../../domain/wiring';
 import { ENVIRONMENTS, resolveConfig } from '../../lib/config';
 import { ENTRY_METADATA_KEY } from '../../lib/functions';
 import { ROUTES } from '../../lib/routes';
@@ -11,7 +11,10 @@ import { rateMs, readModel, synthesizeLocal } from '../../local/template';
 function synth(envName: 'dev' | 'prod' = 'dev') {
   // Skipping bundling keeps the test offline and fast; the template is otherwise the deployed one.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new ToonZapStack(app, `Test-${envName}`, { config: ENVIRONMENTS[envName], env: { account: '123456789012', region: 'eu-west-1' } });
+  const stack = new ToonZapStack(app, `Test-${envName}`, {
+    config: ENVIRONMENTS[envName],
+    env: { account: '123456789012', region: 'eu-west-1' },
+  });
   return Template.fromStack(stack);
 }
 
@@ -20,7 +23,9 @@ describe('ToonZap stack', () => {
 
   test('one Lambda per route of the route table, each behind its API route', () => {
     const routes = template.findResources('AWS::ApiGatewayV2::Route');
-    const keys = Object.values(routes).map((r) => r.Properties.RouteKey).sort();
+    const keys = Object.values(routes)
+      .map((r) => r.Properties.RouteKey)
+      .sort();
     expect(keys).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
     const entries = Object.values(template.findResources('AWS::Lambda::Function'))
       .map((f) => f.Metadata?.[ENTRY_METADATA_KEY])
@@ -52,11 +57,18 @@ describe('ToonZap stack', () => {
     expect(Object.keys(buckets).length).toBe(3); // media, site, access logs
     for (const b of Object.values(buckets)) {
       expect(b.Properties.PublicAccessBlockConfiguration).toEqual({
-        BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
       });
     }
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
     });
   });
 
@@ -70,11 +82,18 @@ describe('ToonZap stack', () => {
   test('retention: every table expires records by TTL on expires_at, media prefixes by lifecycle, from domain/privacy.ts', () => {
     const tables = Object.values(template.findResources('AWS::DynamoDB::Table'));
     expect(tables.length).toBe(Object.keys(TABLES).length);
-    for (const t of tables) expect(t.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expires_at', Enabled: true });
+    for (const t of tables)
+      expect(t.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expires_at', Enabled: true });
     // The media bucket (the one the browser PUTs to).
-    const bucket = Object.values(template.findResources('AWS::S3::Bucket', { Properties: { CorsConfiguration: Match.anyValue() } }));
+    const bucket = Object.values(
+      template.findResources('AWS::S3::Bucket', { Properties: { CorsConfiguration: Match.anyValue() } }),
+    );
     expect(bucket.length).toBe(1);
-    const rules = bucket[0].Properties.LifecycleConfiguration.Rules as { Prefix?: string; ExpirationInDays?: number; Status: string }[];
+    const rules = bucket[0].Properties.LifecycleConfiguration.Rules as {
+      Prefix?: string;
+      ExpirationInDays?: number;
+      Status: string;
+    }[];
     const days = Object.fromEntries(rules.filter((r) => r.Prefix).map((r) => [r.Prefix, r.ExpirationInDays]));
     expect(days).toEqual({
       'uploads/': RETENTION_DAYS.uploads,
@@ -87,10 +106,16 @@ describe('ToonZap stack', () => {
 
   test('support address: per environment, overridable, on every function and validated', () => {
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
-      if (fn.Properties.Environment?.Variables?.MEDIA_BUCKET) expect(fn.Properties.Environment.Variables.SUPPORT_EMAIL).toBe(ENVIRONMENTS.dev.supportEmail);
+      if (fn.Properties.Environment?.Variables?.MEDIA_BUCKET)
+        expect(fn.Properties.Environment.Variables.SUPPORT_EMAIL).toBe(ENVIRONMENTS.dev.supportEmail);
     }
-    expect(resolveConfig((k) => ({ env: 'prod', supportEmail: 'help@toonzap.example' } as Record<string, string>)[k]).supportEmail).toBe('help@toonzap.example');
-    expect(() => resolveConfig((k) => ({ env: 'prod', supportEmail: 'Help <help@x.example>' } as Record<string, string>)[k])).toThrow(/supportEmail/);
+    expect(
+      resolveConfig((k) => (({ env: 'prod', supportEmail: 'help@toonzap.example' }) as Record<string, string>)[k])
+        .supportEmail,
+    ).toBe('help@toonzap.example');
+    expect(() =>
+      resolveConfig((k) => (({ env: 'prod', supportEmail: 'Help <help@x.example>' }) as Record<string, string>)[k]),
+    ).toThrow(/supportEmail/);
   });
 
   test('CloudFront serves the site through origin access control and routes /api/* to the HTTP API', () => {
@@ -98,9 +123,13 @@ describe('ToonZap stack', () => {
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
         DefaultRootObject: 'index.html',
-        Origins: Match.arrayWith([Match.objectLike({ OriginAccessControlId: Match.anyValue(), S3OriginConfig: Match.anyValue() })]),
+        Origins: Match.arrayWith([
+          Match.objectLike({ OriginAccessControlId: Match.anyValue(), S3OriginConfig: Match.anyValue() }),
+        ]),
         CacheBehaviors: [Match.objectLike({ PathPattern: '/api/*', AllowedMethods: Match.arrayWith(['POST']) })],
-        DefaultCacheBehavior: Match.objectLike({ FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })] }),
+        DefaultCacheBehavior: Match.objectLike({
+          FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })],
+        }),
       }),
     });
     const outputs = template.toJSON().Outputs;
@@ -115,16 +144,36 @@ describe('ToonZap stack', () => {
   });
 
   test('the reconciler is its own Lambda, run every 5 minutes by EventBridge Scheduler, and may stop a stuck order', () => {
-    const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any>; Metadata?: Record<string, unknown> }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    const [fnId] = Object.entries(resources).find(([, r]) => r.Metadata?.[ENTRY_METADATA_KEY] === 'lambdas/schedules/reconcile.ts')!;
+    const resources = template.toJSON().Resources as Record<
+      string,
+      { Type: string; Properties: Record<string, any>; Metadata?: Record<string, unknown> }
+    >;
+    const [fnId] = Object.entries(resources).find(
+      ([, r]) => r.Metadata?.[ENTRY_METADATA_KEY] === 'lambdas/schedules/reconcile.ts',
+    )!;
     const schedules = Object.values(resources).filter((r) => r.Type === 'AWS::Scheduler::Schedule');
     expect(schedules).toHaveLength(1);
-    expect(schedules[0].Properties).toMatchObject({ ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED', Target: { Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } } });
+    expect(schedules[0].Properties).toMatchObject({
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      Target: { Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } },
+    });
     expect(resources[fnId].Properties.Environment.Variables.ORDER_MACHINE_ARN).toBeDefined();
     const role = resources[fnId].Properties.Role['Fn::GetAtt'][0];
-    const policy = Object.values(resources).find((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: { Ref: string }) => x.Ref === role))!;
-    const actions = policy.Properties.PolicyDocument.Statement.flatMap((st: { Action: string | string[] }) => [st.Action].flat());
-    expect(actions).toEqual(expect.arrayContaining(['states:StartExecution', 'states:DescribeExecution', 'states:StopExecution', 'ses:SendEmail']));
+    const policy = Object.values(resources).find(
+      (r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: { Ref: string }) => x.Ref === role),
+    )!;
+    const actions = policy.Properties.PolicyDocument.Statement.flatMap((st: { Action: string | string[] }) =>
+      [st.Action].flat(),
+    );
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'states:StartExecution',
+        'states:DescribeExecution',
+        'states:StopExecution',
+        'ses:SendEmail',
+      ]),
+    );
 
     // The local runtime reads the same schedule from the template and runs the same handler at the same rate.
     const model = readModel(synthesizeLocal('simulated'));
@@ -138,6 +187,8 @@ describe('ToonZap stack', () => {
     const prod = synth('prod');
     for (const t of Object.values(prod.findResources('AWS::DynamoDB::Table'))) expect(t.DeletionPolicy).toBe('Retain');
     expect(() => resolveConfig((k) => (k === 'env' ? 'staging' : undefined))).toThrow(/Unknown environment/);
-    expect(resolveConfig((k) => ({ env: 'prod', paymentMode: 'prelaunch' } as Record<string, string>)[k]).paymentMode).toBe('prelaunch');
+    expect(
+      resolveConfig((k) => (({ env: 'prod', paymentMode: 'prelaunch' }) as Record<string, string>)[k]).paymentMode,
+    ).toBe('prelaunch');
   });
 });

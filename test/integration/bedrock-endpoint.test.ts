@@ -43,7 +43,10 @@ describe('a Bedrock endpoint given at start', () => {
     expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
     expect(recorder.requests.map((r) => r.style).sort()).toEqual(['3d', 'anime']);
     for (const r of recorder.requests) expect(r.authorization).toContain('Credential=AKIALAPTOPEXAMPLE/');
-    const thumbs = (await client.get(`/api/get-thumbnails/${hash}`)).body as { style: { id: string }; image: string | null }[];
+    const thumbs = (await client.get(`/api/get-thumbnails/${hash}`)).body as {
+      style: { id: string };
+      image: string | null;
+    }[];
     expect(thumbs.filter((t) => t.image).map((t) => t.style.id)).toEqual(expect.arrayContaining(['3d', 'anime']));
   });
 });

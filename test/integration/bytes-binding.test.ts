@@ -1,5 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { MAX_FILE_BYTES } from '../../domain/upload-rules';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
@@ -27,12 +33,18 @@ describe('bytes bound to their hash', () => {
     }
   };
   /** Writes bytes straight to storage with the SDK, past every URL and check of ours. */
-  const overwrite = (hash: string, bytes: Buffer) => s3.send(new PutObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}`, Body: bytes }));
+  const overwrite = (hash: string, bytes: Buffer) =>
+    s3.send(new PutObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}`, Body: bytes }));
 
   beforeAll(async () => {
     runtime = await startTestRuntime();
     client = api(runtime.url);
-    s3 = new S3Client({ endpoint: runtime.s3Url, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+    s3 = new S3Client({
+      endpoint: runtime.s3Url,
+      forcePathStyle: true,
+      region: 'us-east-1',
+      credentials: S3RVER_CREDENTIALS,
+    });
   });
   afterAll(async () => {
     s3?.destroy();
@@ -43,8 +55,9 @@ describe('bytes bound to their hash', () => {
   test('file_size is required, and at 10 MB or over no URL is made', async () => {
     const hash = 'b'.repeat(64);
     for (const size of [MAX_FILE_BYTES, 64 * 1024 * 1024]) {
-      expect(await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: size }))
-        .toEqual({ status: 400, body: { detail: 'File size must be less than 10MB' } });
+      expect(
+        await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: size }),
+      ).toEqual({ status: 400, body: { detail: 'File size must be less than 10MB' } });
     }
     for (const size of [undefined, 0, -1, 1.5, '12']) {
       const res = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: size });
@@ -57,10 +70,20 @@ describe('bytes bound to their hash', () => {
   test('the presigned PUT signs type, exact length, SHA-256 checksum and If-None-Match: S3 refuses anything else', async () => {
     const bytes = photo('astronaut.png');
     const hash = sha256(bytes);
-    const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: bytes.length });
+    const reg = await client.post('/api/upload-image', {
+      image_hash: hash,
+      file_type: 'image/png',
+      file_size: bytes.length,
+    });
     expect(reg.body.status).toBe('upload');
     const url = new URL(reg.body.url.url);
-    expect(url.searchParams.get('X-Amz-SignedHeaders')!.split(';')).toEqual(['content-length', 'content-type', 'host', 'if-none-match', 'x-amz-checksum-sha256']);
+    expect(url.searchParams.get('X-Amz-SignedHeaders')!.split(';')).toEqual([
+      'content-length',
+      'content-type',
+      'host',
+      'if-none-match',
+      'x-amz-checksum-sha256',
+    ]);
     // The checksum is a signed header, not a query parameter S3 might ignore.
     expect([...url.searchParams.keys()].some((k) => /checksum/i.test(k))).toBe(false);
 
@@ -68,12 +91,18 @@ describe('bytes bound to their hash', () => {
     expect(sigV4Valid(url, 'PUT', sent)).toBe(true);
     // Each signed condition is part of the signature: change any one and S3 answers SignatureDoesNotMatch.
     const other = photo('coffee.png');
-    expect(sigV4Valid(url, 'PUT', { ...sent, 'x-amz-checksum-sha256': createHash('sha256').update(other).digest('base64') })).toBe(false);
+    expect(
+      sigV4Valid(url, 'PUT', { ...sent, 'x-amz-checksum-sha256': createHash('sha256').update(other).digest('base64') }),
+    ).toBe(false);
     expect(sigV4Valid(url, 'PUT', { ...sent, 'content-length': String(other.length) })).toBe(false);
     expect(sigV4Valid(url, 'PUT', { ...sent, 'if-none-match': '' })).toBe(false);
     expect(sigV4Valid(url, 'PUT', { ...sent, 'content-type': 'image/jpeg' })).toBe(false);
 
-    const put = await fetch(url, { method: 'PUT', headers: uploadHeaders(hash, 'image/png'), body: new Uint8Array(bytes) });
+    const put = await fetch(url, {
+      method: 'PUT',
+      headers: uploadHeaders(hash, 'image/png'),
+      body: new Uint8Array(bytes),
+    });
     expect(put.status).toBe(200);
     expect(sha256((await stored(hash))!)).toBe(hash);
   });
@@ -83,11 +112,14 @@ describe('bytes bound to their hash', () => {
     const [hashA, hashB] = [await uploadPhoto(client, a), await uploadPhoto(client, b)];
     // The upload URL of B, still valid after moderation.
     await moderate(client, [hashA, hashB]);
-    for (const h of [hashA, hashB]) expect((await client.get(`/api/get-moderation/${h}`)).body.moderation).toBe('allowed');
+    for (const h of [hashA, hashB])
+      expect((await client.get(`/api/get-moderation/${h}`)).body.moderation).toBe('allowed');
 
     // Our code hands out no new URL for an allowed photo whose object is still the judged one.
     for (const size of [b.length, 1234]) {
-      expect(await client.post('/api/upload-image', { image_hash: hashB, file_type: 'image/png', file_size: size })).toEqual({ status: 200, body: { status: 'exists' } });
+      expect(
+        await client.post('/api/upload-image', { image_hash: hashB, file_type: 'image/png', file_size: size }),
+      ).toEqual({ status: 200, body: { status: 'exists' } });
     }
 
     // Bytes change anyway, written straight to storage: previews refuse them, the object goes, the image is invalid.
@@ -111,7 +143,9 @@ describe('bytes bound to their hash', () => {
     await createGeneration((await getOrder(order.order_id))!, 'pi_swap_test');
     await overwrite(hashA, otherPhoto);
     const { handler: generateItem } = await import('../../lambdas/tasks/generate-item');
-    expect(await generateItem({ order_id: order.order_id, image_hash: hashA, style: 'sketch' })).toEqual({ refused: expect.stringMatching(/changed/) });
+    expect(await generateItem({ order_id: order.order_id, image_hash: hashA, style: 'sketch' })).toEqual({
+      refused: expect.stringMatching(/changed/),
+    });
     const item = Object.values((await getGeneration(order.order_id))!.items)[0];
     expect(item).toMatchObject({ status: 'failed', error: expect.stringMatching(/safety check/) });
     expect(await keys(`outputs/${hashA}/`)).toEqual([]);
@@ -147,7 +181,10 @@ describe('bytes bound to their hash', () => {
     // Over the limit, written straight to storage under a registered hash (a PUT that ignored the signed length).
     const big = Buffer.concat([photo('astronaut.png'), Buffer.alloc(MAX_FILE_BYTES)]);
     const bigHash = sha256(big);
-    expect((await client.post('/api/upload-image', { image_hash: bigHash, file_type: 'image/png', file_size: 1000 })).body.status).toBe('upload');
+    expect(
+      (await client.post('/api/upload-image', { image_hash: bigHash, file_type: 'image/png', file_size: 1000 })).body
+        .status,
+    ).toBe('upload');
     await overwrite(bigHash, big);
     // Nothing of this size is ever read into memory (the generative renderer reads photos with readObject).
     const { readObject } = await import('../../lambdas/lib/media');
@@ -168,7 +205,11 @@ describe('bytes bound to their hash', () => {
   /** Executions of the jobs state machine so far. */
   async function jobExecutions(): Promise<number> {
     const machine = runtime.model.stateMachines.find((m) => !m.logicalId.startsWith('OrderPipeline'));
-    const sfn = new SFNClient({ endpoint: runtime.env.AWS_ENDPOINT_URL_SFN, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const sfn = new SFNClient({
+      endpoint: runtime.env.AWS_ENDPOINT_URL_SFN,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     try {
       return ((await sfn.send(new ListExecutionsCommand({ stateMachineArn: machine!.arn }))).executions ?? []).length;
     } finally {
@@ -184,14 +225,38 @@ describe('bytes bound to their hash', () => {
 function sigV4Valid(url: URL, method: string, headers: Record<string, string>): boolean {
   const q = url.searchParams;
   const signedHeaders = q.get('X-Amz-SignedHeaders')!.split(';');
-  const all: Record<string, string> = { host: url.host, ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) };
+  const all: Record<string, string> = {
+    host: url.host,
+    ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+  };
   if (signedHeaders.some((h) => !all[h])) return false;
-  const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const query = [...q.entries()].filter(([k]) => k !== 'X-Amz-Signature').map(([k, v]) => [enc(k), enc(v)]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${v}`).join('&');
-  const canonical = [method, url.pathname, query, ...signedHeaders.map((h) => `${h}:${all[h].trim()}`), '', signedHeaders.join(';'), 'UNSIGNED-PAYLOAD'].join('\n');
-  const [, date, region, service] = /^[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request$/.exec(q.get('X-Amz-Credential')!)!;
+  const enc = (s: string) =>
+    encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const query = [...q.entries()]
+    .filter(([k]) => k !== 'X-Amz-Signature')
+    .map(([k, v]) => [enc(k), enc(v)])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+  const canonical = [
+    method,
+    url.pathname,
+    query,
+    ...signedHeaders.map((h) => `${h}:${all[h].trim()}`),
+    '',
+    signedHeaders.join(';'),
+    'UNSIGNED-PAYLOAD',
+  ].join('\n');
+  const [, date, region, service] = /^[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request$/.exec(
+    q.get('X-Amz-Credential')!,
+  )!;
   const scope = `${date}/${region}/${service}/aws4_request`;
-  const toSign = ['AWS4-HMAC-SHA256', q.get('X-Amz-Date'), scope, createHash('sha256').update(canonical).digest('hex')].join('\n');
+  const toSign = [
+    'AWS4-HMAC-SHA256',
+    q.get('X-Amz-Date'),
+    scope,
+    createHash('sha256').update(canonical).digest('hex'),
+  ].join('\n');
   let key: Buffer = createHmac('sha256', `AWS4${S3RVER_CREDENTIALS.secretAccessKey}`).update(date).digest();
   for (const part of [region, service, 'aws4_request']) key = createHmac('sha256', key).update(part).digest();
   return createHmac('sha256', key).update(toSign).digest('hex') === q.get('X-Amz-Signature');

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { RETENTION_DAYS } from '../../domain/privacy';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
 import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
@@ -24,8 +24,15 @@ describe('erasure and retention', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime({ paymentMode: 'simulated' });
     client = api(runtime.url);
-    db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: S3RVER_CREDENTIALS }));
-    s3 = new S3Client({ endpoint: runtime.s3Url, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+    db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: S3RVER_CREDENTIALS }),
+    );
+    s3 = new S3Client({
+      endpoint: runtime.s3Url,
+      forcePathStyle: true,
+      region: 'us-east-1',
+      credentials: S3RVER_CREDENTIALS,
+    });
     astronaut = await uploadPhoto(client, photo('astronaut.png'));
     coffee = await uploadPhoto(client, photo('coffee.png'));
     await moderate(client, [astronaut, coffee]);
@@ -38,9 +45,15 @@ describe('erasure and retention', () => {
   });
 
   const get = async (table: string, key: Record<string, string>) =>
-    (await db.send(new GetCommand({ TableName: runtime.env[`${table.toUpperCase()}_TABLE`], Key: key, ConsistentRead: true }))).Item;
+    (
+      await db.send(
+        new GetCommand({ TableName: runtime.env[`${table.toUpperCase()}_TABLE`], Key: key, ConsistentRead: true }),
+      )
+    ).Item;
   const keys = async (prefix: string) =>
-    ((await s3.send(new ListObjectsV2Command({ Bucket: runtime.env.MEDIA_BUCKET, Prefix: prefix }))).Contents ?? []).map((o) => o.Key);
+    (
+      (await s3.send(new ListObjectsV2Command({ Bucket: runtime.env.MEDIA_BUCKET, Prefix: prefix }))).Contents ?? []
+    ).map((o) => o.Key);
   const expectExpiry = (item: Record<string, unknown> | undefined, days: number) => {
     expect(typeof item?.expires_at).toBe('number');
     expect(Math.abs((item!.expires_at as number) - (nowSec() + days * DAY))).toBeLessThan(600);
@@ -60,7 +73,9 @@ describe('erasure and retention', () => {
     expect(order?.paid_at).toBeDefined();
     expect(order?.expires_at).toBeUndefined();
 
-    expect((await client.post('/api/preview-signup', { email: 'Launch@Example.com', image_hash: coffee })).status).toBe(201);
+    expect((await client.post('/api/preview-signup', { email: 'Launch@Example.com', image_hash: coffee })).status).toBe(
+      201,
+    );
     expectExpiry(await get('signups', { signup_id: `launch@example.com#${coffee}` }), RETENTION_DAYS.signups);
     await waitForGeneration(client, paid.order_id);
   });
@@ -73,8 +88,12 @@ describe('erasure and retention', () => {
     const theirs = await checkout(client, 'someone@example.com', [coffee], ['anime']);
     await pay(runtime, theirs.session_id);
     await waitForGeneration(client, theirs.order_id);
-    expect((await client.post('/api/preview-signup', { email: 'forget.me@example.com', image_hash: astronaut })).status).toBe(201);
-    expect((await client.post('/api/preview-signup', { email: 'keep.me@example.com', image_hash: astronaut })).status).toBe(201);
+    expect(
+      (await client.post('/api/preview-signup', { email: 'forget.me@example.com', image_hash: astronaut })).status,
+    ).toBe(201);
+    expect(
+      (await client.post('/api/preview-signup', { email: 'keep.me@example.com', image_hash: astronaut })).status,
+    ).toBe(201);
     expect((await keys(`outputs/${astronaut}/`)).length).toBe(2);
     expect((await client.get(`/api/image/${astronaut}`)).status).toBe(200);
 
@@ -101,12 +120,26 @@ describe('erasure and retention', () => {
     // The e-mail address is gone from the order and its generation; accounting figures stay.
     const order = await get('orders', { order_id: mine.order_id });
     expect(order?.email).toBeUndefined();
-    expect(order).toMatchObject({ total: expect.any(Number), currency: 'usd', payment_intent: expect.any(String), paid_at: expect.any(String), erased_at: expect.any(String) });
+    expect(order).toMatchObject({
+      total: expect.any(Number),
+      currency: 'usd',
+      payment_intent: expect.any(String),
+      paid_at: expect.any(String),
+      erased_at: expect.any(String),
+    });
     const generation = await get('generations', { generation_id: mine.order_id });
     expect(generation?.email).toBeUndefined();
-    expect(generation).toMatchObject({ total: expect.any(Number), payment_intent: expect.any(String), erased_at: expect.any(String) });
-    expect(JSON.stringify(await db.send(new ScanCommand({ TableName: runtime.env.ORDERS_TABLE })))).not.toMatch(/forget\.me/i);
-    expect(JSON.stringify(await db.send(new ScanCommand({ TableName: runtime.env.GENERATIONS_TABLE })))).not.toMatch(/forget\.me/i);
+    expect(generation).toMatchObject({
+      total: expect.any(Number),
+      payment_intent: expect.any(String),
+      erased_at: expect.any(String),
+    });
+    expect(JSON.stringify(await db.send(new ScanCommand({ TableName: runtime.env.ORDERS_TABLE })))).not.toMatch(
+      /forget\.me/i,
+    );
+    expect(JSON.stringify(await db.send(new ScanCommand({ TableName: runtime.env.GENERATIONS_TABLE })))).not.toMatch(
+      /forget\.me/i,
+    );
     const signups = (await db.send(new ScanCommand({ TableName: runtime.env.SIGNUPS_TABLE }))).Items ?? [];
     expect(signups.map((s) => s.email)).not.toContain('forget.me@example.com');
     expect(signups.map((s) => s.email)).toContain('keep.me@example.com');
@@ -116,7 +149,10 @@ describe('erasure and retention', () => {
     const status = await client.get(`/api/generation/${mine.order_id}`);
     expect(status).toEqual({
       status: 410,
-      body: { detail: 'The photos and images of this order were deleted at your request.', erased_at: generation?.erased_at },
+      body: {
+        detail: 'The photos and images of this order were deleted at your request.',
+        erased_at: generation?.erased_at,
+      },
     });
     expect((await client.get('/api/generation/00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await client.get(`/api/image/${astronaut}`)).status).toBe(404);

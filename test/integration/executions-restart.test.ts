@@ -24,9 +24,19 @@ describe('local Step Functions across a crash', () => {
   test('an execution acknowledged just before SIGKILL is resumed after the restart and finishes', async () => {
     first = await startRuntimeProcess(dataDir);
     const hash = await uploadPhoto(api(first.url), photo('coffee.png'));
-    const sfn = new SFNClient({ endpoint: first.env.AWS_ENDPOINT_URL_SFN, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const sfn = new SFNClient({
+      endpoint: first.env.AWS_ENDPOINT_URL_SFN,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     const name = `crash-${randomUUID()}`;
-    const started = await sfn.send(new StartExecutionCommand({ stateMachineArn: first.env.JOBS_MACHINE_ARN, name, input: JSON.stringify({ kind: 'moderation', image_hashes: [hash] }) }));
+    const started = await sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn: first.env.JOBS_MACHINE_ARN,
+        name,
+        input: JSON.stringify({ kind: 'moderation', image_hashes: [hash] }),
+      }),
+    );
     await first.kill(); // the instant the start was acknowledged
     first = undefined;
     sfn.destroy();
@@ -34,8 +44,14 @@ describe('local Step Functions across a crash', () => {
     second = await startTestRuntime({ dataDir });
     expect(second.resumedExecutions).toContain(name);
     await second.idle();
-    const again = new SFNClient({ endpoint: second.env.AWS_ENDPOINT_URL_SFN, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-    expect((await again.send(new DescribeExecutionCommand({ executionArn: started.executionArn }))).status).toBe('SUCCEEDED');
+    const again = new SFNClient({
+      endpoint: second.env.AWS_ENDPOINT_URL_SFN,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
+    expect((await again.send(new DescribeExecutionCommand({ executionArn: started.executionArn }))).status).toBe(
+      'SUCCEEDED',
+    );
     again.destroy();
     expect((await api(second.url).get(`/api/get-moderation/${hash}`)).body.moderation).toBe('allowed');
   });

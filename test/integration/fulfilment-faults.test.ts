@@ -3,8 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import Stripe from 'stripe';
-import { checkout, emailsTo, moderate, waitForGeneration } from '../support/orders';
-import { startRuntimeProcess } from '../support/orders';
+import { checkout, emailsTo, moderate, startRuntimeProcess, waitForGeneration } from '../support/orders';
 import { api, photo, uploadPhoto } from '../support/runtime';
 
 /**
@@ -19,11 +18,23 @@ type Step = { pause: string } | { afterWebhook: true };
 const CHAINS: { name: string; steps: Step[] }[] = [
   {
     name: 'webhook claimed → each fulfilment step → mid-generation → e-mail task',
-    steps: [{ pause: 'webhook:claimed' }, { pause: 'fulfil:paid' }, { pause: 'fulfil:generation' }, { pause: 'fulfil:started' }, { pause: 'item:rendered' }, { pause: 'email:start' }],
+    steps: [
+      { pause: 'webhook:claimed' },
+      { pause: 'fulfil:paid' },
+      { pause: 'fulfil:generation' },
+      { pause: 'fulfil:started' },
+      { pause: 'item:rendered' },
+      { pause: 'email:start' },
+    ],
   },
   {
     name: 'right after the webhook answered → mid-generation → finalized → e-mail claimed',
-    steps: [{ afterWebhook: true }, { pause: 'item:rendered' }, { pause: 'order:finalized' }, { pause: 'email:claimed' }],
+    steps: [
+      { afterWebhook: true },
+      { pause: 'item:rendered' },
+      { pause: 'order:finalized' },
+      { pause: 'email:claimed' },
+    ],
   },
   {
     name: 'generation created, no execution → execution started → e-mail task',
@@ -35,7 +46,12 @@ const CHAINS: { name: string; steps: Step[] }[] = [
   },
   {
     name: 'webhook claimed → execution started → finalized → e-mail task',
-    steps: [{ pause: 'webhook:claimed' }, { pause: 'fulfil:started' }, { pause: 'order:finalized' }, { pause: 'email:start' }],
+    steps: [
+      { pause: 'webhook:claimed' },
+      { pause: 'fulfil:started' },
+      { pause: 'order:finalized' },
+      { pause: 'email:start' },
+    ],
   },
 ];
 
@@ -58,12 +74,17 @@ describe('paid orders survive SIGKILL at every step', () => {
   afterAll(async () => {
     await Promise.all([...alive].map((c) => c.kill()));
     const kills = results.reduce((n, r) => n + r.kills, 0);
-    console.log(`fulfilment faults: ${kills} kills, ${results.filter((r) => r.lost).length} of ${results.length} orders lost`);
+    console.log(
+      `fulfilment faults: ${kills} kills, ${results.filter((r) => r.lost).length} of ${results.length} orders lost`,
+    );
   });
 
   const start = async (dataDir: string, pause?: string) => {
     // Everything each runtime printed is kept beside its data, for the post-mortem of a failure.
-    const child = await startRuntimeProcess(dataDir, { env: pause ? { TOONZAP_PAUSE_AT: pause } : {}, logFile: path.join(dataDir, 'runtime.log') });
+    const child = await startRuntimeProcess(dataDir, {
+      env: pause ? { TOONZAP_PAUSE_AT: pause } : {},
+      logFile: path.join(dataDir, 'runtime.log'),
+    });
     alive.add(child);
     return child;
   };
@@ -82,14 +103,18 @@ describe('paid orders survive SIGKILL at every step', () => {
     return () => (queue.length ? queue.shift()!() : free++);
   };
 
-  test.concurrent.each(CHAINS)('$name', async (chain) => {
-    const release = await slot();
-    try {
-      await runChain(chain);
-    } finally {
-      release();
-    }
-  }, 900_000);
+  test.concurrent.each(CHAINS)(
+    '$name',
+    async (chain) => {
+      const release = await slot();
+      try {
+        await runChain(chain);
+      } finally {
+        release();
+      }
+    },
+    900_000,
+  );
 
   async function runChain({ name, steps }: (typeof CHAINS)[number]) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-faults-'));
@@ -104,7 +129,10 @@ describe('paid orders survive SIGKILL at every step', () => {
     const hash = await uploadPhoto(client, PHOTO);
     await moderate(client, [hash]);
     const order = await checkout(client, email, [hash], STYLES);
-    const paying = fetch(`${child.stripeUrl}/__simulate/pay/${order.session_id}`, { method: 'POST' }).then((r) => r.json(), () => null);
+    const paying = fetch(`${child.stripeUrl}/__simulate/pay/${order.session_id}`, { method: 'POST' }).then(
+      (r) => r.json(),
+      () => null,
+    );
     if ('pause' in first) {
       await child.paused(first.pause);
     } else {
@@ -127,7 +155,11 @@ describe('paid orders survive SIGKILL at every step', () => {
     child = await start(dataDir);
     const after = api(child.url);
     const generation = await waitForGeneration(after, order.order_id, undefined, 150_000);
-    const sfn = new SFNClient({ endpoint: child.env.AWS_ENDPOINT_URL_SFN, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const sfn = new SFNClient({
+      endpoint: child.env.AWS_ENDPOINT_URL_SFN,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     const executionArn = `${child.env.ORDER_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${order.order_id}`;
     const until = Date.now() + 90_000;
     let execution = await sfn.send(new DescribeExecutionCommand({ executionArn }));
@@ -147,7 +179,11 @@ describe('paid orders survive SIGKILL at every step', () => {
       expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
     }
     expect(await emailsTo(child, email)).toHaveLength(1);
-    const stripe = new Stripe(child.env.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: Number(new URL(child.stripeUrl).port), protocol: 'http' });
+    const stripe = new Stripe(child.env.STRIPE_SECRET_KEY, {
+      host: '127.0.0.1',
+      port: Number(new URL(child.stripeUrl).port),
+      protocol: 'http',
+    });
     const session = await stripe.checkout.sessions.retrieve(order.session_id);
     expect(session.payment_status).toBe('paid');
     expect((await stripe.refunds.list({ payment_intent: session.payment_intent as string })).data).toEqual([]);

@@ -4,7 +4,15 @@ import { DescribeExecutionCommand, SFNClient, StopExecutionCommand } from '@aws-
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { refundFor } from '../../domain/orders';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
-import { checkout, deliverWebhook, emailsTo, moderate, orderExecutions, stripeClient, waitForGeneration } from '../support/orders';
+import {
+  checkout,
+  deliverWebhook,
+  emailsTo,
+  moderate,
+  orderExecutions,
+  stripeClient,
+  waitForGeneration,
+} from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 /**
@@ -22,8 +30,14 @@ describe('fulfilment that cannot be lost', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime({ paymentMode: 'simulated' });
     client = api(runtime.url);
-    ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: S3RVER_CREDENTIALS }));
-    sfn = new SFNClient({ endpoint: runtime.env.AWS_ENDPOINT_URL_SFN, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+    ddb = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: S3RVER_CREDENTIALS }),
+    );
+    sfn = new SFNClient({
+      endpoint: runtime.env.AWS_ENDPOINT_URL_SFN,
+      region: 'us-east-1',
+      credentials: S3RVER_CREDENTIALS,
+    });
     hash = await uploadPhoto(client, photo('chelsea.png'));
     await moderate(client, [hash]);
   });
@@ -52,18 +66,30 @@ describe('fulfilment that cannot be lost', () => {
   }
 
   /** Pays on the local Stripe without waiting for the webhook (it may be paused for good). */
-  const payInBackground = (sessionId: string) => void fetch(`${runtime.stripeUrl}/__simulate/pay/${sessionId}`, { method: 'POST' }).then((r) => r.arrayBuffer(), () => null);
+  const payInBackground = (sessionId: string) =>
+    void fetch(`${runtime.stripeUrl}/__simulate/pay/${sessionId}`, { method: 'POST' }).then(
+      (r) => r.arrayBuffer(),
+      () => null,
+    );
 
   const orderStatus = async (id: string) =>
-    ((await ddb.send(new GetCommand({ TableName: runtime.env.ORDERS_TABLE, Key: { order_id: id } }))).Item as { status: string }).status;
+    (
+      (await ddb.send(new GetCommand({ TableName: runtime.env.ORDERS_TABLE, Key: { order_id: id } }))).Item as {
+        status: string;
+      }
+    ).status;
 
   const reconcile = async () => {
-    const [result] = (await runtime.runSchedules()) as { repairs: { repair: string; order_id: string }[]; errors: unknown[] }[];
+    const [result] = (await runtime.runSchedules()) as {
+      repairs: { repair: string; order_id: string }[];
+      errors: unknown[];
+    }[];
     expect(result.errors).toEqual([]);
     return result.repairs;
   };
 
-  const executionArn = (orderId: string) => `${runtime.env.ORDER_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${orderId}`;
+  const executionArn = (orderId: string) =>
+    `${runtime.env.ORDER_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${orderId}`;
 
   test('a redelivery within the claim lease is asked to retry; after the lease it takes over and fulfils', async () => {
     const order = await checkout(client, 'lease@example.com', [hash], ['comic']);
@@ -78,7 +104,18 @@ describe('fulfilment that cannot be lost', () => {
     });
     // A delivery claimed the event a moment ago and (as far as anyone knows) is still at work.
     const now = Math.floor(Date.now() / 1000);
-    await ddb.send(new PutCommand({ TableName: runtime.env.EVENTS_TABLE, Item: { event_id: eventId, type: 'checkout.session.completed', status: 'processing', claimed_at: now, expires_at: now + 3600 } }));
+    await ddb.send(
+      new PutCommand({
+        TableName: runtime.env.EVENTS_TABLE,
+        Item: {
+          event_id: eventId,
+          type: 'checkout.session.completed',
+          status: 'processing',
+          claimed_at: now,
+          expires_at: now + 3600,
+        },
+      }),
+    );
 
     const busy = await deliverWebhook(runtime, payload);
     expect(busy.status).toBe(409);
@@ -86,8 +123,18 @@ describe('fulfilment that cannot be lost', () => {
     expect(await orderStatus(order.order_id)).toBe('created');
 
     // That delivery died: its claim is older than the lease (the webhook function's 30 s timeout).
-    await ddb.send(new UpdateCommand({ TableName: runtime.env.EVENTS_TABLE, Key: { event_id: eventId }, UpdateExpression: 'SET claimed_at = :t', ExpressionAttributeValues: { ':t': now - 31 } }));
-    expect(await deliverWebhook(runtime, payload)).toEqual({ status: 200, body: { received: true, outcome: 'order paid, generation started' } });
+    await ddb.send(
+      new UpdateCommand({
+        TableName: runtime.env.EVENTS_TABLE,
+        Key: { event_id: eventId },
+        UpdateExpression: 'SET claimed_at = :t',
+        ExpressionAttributeValues: { ':t': now - 31 },
+      }),
+    );
+    expect(await deliverWebhook(runtime, payload)).toEqual({
+      status: 200,
+      body: { received: true, outcome: 'order paid, generation started' },
+    });
     expect(await orderStatus(order.order_id)).toBe('paid');
     expect(await orderExecutions(runtime, order.order_id)).toHaveLength(1);
     // Handled means handled: later deliveries change nothing.
@@ -122,7 +169,15 @@ describe('fulfilment that cannot be lost', () => {
         expect(await orderExecutions(runtime, order.order_id)).toEqual([]);
         const repairs = await reconcile();
         expect(repairs).toContainEqual(expect.objectContaining({ repair: c.repair, order_id: order.order_id }));
-        expect(logged.map((l) => { try { return JSON.parse(l); } catch { return null; } })).toContainEqual(
+        expect(
+          logged.map((l) => {
+            try {
+              return JSON.parse(l);
+            } catch {
+              return null;
+            }
+          }),
+        ).toContainEqual(
           expect.objectContaining({ message: 'reconciled', repair: c.repair, order_id: order.order_id }),
         );
       }
@@ -134,7 +189,8 @@ describe('fulfilment that cannot be lost', () => {
       expect(generation).toMatchObject({ status: 'completed', progress: 100, error: null });
       expect(generation.refund).toBeUndefined();
       const until = Date.now() + 30_000;
-      while ((await emailsTo(runtime, cases[i].email)).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      while ((await emailsTo(runtime, cases[i].email)).length === 0 && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 200));
       expect(await emailsTo(runtime, cases[i].email)).toHaveLength(1);
       expect(await orderExecutions(runtime, id)).toHaveLength(1);
     }
@@ -150,11 +206,21 @@ describe('fulfilment that cannot be lost', () => {
     const paused = pauseAt('item:rendered');
     payInBackground(order.session_id);
     await paused;
-    await sfn.send(new StopExecutionCommand({ executionArn: executionArn(order.order_id), error: 'Test', cause: 'stopped by the test' }));
-    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(order.order_id) }))).status).toBe('ABORTED');
+    await sfn.send(
+      new StopExecutionCommand({
+        executionArn: executionArn(order.order_id),
+        error: 'Test',
+        cause: 'stopped by the test',
+      }),
+    );
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(order.order_id) }))).status).toBe(
+      'ABORTED',
+    );
     expect((await client.get(`/api/generation/${order.order_id}`)).body.status).toBe('processing');
 
-    expect(await reconcile()).toContainEqual(expect.objectContaining({ repair: 'execution-ended-unfinished', order_id: order.order_id }));
+    expect(await reconcile()).toContainEqual(
+      expect.objectContaining({ repair: 'execution-ended-unfinished', order_id: order.order_id }),
+    );
     const generation = await waitForGeneration(client, order.order_id);
     const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
     expect(generation).toMatchObject({ status: 'failed', refund: { amount: session.amount_total, items: 1 } });
@@ -175,10 +241,21 @@ describe('fulfilment that cannot be lost', () => {
     // Still running, as far as Step Functions knows: only its age says it is stuck.
     expect(await reconcile()).not.toContainEqual(expect.objectContaining({ order_id: order.order_id }));
     const longAgo = new Date(Date.now() - 3 * 3600_000).toISOString();
-    await ddb.send(new UpdateCommand({ TableName: runtime.env.GENERATIONS_TABLE, Key: { generation_id: order.order_id }, UpdateExpression: 'SET created_at = :t', ExpressionAttributeValues: { ':t': longAgo } }));
+    await ddb.send(
+      new UpdateCommand({
+        TableName: runtime.env.GENERATIONS_TABLE,
+        Key: { generation_id: order.order_id },
+        UpdateExpression: 'SET created_at = :t',
+        ExpressionAttributeValues: { ':t': longAgo },
+      }),
+    );
 
-    expect(await reconcile()).toContainEqual(expect.objectContaining({ repair: 'generation-stuck', order_id: order.order_id }));
-    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(order.order_id) }))).status).toBe('ABORTED');
+    expect(await reconcile()).toContainEqual(
+      expect.objectContaining({ repair: 'generation-stuck', order_id: order.order_id }),
+    );
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(order.order_id) }))).status).toBe(
+      'ABORTED',
+    );
     const generation = await waitForGeneration(client, order.order_id);
     expect(generation).toMatchObject({ status: 'failed', refund: { items: 1 } });
     expect(await emailsTo(runtime, email)).toHaveLength(1);
@@ -187,13 +264,29 @@ describe('fulfilment that cannot be lost', () => {
   test('a job whose execution is gone ends FAILURE with a reason, never 500', async () => {
     const put = async (job: Record<string, unknown>) => {
       const id = randomUUID();
-      await ddb.send(new PutCommand({ TableName: runtime.env.JOBS_TABLE, Item: { job_id: id, kind: 'moderation', image_hashes: [hash], created_at: job.updated_at, expires_at: 9_999_999_999, ...job } }));
+      await ddb.send(
+        new PutCommand({
+          TableName: runtime.env.JOBS_TABLE,
+          Item: {
+            job_id: id,
+            kind: 'moderation',
+            image_hashes: [hash],
+            created_at: job.updated_at,
+            expires_at: 9_999_999_999,
+            ...job,
+          },
+        }),
+      );
       return id;
     };
     const minuteAgo = new Date(Date.now() - 60_000).toISOString();
     const machine = runtime.env.JOBS_MACHINE_ARN;
     // Its execution was acknowledged, then lost (the issue's case: PENDING forever, then 500 on every poll).
-    const lost = await put({ status: 'PENDING', updated_at: minuteAgo, execution_arn: `${machine.replace(':stateMachine:', ':execution:')}:gone-${randomUUID()}` });
+    const lost = await put({
+      status: 'PENDING',
+      updated_at: minuteAgo,
+      execution_arn: `${machine.replace(':stateMachine:', ':execution:')}:gone-${randomUUID()}`,
+    });
     // The process died between storing the job and starting its execution.
     const neverStarted = await put({ status: 'PENDING', updated_at: minuteAgo });
     // Just created: its execution may still be on its way.

@@ -23,7 +23,13 @@ describe('generative styles', () => {
     client = api(runtime.url);
     faults = await startBedrockFaults(runtime.bedrockUrl);
     process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = runtime.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = faults.url;
-    doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+    doc = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: runtime.dynamoUrl,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      }),
+    );
   });
   afterAll(async () => {
     await runtime?.idle();
@@ -37,9 +43,23 @@ describe('generative styles', () => {
   /** Asserts a body is Stable Image Control Structure's documented request for `style`; returns the sent image's size. */
   async function expectDocumentedBody(body: Record<string, unknown>, style: '3d' | 'anime') {
     const preset = GENERATIVE_PRESETS[style];
-    expect(Object.keys(body).sort()).toEqual(['control_strength', 'image', 'negative_prompt', 'output_format', 'prompt', 'seed']);
-    expect(body).toMatchObject({ prompt: preset.prompt, negative_prompt: preset.negativePrompt, control_strength: preset.controlStrength, output_format: 'png' });
-    expect(Number.isInteger(body.seed) && (body.seed as number) >= 1 && (body.seed as number) <= 4_294_967_294).toBe(true);
+    expect(Object.keys(body).sort()).toEqual([
+      'control_strength',
+      'image',
+      'negative_prompt',
+      'output_format',
+      'prompt',
+      'seed',
+    ]);
+    expect(body).toMatchObject({
+      prompt: preset.prompt,
+      negative_prompt: preset.negativePrompt,
+      control_strength: preset.controlStrength,
+      output_format: 'png',
+    });
+    expect(Number.isInteger(body.seed) && (body.seed as number) >= 1 && (body.seed as number) <= 4_294_967_294).toBe(
+      true,
+    );
     expect(body.image).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
     const meta = await sharp(Buffer.from(body.image as string, 'base64')).metadata();
     expect(meta.format).toBe('png');
@@ -63,7 +83,9 @@ describe('generative styles', () => {
 
   test('the catalogue says which styles are AI-generated here', async () => {
     const res = await client.get('/api/available-styles');
-    const flags = Object.fromEntries((res.body.styles as { id: string; aiGenerated: boolean }[]).map((s) => [s.id, s.aiGenerated]));
+    const flags = Object.fromEntries(
+      (res.body.styles as { id: string; aiGenerated: boolean }[]).map((s) => [s.id, s.aiGenerated]),
+    );
     expect(flags).toMatchObject({ '3d': true, anime: true, comic: false, sketch: false });
   });
 
@@ -77,10 +99,15 @@ describe('generative styles', () => {
     for (const r of previewCalls) {
       expect(r.modelId).toBe(CONTROL_STRUCTURE_MODEL_ID);
       const size = await expectDocumentedBody(r.body, r.style as '3d' | 'anime');
-      expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(GENERATIVE_PRESETS[r.style as "3d"].previewSize);
+      expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(GENERATIVE_PRESETS[r.style as '3d'].previewSize);
     }
     // Every style has a preview; the generative ones are PNG without metadata, watermarked previews of the model's image.
-    expect(list.filter((t) => t.image).map((t) => t.style.id).sort()).toEqual(['3d', 'anime', 'comic', 'oil-paint', 'pixel-art', 'pop-art', 'sketch', 'watercolor']);
+    expect(
+      list
+        .filter((t) => t.image)
+        .map((t) => t.style.id)
+        .sort(),
+    ).toEqual(['3d', 'anime', 'comic', 'oil-paint', 'pixel-art', 'pop-art', 'sketch', 'watercolor']);
     const png = Buffer.from(await (await fetch(list.find((t) => t.style.id === '3d')!.image!)).arrayBuffer());
     const meta = await sharp(png).metadata();
     expect(meta).toMatchObject({ format: 'png', width: 256, height: 256 });
@@ -103,7 +130,9 @@ describe('generative styles', () => {
       // Seed policy per-photo: the paid render starts from its preview's seed.
       expect(r.body.seed).toBe(previewCalls.find((p) => p.style === r.style)!.body.seed);
     }
-    const output = Buffer.from(await (await fetch(generation.images.find((i) => i.styleId === 'anime')!.url)).arrayBuffer());
+    const output = Buffer.from(
+      await (await fetch(generation.images.find((i) => i.styleId === 'anime')!.url)).arrayBuffer(),
+    );
     const outMeta = await sharp(output).metadata();
     expect(outMeta).toMatchObject({ format: 'png', width: 512, height: 512 });
     expect(outMeta.exif).toBeUndefined();
@@ -131,7 +160,9 @@ describe('generative styles', () => {
     const generation = await buy(hash, ['3d', 'anime', 'comic'], 'filtered@example.com');
     expect(generation.status).toBe('completed');
     expect(generation.images.map((i) => i.styleId).sort()).toEqual(['3d', 'comic']);
-    expect(generation.failed).toEqual([expect.objectContaining({ imageHash: hash, styleId: 'anime', error: ITEM_ERRORS.render })]);
+    expect(generation.failed).toEqual([
+      expect.objectContaining({ imageHash: hash, styleId: 'anime', error: ITEM_ERRORS.render }),
+    ]);
     expect(generation.refund).toMatchObject({ items: 1 });
     expect(generation.refund!.amount).toBeGreaterThan(0);
     expect(faults.calls('anime') - before).toBe(1); // not retried
@@ -150,11 +181,18 @@ describe('generative styles', () => {
     const table = runtime.env.IMAGES_TABLE;
     const rec = (await doc.send(new GetCommand({ TableName: table, Key: { image_hash: hash } }))).Item!;
     const previews = [...new Set([...(rec.previews ?? []), '3d'])];
-    await doc.send(new PutCommand({ TableName: table, Item: { ...rec, previews, preview_renderers: { ...rec.preview_renderers, '3d': 'engine' } } }));
+    await doc.send(
+      new PutCommand({
+        TableName: table,
+        Item: { ...rec, previews, preview_renderers: { ...rec.preview_renderers, '3d': 'engine' } },
+      }),
+    );
     const before = faults.calls('3d');
     const generation = await buy(hash, ['3d', 'comic'], 'switched@example.com');
     expect(generation.images.map((i) => i.styleId)).toEqual(['comic']);
-    expect(generation.failed).toEqual([expect.objectContaining({ imageHash: hash, styleId: '3d', error: ITEM_ERRORS.render })]);
+    expect(generation.failed).toEqual([
+      expect.objectContaining({ imageHash: hash, styleId: '3d', error: ITEM_ERRORS.render }),
+    ]);
     expect(generation.refund).toMatchObject({ items: 1 });
     expect(faults.calls('3d')).toBe(before);
   });
@@ -162,15 +200,27 @@ describe('generative styles', () => {
   test('past the daily preview budget, generative tiles are paused and ordering still works', async () => {
     const day = new Date().toISOString().slice(0, 10);
     const limit = Number(runtime.env.GENERATIVE_PREVIEWS_PER_DAY);
-    await doc.send(new PutCommand({ TableName: runtime.env.COUNTERS_TABLE, Item: { counter_id: `generative-previews#${day}`, count: limit } }));
+    await doc.send(
+      new PutCommand({
+        TableName: runtime.env.COUNTERS_TABLE,
+        Item: { counter_id: `generative-previews#${day}`, count: limit },
+      }),
+    );
     const hash = await uploadPhoto(client, photo('motorcycle_left.png'));
     const before = faults.requests.length;
     await moderate(client, [hash]);
     const list = await thumbnails(hash);
     expect(faults.requests.length).toBe(before); // no model call for a preview
-    expect(list.filter((t) => t.paused).map((t) => t.style.id).sort()).toEqual(['3d', 'anime']);
+    expect(
+      list
+        .filter((t) => t.paused)
+        .map((t) => t.style.id)
+        .sort(),
+    ).toEqual(['3d', 'anime']);
     expect(list.filter((t) => t.image).length).toBe(6);
-    const counter = await doc.send(new GetCommand({ TableName: runtime.env.COUNTERS_TABLE, Key: { counter_id: `generative-previews#${day}` } }));
+    const counter = await doc.send(
+      new GetCommand({ TableName: runtime.env.COUNTERS_TABLE, Key: { counter_id: `generative-previews#${day}` } }),
+    );
     expect(counter.Item?.count).toBe(limit);
 
     const generation = await buy(hash, ['3d'], 'paused@example.com');

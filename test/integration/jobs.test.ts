@@ -12,7 +12,12 @@ describe('moderation and preview jobs', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime();
     client = api(runtime.url);
-    s3 = new S3Client({ endpoint: runtime.s3Url, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+    s3 = new S3Client({
+      endpoint: runtime.s3Url,
+      forcePathStyle: true,
+      region: 'us-east-1',
+      credentials: S3RVER_CREDENTIALS,
+    });
   });
   afterAll(async () => {
     s3?.destroy();
@@ -26,7 +31,10 @@ describe('moderation and preview jobs', () => {
     expect(started.body.job_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(['PENDING', 'STARTED', 'SUCCESS']).toContain((await client.get(`/api/jobs/${started.body.job_id}`)).body);
     expect(await waitForJob(client, started.body.job_id)).toBe('SUCCESS');
-    expect(await client.get(`/api/get-moderation/${hash}`)).toEqual({ status: 200, body: { image_hash: hash, moderation: 'allowed' } });
+    expect(await client.get(`/api/get-moderation/${hash}`)).toEqual({
+      status: 200,
+      body: { image_hash: hash, moderation: 'allowed' },
+    });
 
     const thumbs = await client.post('/api/process-thumbnail', { image_hash: hash });
     expect(thumbs.status).toBe(200);
@@ -50,12 +58,22 @@ describe('moderation and preview jobs', () => {
   test('an upload that does not match its hash is never allowed, and its object is removed', async () => {
     const real = photo('coffee.png');
     const hash = sha256(real);
-    const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: real.length });
-    await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: photo('chelsea.png') });
+    const reg = await client.post('/api/upload-image', {
+      image_hash: hash,
+      file_type: 'image/png',
+      file_size: real.length,
+    });
+    await fetch(reg.body.url.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: photo('chelsea.png'),
+    });
     const job = await client.post('/api/process-moderation', { image_hashes: [hash] });
     expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
     expect((await client.get(`/api/get-moderation/${hash}`)).body).toEqual({
-      image_hash: hash, moderation: 'invalid', reason: 'could not be read as a JPG or PNG photo',
+      image_hash: hash,
+      moderation: 'invalid',
+      reason: 'could not be read as a JPG or PNG photo',
     });
     expect((await client.post('/api/process-thumbnail', { image_hash: hash })).status).toBe(403);
     expect((await client.get(`/api/get-thumbnails/${hash}`)).status).toBe(403);
@@ -64,7 +82,11 @@ describe('moderation and preview jobs', () => {
   test('a file that is not an image is refused by moderation', async () => {
     const bytes = Buffer.from('%PDF-1.4 not an image at all');
     const hash = sha256(bytes);
-    const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: bytes.length });
+    const reg = await client.post('/api/upload-image', {
+      image_hash: hash,
+      file_type: 'image/png',
+      file_size: bytes.length,
+    });
     await s3.send(new PutObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: `uploads/${hash}`, Body: bytes }));
     expect(reg.status).toBe(200);
     const job = await client.post('/api/process-moderation', { image_hashes: [hash] });
@@ -74,14 +96,23 @@ describe('moderation and preview jobs', () => {
 
   test('unknown ids and bad bodies get 4xx with a detail', async () => {
     const unknown = 'f'.repeat(64);
-    expect(await client.get('/api/jobs/00000000-0000-0000-0000-000000000000')).toEqual({ status: 404, body: { detail: 'Job 00000000-0000-0000-0000-000000000000 not found.' } });
+    expect(await client.get('/api/jobs/00000000-0000-0000-0000-000000000000')).toEqual({
+      status: 404,
+      body: { detail: 'Job 00000000-0000-0000-0000-000000000000 not found.' },
+    });
     expect((await client.get('/api/jobs/nope')).status).toBe(404);
     expect((await client.get(`/api/get-moderation/${unknown}`)).status).toBe(404);
     expect((await client.get('/api/get-moderation/xyz')).status).toBe(400);
     expect((await client.get(`/api/get-thumbnails/${unknown}`)).status).toBe(404);
     expect((await client.post('/api/process-moderation', { image_hashes: [unknown] })).status).toBe(404);
     expect((await client.post('/api/process-moderation', { image_hashes: [] })).body.detail).toMatch(/non-empty/);
-    expect((await client.post('/api/process-moderation', { image_hashes: Array.from({ length: 51 }, (_, i) => sha256(Buffer.from([i]))) })).body.detail).toMatch(/At most 50/);
+    expect(
+      (
+        await client.post('/api/process-moderation', {
+          image_hashes: Array.from({ length: 51 }, (_, i) => sha256(Buffer.from([i]))),
+        })
+      ).body.detail,
+    ).toMatch(/At most 50/);
     expect((await client.post('/api/process-moderation', { image_hashes: 'abc' })).status).toBe(400);
     expect((await client.post('/api/process-moderation', '{')).status).toBe(400);
     expect((await client.post('/api/process-thumbnail', {})).status).toBe(400);

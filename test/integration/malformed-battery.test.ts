@@ -13,25 +13,73 @@ import { startRuntimeProcess } from '../support/orders';
  * the runtime must still answer afterwards, having logged no unhandled rejection.
  */
 
-interface Probe { name: string; method: string; path: string; headers?: Record<string, string>; body?: Buffer | string; unknownRoute?: boolean; expect?: number }
+interface Probe {
+  name: string;
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+  unknownRoute?: boolean;
+  expect?: number;
+}
 
 const HASH = 'a'.repeat(64);
 /** Fields the API's request bodies use; each gets every wrong type on every POST route. */
 const FIELDS = ['image_hash', 'image_hashes', 'file_type', 'file_size', 'email', 'hashes', 'styles'];
 const WRONG_VALUES: unknown[] = [
-  null, 1, -1, 1e308, true, [], {}, [null], [1, 2], 'x'.repeat(100_000), 'a\u0000b', '\u202Eevil@x.co', '%E0%A4%A', '<script>x</script>',
-  ['x'.repeat(70)], Array.from({ length: 1000 }, () => HASH),
+  null,
+  1,
+  -1,
+  1e308,
+  true,
+  [],
+  {},
+  [null],
+  [1, 2],
+  'x'.repeat(100_000),
+  'a\u0000b',
+  '\u202Eevil@x.co',
+  '%E0%A4%A',
+  '<script>x</script>',
+  ['x'.repeat(70)],
+  Array.from({ length: 1000 }, () => HASH),
 ];
 /** Path parameter values: bad escapes, NUL, bidi, over-long, traversal. Sent raw (they are already escaped). */
 const BAD_PARAMS = [
-  '%E0%A4%A', '%', '%zz', '%C0%80', '%FF%FE', '%00', 'x%00y', '%E2%80%AE', '%ED%A0%80', 'a'.repeat(5000), '%41'.repeat(3000),
-  '..', '%2e%2e', '%2F', '%3Cscript%3E', '-1', 'null', 'A'.repeat(64), '%20', '%uD800',
+  '%E0%A4%A',
+  '%',
+  '%zz',
+  '%C0%80',
+  '%FF%FE',
+  '%00',
+  'x%00y',
+  '%E2%80%AE',
+  '%ED%A0%80',
+  'a'.repeat(5000),
+  '%41'.repeat(3000),
+  '..',
+  '%2e%2e',
+  '%2F',
+  '%3Cscript%3E',
+  '-1',
+  'null',
+  'A'.repeat(64),
+  '%20',
+  '%uD800',
 ];
 const BODIES: [string, string | Buffer][] = [
-  ['empty', ''], ['null', 'null'], ['array', '[]'], ['string', '"x"'], ['number', '123'], ['truncated', '{"a":'], ['bad json', '{'],
-  ['not utf-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])], ['deep nesting', '['.repeat(50_000) + ']'.repeat(50_000)],
+  ['empty', ''],
+  ['null', 'null'],
+  ['array', '[]'],
+  ['string', '"x"'],
+  ['number', '123'],
+  ['truncated', '{"a":'],
+  ['bad json', '{'],
+  ['not utf-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])],
+  ['deep nesting', '['.repeat(50_000) + ']'.repeat(50_000)],
   ['unknown fields', JSON.stringify({ zzz: 1, __proto__: { polluted: true }, constructor: { prototype: { x: 1 } } })],
-  ['NUL in JSON', '{"email":"a@b.co\\u0000"}'], ['huge key', JSON.stringify({ ['k'.repeat(200_000)]: 1 })],
+  ['NUL in JSON', '{"email":"a@b.co\\u0000"}'],
+  ['huge key', JSON.stringify({ ['k'.repeat(200_000)]: 1 })],
 ];
 const ELEVEN_MB = Buffer.alloc(11 * 1024 * 1024, 0x20);
 
@@ -49,45 +97,113 @@ function probes(): Probe[] {
         const p = route.path.replace(/\{([^}]+)\}/g, (_m, name: string) => (name === param ? bad : HASH));
         // A dot segment ('..', '%2e%2e') is resolved away before routing: the path that is left has no route.
         const dotSegment = /^(\.|%2e){1,2}$/i.test(bad);
-        out.push({ name: `${route.method} ${route.path} ${param}=${bad.slice(0, 20)}`, method: route.method, path: p, body: route.method === 'POST' ? '{}' : undefined, unknownRoute: dotSegment || undefined });
+        out.push({
+          name: `${route.method} ${route.path} ${param}=${bad.slice(0, 20)}`,
+          method: route.method,
+          path: p,
+          body: route.method === 'POST' ? '{}' : undefined,
+          unknownRoute: dotSegment || undefined,
+        });
       }
     }
     const sample = fill(route, HASH);
     // Wrong methods.
     for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].filter((m) => m !== route.method)) {
-      out.push({ name: `${method} ${route.path}`, method, path: sample, body: method === 'GET' ? undefined : '{}', unknownRoute: true });
+      out.push({
+        name: `${method} ${route.path}`,
+        method,
+        path: sample,
+        body: method === 'GET' ? undefined : '{}',
+        unknownRoute: true,
+      });
     }
     // Bad query strings and over-long headers.
-    out.push({ name: `${route.path} bad query`, method: route.method, path: `${sample}?%E0%A4%A=%&x=%zz`, body: route.method === 'POST' ? '{}' : undefined });
-    out.push({ name: `${route.path} long query`, method: route.method, path: `${sample}?q=${'x'.repeat(6000)}`, body: route.method === 'POST' ? '{}' : undefined });
-    out.push({ name: `${route.path} long header`, method: route.method, path: sample, headers: { 'x-long': 'y'.repeat(9000) }, body: route.method === 'POST' ? '{}' : undefined });
+    out.push({
+      name: `${route.path} bad query`,
+      method: route.method,
+      path: `${sample}?%E0%A4%A=%&x=%zz`,
+      body: route.method === 'POST' ? '{}' : undefined,
+    });
+    out.push({
+      name: `${route.path} long query`,
+      method: route.method,
+      path: `${sample}?q=${'x'.repeat(6000)}`,
+      body: route.method === 'POST' ? '{}' : undefined,
+    });
+    out.push({
+      name: `${route.path} long header`,
+      method: route.method,
+      path: sample,
+      headers: { 'x-long': 'y'.repeat(9000) },
+      body: route.method === 'POST' ? '{}' : undefined,
+    });
     if (route.method !== 'POST') continue;
     // Bodies: missing, malformed, wrong shapes, oversized.
     out.push({ name: `${route.path} no body`, method: 'POST', path: sample });
-    for (const [what, body] of BODIES) out.push({ name: `${route.path} body ${what}`, method: 'POST', path: sample, body });
+    for (const [what, body] of BODIES)
+      out.push({ name: `${route.path} body ${what}`, method: 'POST', path: sample, body });
     out.push({ name: `${route.path} 11 MB body`, method: 'POST', path: sample, body: ELEVEN_MB, expect: 413 });
-    out.push({ name: `${route.path} octet-stream body`, method: 'POST', path: sample, headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from([0, 1, 2, 255]) });
+    out.push({
+      name: `${route.path} octet-stream body`,
+      method: 'POST',
+      path: sample,
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Buffer.from([0, 1, 2, 255]),
+    });
     for (const field of FIELDS) {
       for (const value of WRONG_VALUES) {
-        out.push({ name: `${route.path} ${field}=${JSON.stringify(value)?.slice(0, 20)}`, method: 'POST', path: sample, body: JSON.stringify({ [field]: value }) });
+        out.push({
+          name: `${route.path} ${field}=${JSON.stringify(value)?.slice(0, 20)}`,
+          method: 'POST',
+          path: sample,
+          body: JSON.stringify({ [field]: value }),
+        });
       }
     }
   }
   // The webhook's signature header, malformed in every way.
-  for (const sig of ['', 't=', 't=abc,v1=', `t=${Math.floor(Date.now() / 1000) + 3600},v1=${'0'.repeat(64)}`, 't=99999999999999999999,v1=x', 'x'.repeat(8000), '%E0%A4%A', 't=1,v1=1,v1=2,v0=3']) {
-    out.push({ name: `webhook signature ${sig.slice(0, 20)}`, method: 'POST', path: '/api/stripe-webhook', headers: { 'stripe-signature': sig }, body: '{"id":"evt_1","type":"checkout.session.completed"}' });
+  for (const sig of [
+    '',
+    't=',
+    't=abc,v1=',
+    `t=${Math.floor(Date.now() / 1000) + 3600},v1=${'0'.repeat(64)}`,
+    't=99999999999999999999,v1=x',
+    'x'.repeat(8000),
+    '%E0%A4%A',
+    't=1,v1=1,v1=2,v0=3',
+  ]) {
+    out.push({
+      name: `webhook signature ${sig.slice(0, 20)}`,
+      method: 'POST',
+      path: '/api/stripe-webhook',
+      headers: { 'stripe-signature': sig },
+      body: '{"id":"evt_1","type":"checkout.session.completed"}',
+    });
   }
   // Unknown API routes and the site itself with bad escapes.
   for (const p of ['/api/%E0%A4%A', '/api/nope', `/api/${'x'.repeat(5000)}`, '/api', '/api/']) {
     out.push({ name: `GET ${p.slice(0, 30)}`, method: 'GET', path: p, unknownRoute: true });
   }
-  for (const p of ['/%E0%A4%A', '/%', '/blog/%E0%A4%A', '/status/%zz', '/image/%C0%80/x', '/assets/%E0%A4%A.js', `/${'%41'.repeat(3000)}`]) {
+  for (const p of [
+    '/%E0%A4%A',
+    '/%',
+    '/blog/%E0%A4%A',
+    '/status/%zz',
+    '/image/%C0%80/x',
+    '/assets/%E0%A4%A.js',
+    `/${'%41'.repeat(3000)}`,
+  ]) {
     out.push({ name: `site GET ${p.slice(0, 30)}`, method: 'GET', path: p, unknownRoute: true });
   }
   return out;
 }
 
-interface Answer { status: number; contentType: string; text: string; error?: string }
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+  error?: string;
+}
 
 function send(base: URL, probe: Probe): Promise<Answer> {
   return new Promise((resolve) => {
@@ -96,12 +212,21 @@ function send(base: URL, probe: Probe): Promise<Answer> {
       headers['content-type'] ??= 'application/json';
       headers['content-length'] = Buffer.byteLength(probe.body);
     }
-    const req = http.request({ host: base.hostname, port: base.port, method: probe.method, path: probe.path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (err) => resolve({ status: 0, contentType: '', text: '', error: err.message }));
-    });
+    const req = http.request(
+      { host: base.hostname, port: base.port, method: probe.method, path: probe.path, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', (err) => resolve({ status: 0, contentType: '', text: '', error: err.message }));
+      },
+    );
     req.on('error', (err) => resolve({ status: 0, contentType: '', text: '', error: err.message }));
     req.end(probe.body);
   });
@@ -145,10 +270,29 @@ describe('malformed request battery', () => {
   test('addresses Stripe or SES would refuse get the spec text from checkout and preview sign-up', async () => {
     const base = new URL(runtime!.url);
     const hash = 'c'.repeat(64);
-    for (const email of ['<script>x</script>@evil.test', 'ada@example.com\u0000', 'ada\u202E@example.com', '"a"b@c.co', `${'a'.repeat(65)}@example.com`]) {
-      for (const [route, body] of [['checkout', { email, hashes: [hash], styles: ['anime'] }], ['preview-signup', { email, image_hash: hash }]] as const) {
-        const answer = await send(base, { name: route, method: 'POST', path: `/api/${route}`, body: JSON.stringify(body) });
-        expect({ route, email, status: answer.status, body: JSON.parse(answer.text) }).toEqual({ route, email, status: 400, body: { detail: 'Please enter a valid email address.' } });
+    for (const email of [
+      '<script>x</script>@evil.test',
+      'ada@example.com\u0000',
+      'ada\u202E@example.com',
+      '"a"b@c.co',
+      `${'a'.repeat(65)}@example.com`,
+    ]) {
+      for (const [route, body] of [
+        ['checkout', { email, hashes: [hash], styles: ['anime'] }],
+        ['preview-signup', { email, image_hash: hash }],
+      ] as const) {
+        const answer = await send(base, {
+          name: route,
+          method: 'POST',
+          path: `/api/${route}`,
+          body: JSON.stringify(body),
+        });
+        expect({ route, email, status: answer.status, body: JSON.parse(answer.text) }).toEqual({
+          route,
+          email,
+          status: 400,
+          body: { detail: 'Please enter a valid email address.' },
+        });
       }
     }
   });

@@ -16,10 +16,11 @@ describe('observability', () => {
   const writes = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
 
   beforeAll(async () => {
-    const tap = (target: 'out' | 'err') => ((chunk: unknown, ...rest: unknown[]) => {
-      captured.push(String(chunk));
-      return (writes[target] as (...a: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof process.stdout.write;
+    const tap = (target: 'out' | 'err') =>
+      ((chunk: unknown, ...rest: unknown[]) => {
+        captured.push(String(chunk));
+        return (writes[target] as (...a: unknown[]) => boolean)(chunk, ...rest);
+      }) as typeof process.stdout.write;
     process.stdout.write = tap('out');
     process.stderr.write = tap('err');
     runtime = await startTestRuntime({ paymentMode: 'simulated', logLevel: 'DEBUG' });
@@ -32,7 +33,12 @@ describe('observability', () => {
     await runtime?.close();
   });
 
-  const logLines = () => captured.join('').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const logLines = () =>
+    captured
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   test('a checkout and its webhook log request and order ids, never the e-mail address or a secret', async () => {
     const email = 'private.person+toon@mail-example.org';
@@ -42,7 +48,9 @@ describe('observability', () => {
     const paid = await pay(runtime, order.session_id);
     expect(paid.delivery.status).toBe('delivered');
     // A webhook with a bad signature (its error names the header) and a replay.
-    expect((await deliverWebhook(runtime, JSON.stringify(paid.event), { signature: 't=1,v1=deadbeef' })).status).toBe(400);
+    expect((await deliverWebhook(runtime, JSON.stringify(paid.event), { signature: 't=1,v1=deadbeef' })).status).toBe(
+      400,
+    );
     await deliverWebhook(runtime, JSON.stringify(paid.event));
     expect((await waitForGeneration(client, order.order_id)).status).toBe('completed');
     await runtime.idle();
@@ -56,7 +64,12 @@ describe('observability', () => {
 
     const lines = logLines();
     const webhook = lines.find((l) => l.message === 'webhook handled' && l.order_id === order.order_id);
-    expect(webhook).toMatchObject({ level: 'INFO', service: 'toonzap', request_id: expect.any(String), type: 'checkout.session.completed' });
+    expect(webhook).toMatchObject({
+      level: 'INFO',
+      service: 'toonzap',
+      request_id: expect.any(String),
+      type: 'checkout.session.completed',
+    });
     // Task lines carry the order id from their input and the Lambda request id.
     const generate = lines.filter((l) => l.order_id === order.order_id && typeof l.function_request_id === 'string');
     expect(generate.length).toBeGreaterThan(0);
@@ -65,7 +78,10 @@ describe('observability', () => {
   test('an error that names an e-mail address or a Stripe key is logged redacted', async () => {
     const { logger } = await import('../../lambdas/lib/observability');
     const before = captured.length;
-    logger.error('could not send to buyer@example.com', { error: new Error('sk_test_abcdefghijklmnop rejected for buyer@example.com'), email: 'x' });
+    logger.error('could not send to buyer@example.com', {
+      error: new Error('sk_test_abcdefghijklmnop rejected for buyer@example.com'),
+      email: 'x',
+    });
     const line = captured.slice(before).join('');
     expect(line).toContain('could not send to [email]');
     expect(line).toContain('[secret] rejected for [email]');
@@ -74,9 +90,14 @@ describe('observability', () => {
   });
 
   test('the API answers only requests that came through CloudFront, with security headers', async () => {
-    const { handler } = (await import('../../lambdas/routes/status')) as { handler: (e: HttpEvent) => Promise<HttpResult> };
+    const { handler } = (await import('../../lambdas/routes/status')) as {
+      handler: (e: HttpEvent) => Promise<HttpResult>;
+    };
     const event = (headers: Record<string, string>): HttpEvent => ({
-      rawPath: '/api/status', headers, routeKey: 'GET /api/status', requestContext: { http: { method: 'GET', path: '/api/status' }, requestId: 'r1' },
+      rawPath: '/api/status',
+      headers,
+      routeKey: 'GET /api/status',
+      requestContext: { http: { method: 'GET', path: '/api/status' }, requestId: 'r1' },
     });
     const direct = await handler(event({}));
     expect(direct.statusCode).toBe(403);

@@ -1,8 +1,16 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkout, emailsTo, moderate, orderExecutions, pay, startRuntimeProcess, waitForGeneration } from '../support/orders';
 import { bigPhoto } from '../fixtures/photos';
+import {
+  checkout,
+  emailsTo,
+  moderate,
+  orderExecutions,
+  pay,
+  startRuntimeProcess,
+  waitForGeneration,
+} from '../support/orders';
 import { api, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 /** A 12 MP photo: each full-size render takes long enough to stop the pipeline between two of them. */

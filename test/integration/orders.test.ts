@@ -1,12 +1,21 @@
-
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import Stripe from 'stripe';
-import { orderSummary } from '../../domain/pricing';
-import { api, photo, sha256, startTestRuntime, uploadPhoto } from '../support/runtime';
 import { refundFor } from '../../domain/orders';
-import { checkout, deliverWebhook, emailsTo, moderate, orderExecutions, pay, startEngineFaults, stripeClient, waitForGeneration } from '../support/orders';
+import { orderSummary } from '../../domain/pricing';
+import {
+  checkout,
+  deliverWebhook,
+  emailsTo,
+  moderate,
+  orderExecutions,
+  pay,
+  startEngineFaults,
+  stripeClient,
+  waitForGeneration,
+} from '../support/orders';
+import { api, photo, sha256, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 const ASTRONAUT = photo('astronaut.png');
 
@@ -35,10 +44,18 @@ describe('orders', () => {
   /** Uploads and moderates a photo, then replaces the stored bytes through the still-valid upload URL. */
   async function allowedThenSwapped(original: Buffer, replacement: Buffer): Promise<string> {
     const h = sha256(original);
-    const reg = await client.post('/api/upload-image', { image_hash: h, file_type: 'image/png', file_size: original.length });
+    const reg = await client.post('/api/upload-image', {
+      image_hash: h,
+      file_type: 'image/png',
+      file_size: original.length,
+    });
     expect(reg.body.status).toBe('upload');
     const put = async (bytes: Buffer) => {
-      const res = await fetch(reg.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(bytes) });
+      const res = await fetch(reg.body.url.url, {
+        method: 'PUT',
+        headers: { 'content-type': 'image/png' },
+        body: new Uint8Array(bytes),
+      });
       await res.arrayBuffer();
       return res;
     };
@@ -102,16 +119,30 @@ describe('orders', () => {
     // The single-image and gallery calls serve what was delivered, and only that.
     const one = await client.get(`/api/image/${hash}/anime`);
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ styleId: 'anime', styleName: 'Anime', imageHash: hash, description: expect.any(String) });
+    expect(one.body).toMatchObject({
+      styleId: 'anime',
+      styleName: 'Anime',
+      imageHash: hash,
+      description: expect.any(String),
+    });
     const oneRes = await fetch(one.body.url);
     expect(oneRes.status).toBe(200);
     expect((await sharp(Buffer.from(await oneRes.arrayBuffer())).metadata()).format).toBe('png');
     const gallery = await client.get(`/api/image/${hash}`);
     expect(gallery.status).toBe(200);
     expect(gallery.body.map((i: { styleId: string }) => i.styleId)).toEqual(['anime', 'comic']);
-    expect(await client.get(`/api/image/${hash}/sketch`)).toEqual({ status: 404, body: { detail: 'Image or style not found.' } });
-    expect(await client.get(`/api/image/${hash}/no-such-style`)).toEqual({ status: 404, body: { detail: 'Image or style not found.' } });
-    expect(await client.get(`/api/image/${'0'.repeat(64)}`)).toEqual({ status: 404, body: { detail: 'No images found for this hash.' } });
+    expect(await client.get(`/api/image/${hash}/sketch`)).toEqual({
+      status: 404,
+      body: { detail: 'Image or style not found.' },
+    });
+    expect(await client.get(`/api/image/${hash}/no-such-style`)).toEqual({
+      status: 404,
+      body: { detail: 'Image or style not found.' },
+    });
+    expect(await client.get(`/api/image/${'0'.repeat(64)}`)).toEqual({
+      status: 404,
+      body: { detail: 'No images found for this hash.' },
+    });
     expect((await client.get('/api/generation/not-an-id')).status).toBe(404);
 
     // Much later, Stripe retries the event once more: still nothing new.
@@ -148,7 +179,11 @@ describe('orders', () => {
     const genuine = Stripe.webhooks.generateTestHeaderString({ payload, secret: runtime.env.STRIPE_WEBHOOK_SECRET });
     const tampered = await deliverWebhook(runtime, payload.replace('"paid"', '"paid" '), { signature: genuine });
     expect(tampered.status).toBe(400);
-    const unsigned = await fetch(`${runtime.url}/api/stripe-webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    const unsigned = await fetch(`${runtime.url}/api/stripe-webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: payload,
+    });
     expect(unsigned.status).toBe(400);
     expect(await unsigned.json()).toEqual({ detail: 'Missing Stripe-Signature header.' });
 
@@ -156,8 +191,16 @@ describe('orders', () => {
     expect(await orderExecutions(runtime, order.order_id)).toHaveLength(0);
 
     // Event types the app does not use are acknowledged and ignored.
-    const other = JSON.stringify({ id: 'evt_other_0001', object: 'event', type: 'charge.succeeded', data: { object: {} } });
-    expect(await deliverWebhook(runtime, other)).toEqual({ status: 200, body: { received: true, ignored: 'charge.succeeded' } });
+    const other = JSON.stringify({
+      id: 'evt_other_0001',
+      object: 'event',
+      type: 'charge.succeeded',
+      data: { object: {} },
+    });
+    expect(await deliverWebhook(runtime, other)).toEqual({
+      status: 200,
+      body: { received: true, ignored: 'charge.succeeded' },
+    });
   });
 
   test('checkout refuses what it cannot sell, with a detail', async () => {
@@ -177,7 +220,9 @@ describe('orders', () => {
     expect(await detail({ ...ok, email: '' })).toBe('Email is required.');
     expect(await detail({ ...ok, hashes: [] })).toMatch(/hashes/);
     expect(await detail({ ...ok, hashes: ['abc'] })).toMatch(/SHA-256/);
-    expect(await detail({ ...ok, hashes: Array.from({ length: 51 }, (_, i) => sha256(Buffer.from(String(i)))) })).toMatch(/At most 50/);
+    expect(
+      await detail({ ...ok, hashes: Array.from({ length: 51 }, (_, i) => sha256(Buffer.from(String(i)))) }),
+    ).toMatch(/At most 50/);
     expect(await detail('[1, 2]')).toMatch(/JSON object/);
     expect(await detail('{"email":')).toMatch(/not valid JSON/);
     // Registered and uploaded, but never moderated: not for sale.
@@ -197,8 +242,13 @@ describe('orders', () => {
     expect(first).toEqual({ status: 201, body: { status: 'signed_up' } });
     const again = await client.post('/api/preview-signup', { email: ' fan@example.com ', image_hash: hash });
     expect(again).toEqual({ status: 200, body: { status: 'already_signed_up' } });
-    expect(await client.post('/api/preview-signup', { email: 'fan@', image_hash: hash })).toEqual({ status: 400, body: { detail: 'Please enter a valid email address.' } });
-    expect((await client.post('/api/preview-signup', { email: 'fan@example.com', image_hash: 'nope' })).status).toBe(400);
+    expect(await client.post('/api/preview-signup', { email: 'fan@', image_hash: hash })).toEqual({
+      status: 400,
+      body: { detail: 'Please enter a valid email address.' },
+    });
+    expect((await client.post('/api/preview-signup', { email: 'fan@example.com', image_hash: 'nope' })).status).toBe(
+      400,
+    );
   });
 
   test('an item the engine keeps failing is retried, then refunded; a photo changed after moderation is refused and refunded', async () => {
@@ -223,11 +273,17 @@ describe('orders', () => {
       refund: { amount: refunded, currency: 'usd', items: 3 },
     });
     expect(generation.images.map((i) => [i.imageHash, i.styleId])).toEqual([[hash, 'watercolor']]);
-    expect(generation.failed).toEqual(expect.arrayContaining([
-      expect.objectContaining({ imageHash: hash, styleId: 'pop-art', error: 'This image could not be generated.' }),
-      expect.objectContaining({ imageHash: swapped, styleId: 'watercolor', error: 'This photo did not pass our safety check, so it was not processed.' }),
-      expect.objectContaining({ imageHash: swapped, styleId: 'pop-art' }),
-    ]));
+    expect(generation.failed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ imageHash: hash, styleId: 'pop-art', error: 'This image could not be generated.' }),
+        expect.objectContaining({
+          imageHash: swapped,
+          styleId: 'watercolor',
+          error: 'This photo did not pass our safety check, so it was not processed.',
+        }),
+        expect.objectContaining({ imageHash: swapped, styleId: 'pop-art' }),
+      ]),
+    );
 
     // The money really went back, once, against this payment.
     const session = paid.event.data.object as Stripe.Checkout.Session;
@@ -255,7 +311,8 @@ describe('orders', () => {
       status: 'failed',
       progress: 100,
       images: [],
-      error: 'Your photos did not pass our safety check, so they were not processed. $0.56 has been refunded to your card.',
+      error:
+        'Your photos did not pass our safety check, so they were not processed. $0.56 has been refunded to your card.',
       refund: { amount: total, items: 1 },
     });
     const mails = await emailsTo(runtime, email);
@@ -265,14 +322,22 @@ describe('orders', () => {
   });
 
   test('an expired session expires its order; a delayed payment is fulfilled when it succeeds', async () => {
-    const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
-    const orderStatus = async (id: string) => (await ddb.send(new GetCommand({ TableName: runtime.env.ORDERS_TABLE, Key: { order_id: id } }))).Item?.status;
+    const ddb = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: runtime.dynamoUrl,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      }),
+    );
+    const orderStatus = async (id: string) =>
+      (await ddb.send(new GetCommand({ TableName: runtime.env.ORDERS_TABLE, Key: { order_id: id } }))).Item?.status;
 
     const abandoned = await checkout(client, 'abandoned@example.com', [hash], ['anime']);
     expect(await orderStatus(abandoned.order_id)).toBe('created');
     await stripeClient(runtime).checkout.sessions.expire(abandoned.session_id);
     const until = Date.now() + 10_000;
-    while ((await orderStatus(abandoned.order_id)) !== 'expired' && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    while ((await orderStatus(abandoned.order_id)) !== 'expired' && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50));
     expect(await orderStatus(abandoned.order_id)).toBe('expired');
     expect((await client.get(`/api/generation/${abandoned.order_id}`)).status).toBe(404);
 
@@ -280,19 +345,31 @@ describe('orders', () => {
     const email = 'delayed@example.com';
     const order = await checkout(client, email, [hash], ['anime']);
     const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
-    const event = (id: string, type: string, paymentStatus: string) => JSON.stringify({
-      id, object: 'event', type, created: Math.floor(Date.now() / 1000),
-      data: { object: { ...session, status: 'complete', payment_status: paymentStatus, payment_intent: 'pi_delayed_0001' } },
+    const event = (id: string, type: string, paymentStatus: string) =>
+      JSON.stringify({
+        id,
+        object: 'event',
+        type,
+        created: Math.floor(Date.now() / 1000),
+        data: {
+          object: { ...session, status: 'complete', payment_status: paymentStatus, payment_intent: 'pi_delayed_0001' },
+        },
+      });
+    expect(await deliverWebhook(runtime, event('evt_delayed_1', 'checkout.session.completed', 'unpaid'))).toEqual({
+      status: 200,
+      body: { received: true, outcome: 'awaiting payment' },
     });
-    expect(await deliverWebhook(runtime, event('evt_delayed_1', 'checkout.session.completed', 'unpaid')))
-      .toEqual({ status: 200, body: { received: true, outcome: 'awaiting payment' } });
     expect(await orderStatus(order.order_id)).toBe('created');
-    expect(await deliverWebhook(runtime, event('evt_delayed_2', 'checkout.session.async_payment_succeeded', 'paid')))
-      .toEqual({ status: 200, body: { received: true, outcome: 'order paid, generation started' } });
+    expect(
+      await deliverWebhook(runtime, event('evt_delayed_2', 'checkout.session.async_payment_succeeded', 'paid')),
+    ).toEqual({ status: 200, body: { received: true, outcome: 'order paid, generation started' } });
     expect(await orderStatus(order.order_id)).toBe('paid');
     const generation = await waitForGeneration(client, order.order_id);
     await runtime.idle();
-    expect(generation).toMatchObject({ status: 'completed', images: [expect.objectContaining({ imageHash: hash, styleId: 'anime' })] });
+    expect(generation).toMatchObject({
+      status: 'completed',
+      images: [expect.objectContaining({ imageHash: hash, styleId: 'anime' })],
+    });
     expect(await emailsTo(runtime, email)).toHaveLength(1);
     ddb.destroy();
   });

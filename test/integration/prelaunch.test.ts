@@ -1,4 +1,3 @@
-
 import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 /** Payment mode 'prelaunch': no checkout, sign-ups instead. */
@@ -17,10 +16,17 @@ describe('prelaunch', () => {
   test('checkout answers 409 and takes no order; sign-ups work', async () => {
     expect(runtime.stripeUrl).toBeNull();
     const hash = await uploadPhoto(client, photo('astronaut.png'));
-    expect(await client.post('/api/checkout', { email: 'early@example.com', hashes: [hash], styles: ['anime'] }))
-      .toEqual({ status: 409, body: { detail: 'Payments are not live yet.' } });
+    expect(
+      await client.post('/api/checkout', { email: 'early@example.com', hashes: [hash], styles: ['anime'] }),
+    ).toEqual({ status: 409, body: { detail: 'Payments are not live yet.' } });
     expect((await client.post('/api/stripe-webhook', { id: 'evt_1' })).status).toBe(409);
-    expect(await client.post('/api/preview-signup', { email: 'early@example.com', image_hash: hash })).toEqual({ status: 201, body: { status: 'signed_up' } });
-    expect(await client.post('/api/preview-signup', { email: 'EARLY@example.com', image_hash: hash })).toEqual({ status: 200, body: { status: 'already_signed_up' } });
+    expect(await client.post('/api/preview-signup', { email: 'early@example.com', image_hash: hash })).toEqual({
+      status: 201,
+      body: { status: 'signed_up' },
+    });
+    expect(await client.post('/api/preview-signup', { email: 'EARLY@example.com', image_hash: hash })).toEqual({
+      status: 200,
+      body: { status: 'already_signed_up' },
+    });
   });
 });

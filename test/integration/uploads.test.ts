@@ -1,5 +1,5 @@
-import { STYLE_IDS } from '../../domain/styles';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { STYLE_IDS } from '../../domain/styles';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
 import { api, photo, sha256, startTestRuntime, uploadHeaders } from '../support/runtime';
 
@@ -13,7 +13,12 @@ describe('uploads', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime();
     client = api(runtime.url);
-    s3 = new S3Client({ endpoint: runtime.s3Url, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+    s3 = new S3Client({
+      endpoint: runtime.s3Url,
+      forcePathStyle: true,
+      region: 'us-east-1',
+      credentials: S3RVER_CREDENTIALS,
+    });
   });
   afterAll(async () => {
     s3?.destroy();
@@ -22,7 +27,15 @@ describe('uploads', () => {
 
   test('health, config and styles answer', async () => {
     expect(await client.get('/api/status')).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect(await client.get('/api/config')).toEqual({ status: 200, body: { brand: 'ToonZap', paymentMode: 'simulated', publishableKey: null, supportEmail: 'support@toonzap.example' } });
+    expect(await client.get('/api/config')).toEqual({
+      status: 200,
+      body: {
+        brand: 'ToonZap',
+        paymentMode: 'simulated',
+        publishableKey: null,
+        supportEmail: 'support@toonzap.example',
+      },
+    });
     const styles = await client.get('/api/available-styles');
     expect(styles.status).toBe(200);
     expect(styles.body.styles.map((s: { id: string }) => s.id)).toEqual([...STYLE_IDS]);
@@ -31,7 +44,11 @@ describe('uploads', () => {
   test('register, PUT to the presigned URL, register again → exists', async () => {
     const bytes = photo('astronaut.png');
     const hash = sha256(bytes);
-    const first = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: bytes.length });
+    const first = await client.post('/api/upload-image', {
+      image_hash: hash,
+      file_type: 'image/png',
+      file_size: bytes.length,
+    });
     expect(first.status).toBe(200);
     expect(first.body.status).toBe('upload');
     const url = new URL(first.body.url.url);
@@ -39,24 +56,44 @@ describe('uploads', () => {
     expect(Number(url.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(900);
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toContain('content-type');
 
-    const put = await fetch(first.body.url.url, { method: 'PUT', headers: uploadHeaders(hash, 'image/png'), body: bytes });
+    const put = await fetch(first.body.url.url, {
+      method: 'PUT',
+      headers: uploadHeaders(hash, 'image/png'),
+      body: bytes,
+    });
     expect(put.status).toBe(200);
     const stored = await s3.send(new GetObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}` }));
     expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
 
-    expect(await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: bytes.length })).toEqual({ status: 200, body: { status: 'exists' } });
+    expect(
+      await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: bytes.length }),
+    ).toEqual({ status: 200, body: { status: 'exists' } });
   });
 
   test('a stored object that does not match its hash is removed and asked for again', async () => {
     const real = photo('chelsea.png');
     const hash = sha256(real);
-    const first = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: real.length });
+    const first = await client.post('/api/upload-image', {
+      image_hash: hash,
+      file_type: 'image/png',
+      file_size: real.length,
+    });
     expect(first.body.status).toBe('upload');
     // Someone PUTs different bytes to the URL; S3 emulators check no checksums, so the server must.
-    await fetch(first.body.url.url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: photo('coffee.png') });
-    const again = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: real.length });
+    await fetch(first.body.url.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: photo('coffee.png'),
+    });
+    const again = await client.post('/api/upload-image', {
+      image_hash: hash,
+      file_type: 'image/png',
+      file_size: real.length,
+    });
     expect(again.body.status).toBe('upload');
-    await expect(s3.send(new GetObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}` }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    await expect(s3.send(new GetObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}` }))).rejects.toMatchObject({
+      name: 'NoSuchKey',
+    });
   });
 
   test.each([

@@ -23,11 +23,24 @@ describe('metrics from the wrappers', () => {
     restore();
     process.env = { ...saved };
   });
-  const emf = () => out.join('').split('\n').filter((l) => l.includes('"_aws"')).map((l) => JSON.parse(l));
+  const emf = () =>
+    out
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes('"_aws"'))
+      .map((l) => JSON.parse(l));
   const load = () => {
-    let mods!: { task: typeof import('../../lambdas/lib/task'); http: typeof import('../../lambdas/lib/http'); obs: typeof import('../../lambdas/lib/observability') };
+    let mods!: {
+      task: typeof import('../../lambdas/lib/task');
+      http: typeof import('../../lambdas/lib/http');
+      obs: typeof import('../../lambdas/lib/observability');
+    };
     jest.isolateModules(() => {
-      mods = { task: require('../../lambdas/lib/task'), http: require('../../lambdas/lib/http'), obs: require('../../lambdas/lib/observability') };
+      mods = {
+        task: require('../../lambdas/lib/task'),
+        http: require('../../lambdas/lib/http'),
+        obs: require('../../lambdas/lib/observability'),
+      };
     });
     return mods;
   };
@@ -49,7 +62,12 @@ describe('metrics from the wrappers', () => {
     const handler = http.httpHandler(async () => {
       throw new Error('boom');
     });
-    const res = await handler({ rawPath: '/api/x', headers: {}, routeKey: 'POST /api/stripe-webhook', requestContext: { http: { method: 'POST', path: '/api/x' } } });
+    const res = await handler({
+      rawPath: '/api/x',
+      headers: {},
+      routeKey: 'POST /api/stripe-webhook',
+      requestContext: { http: { method: 'POST', path: '/api/x' } },
+    });
     expect(res.statusCode).toBe(500);
     const doc = emf().find((d) => d[METRICS.serverErrors] === 1);
     expect(doc).toMatchObject({ route: 'POST /api/stripe-webhook', service: 'toonzap' });

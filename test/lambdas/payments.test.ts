@@ -46,7 +46,12 @@ describe('payments configuration', () => {
         expect(req.headers['x-amz-target']).toBe('secretsmanager.GetSecretValue');
         expect(JSON.parse(body).SecretId).toBe('toonzap/stripe');
         res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-        res.end(JSON.stringify({ Name: 'toonzap/stripe', SecretString: JSON.stringify({ secretKey: 'sk_test_sm', webhookSecret: 'whsec_sm' }) }));
+        res.end(
+          JSON.stringify({
+            Name: 'toonzap/stripe',
+            SecretString: JSON.stringify({ secretKey: 'sk_test_sm', webhookSecret: 'whsec_sm' }),
+          }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -55,7 +60,9 @@ describe('payments configuration', () => {
     Object.assign(process.env, {
       STRIPE_SECRET_NAME: 'toonzap/stripe',
       AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x',
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'x',
+      AWS_SECRET_ACCESS_KEY: 'x',
     });
     const mod = load();
     const first = await mod.payments();

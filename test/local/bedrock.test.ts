@@ -2,8 +2,8 @@ import { BedrockRuntimeClient, InvokeModelCommand, ValidationException } from '@
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import sharp from 'sharp';
 import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
-import { type LocalBedrock, startLocalBedrock } from '../../local/bedrock/server';
 import { controlStructureBody, GenerativeError, readResult } from '../../lambdas/lib/bedrock';
+import { type LocalBedrock, startLocalBedrock } from '../../local/bedrock/server';
 import { photo } from '../fixtures/photos';
 
 /** The Bedrock stand-in through the real SDK: the documented Control Structure body in, the documented answer out. */
@@ -28,8 +28,18 @@ describe('local Bedrock runtime', () => {
   });
 
   const invoke = (body: unknown, modelId = CONTROL_STRUCTURE_MODEL_ID) =>
-    client.send(new InvokeModelCommand({ modelId, contentType: 'application/json', accept: 'application/json', body: new TextEncoder().encode(JSON.stringify(body)) }));
-  const small = async (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: '#88aacc' } }).png().toBuffer();
+    client.send(
+      new InvokeModelCommand({
+        modelId,
+        contentType: 'application/json',
+        accept: 'application/json',
+        body: new TextEncoder().encode(JSON.stringify(body)),
+      }),
+    );
+  const small = async (w: number, h: number) =>
+    sharp({ create: { width: w, height: h, channels: 3, background: '#88aacc' } })
+      .png()
+      .toBuffer();
 
   test('a documented request is drawn in the style of its prompt, in the documented response shape', async () => {
     const body = controlStructureBody(styles.anime, photo('astronaut.png'), 1234);
@@ -66,7 +76,10 @@ describe('local Bedrock runtime', () => {
       ['too many pixels', { ...good, image: (await small(3100, 3100)).toString('base64') }],
     ];
     for (const [what, body] of cases) {
-      const err = await invoke(body).then(() => null, (e: unknown) => e);
+      const err = await invoke(body).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect([what, err]).toEqual([what, expect.any(ValidationException)]);
     }
     // An unknown model id is refused too; the same body to the configured model passes.
@@ -76,9 +89,15 @@ describe('local Bedrock runtime', () => {
 
   test('the handler side reads a filtered answer as a refusal and an inference error as retryable', () => {
     const enc = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
-    expect(() => readResult(enc({ seeds: [1], finish_reasons: ['Filter reason: output image'], images: [] }))).toThrow(expect.objectContaining({ name: 'GenerativeRefused' }));
-    expect(() => readResult(enc({ seeds: [1], finish_reasons: ['Inference error'], images: [] }))).toThrow(expect.objectContaining({ name: 'GenerativeUnavailable' }));
-    expect(() => readResult(enc({ seeds: [1], finish_reasons: [null], images: [Buffer.from('GIF89a....').toString('base64')] }))).toThrow(GenerativeError);
+    expect(() => readResult(enc({ seeds: [1], finish_reasons: ['Filter reason: output image'], images: [] }))).toThrow(
+      expect.objectContaining({ name: 'GenerativeRefused' }),
+    );
+    expect(() => readResult(enc({ seeds: [1], finish_reasons: ['Inference error'], images: [] }))).toThrow(
+      expect.objectContaining({ name: 'GenerativeUnavailable' }),
+    );
+    expect(() =>
+      readResult(enc({ seeds: [1], finish_reasons: [null], images: [Buffer.from('GIF89a....').toString('base64')] })),
+    ).toThrow(GenerativeError);
     expect(() => readResult(enc({ seeds: [1], finish_reasons: [null], images: ['***'] }))).toThrow(/base64/);
     expect(() => readResult(new TextEncoder().encode('<html>'))).toThrow(/JSON/);
   });

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { startSes } from '../../local/emulators';
 import { mailPortFromEnv } from '../../local/runtime';
 
@@ -14,17 +14,25 @@ describe('mail viewer', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const send = async (url: string, subject: string) => {
-    const ses = new SESv2Client({ endpoint: url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-    await ses.send(new SendEmailCommand({
-      FromEmailAddress: 'no-reply@toonzap.example',
-      Destination: { ToAddresses: ['a@example.com'] },
-      ReplyToAddresses: ['support@toonzap.example'],
-      Content: { Simple: { Subject: { Data: subject }, Body: { Text: { Data: 'hello' } } } },
-    }));
+    const ses = new SESv2Client({
+      endpoint: url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
+    await ses.send(
+      new SendEmailCommand({
+        FromEmailAddress: 'no-reply@toonzap.example',
+        Destination: { ToAddresses: ['a@example.com'] },
+        ReplyToAddresses: ['support@toonzap.example'],
+        Content: { Simple: { Subject: { Data: subject }, Body: { Text: { Data: 'hello' } } } },
+      }),
+    );
     ses.destroy();
   };
   const subjects = async (url: string) =>
-    ((await (await fetch(`${url}/store`)).json()) as { emails: { subject: string; replyTo?: string[] }[] }).emails.map((e) => e.subject);
+    ((await (await fetch(`${url}/store`)).json()) as { emails: { subject: string; replyTo?: string[] }[] }).emails.map(
+      (e) => e.subject,
+    );
 
   test('e-mails survive a restart', async () => {
     let ses = await startSes(dir, 0);

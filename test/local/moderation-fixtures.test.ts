@@ -9,7 +9,10 @@ import { PHOTOS } from '../fixtures/photos';
  * Every photo in the fixtures is an ordinary photo (people in clothes, a cat, a cup, a rocket): the local moderation
  * must allow all of them, at the threshold the deployed stack uses. A new fixture photo joins this set by being there.
  */
-const files = fs.readdirSync(PHOTOS).filter((f) => /\.(png|jpe?g)$/i.test(f)).sort();
+const files = fs
+  .readdirSync(PHOTOS)
+  .filter((f) => /\.(png|jpe?g)$/i.test(f))
+  .sort();
 
 describe('local moderation allows every ordinary fixture photo', () => {
   test('the set includes photos of people', () => {

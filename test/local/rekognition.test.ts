@@ -72,7 +72,9 @@ describe('label mapping (pure)', () => {
   test('Sexy (suggestive) maps to Swimwear or Underwear at any confidence, never to nudity, and the policy allows it', () => {
     for (const p of [0.6, 0.89, 0.99]) {
       const labels = mapScoresToModerationLabels(scores({ Sexy: p, Neutral: 1 - p }));
-      expect(labels).toEqual([{ Name: 'Swimwear or Underwear', ParentName: '', TaxonomyLevel: 1, Confidence: expect.closeTo(p * 100, 5) }]);
+      expect(labels).toEqual([
+        { Name: 'Swimwear or Underwear', ParentName: '', TaxonomyLevel: 1, Confidence: expect.closeTo(p * 100, 5) },
+      ]);
       expect(judgeLabels(labels, 60)).toEqual({ allowed: true, reasons: [], category: null });
     }
   });
@@ -100,9 +102,14 @@ describe('local Rekognition DetectModerationLabels via @aws-sdk/client-rekogniti
   beforeAll(async () => {
     for (const k of ENV_KEYS) savedEnv[k] = process.env[k];
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-rekognition-'));
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const S3rver = require('s3rver') as new (opts: object) => typeof s3rver;
-    s3rver = new S3rver({ port: 0, address: '127.0.0.1', directory: dataDir, silent: true, configureBuckets: [{ name: BUCKET }] });
+    s3rver = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      directory: dataDir,
+      silent: true,
+      configureBuckets: [{ name: BUCKET }],
+    });
     const { port: s3Port } = await s3rver.run();
 
     // The same env the local runtime gives a Lambda handler: S3 and Rekognition endpoints via env vars.
@@ -114,7 +121,8 @@ describe('local Rekognition DetectModerationLabels via @aws-sdk/client-rekogniti
 
     s3 = new S3Client({ forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: BUCKET })).catch(() => undefined);
-    const put = (Key: string, Body: Buffer, ContentType: string) => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body, ContentType }));
+    const put = (Key: string, Body: Buffer, ContentType: string) =>
+      s3.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body, ContentType }));
     await put('uploads/astronaut.png', fs.readFileSync(ASTRONAUT), 'image/png');
     await put('uploads/coffee.png', fs.readFileSync(COFFEE), 'image/png');
     await put('uploads/astronaut_12mp.jpg', await bigPhoto(), 'image/jpeg');
@@ -231,14 +239,14 @@ describe('local Rekognition DetectModerationLabels via @aws-sdk/client-rekogniti
     expect(err).toBeInstanceOf(InvalidS3ObjectException);
     expect((err as InvalidS3ObjectException).$metadata.httpStatusCode).toBe(400);
     await expect(
-      client.send(new DetectModerationLabelsCommand({ Image: { S3Object: { Bucket: 'no-such-bucket', Name: 'x.png' } } })),
+      client.send(
+        new DetectModerationLabelsCommand({ Image: { S3Object: { Bucket: 'no-such-bucket', Name: 'x.png' } } }),
+      ),
     ).rejects.toBeInstanceOf(InvalidS3ObjectException);
   });
 
   test('Bytes over 5 MB → ImageTooLargeException', async () => {
-    const err = await rejection(
-      client.send(new DetectModerationLabelsCommand({ Image: { Bytes: await bigPhoto() } })),
-    );
+    const err = await rejection(client.send(new DetectModerationLabelsCommand({ Image: { Bytes: await bigPhoto() } })));
     expect(err).toBeInstanceOf(ImageTooLargeException);
   });
 
@@ -257,7 +265,9 @@ describe('local Rekognition DetectModerationLabels via @aws-sdk/client-rekogniti
   });
 
   test('other operations → UnknownOperationException (400)', async () => {
-    const err = await rejection(client.send(new DetectLabelsCommand({ Image: { S3Object: { Bucket: BUCKET, Name: 'uploads/coffee.png' } } })));
+    const err = await rejection(
+      client.send(new DetectLabelsCommand({ Image: { S3Object: { Bucket: BUCKET, Name: 'uploads/coffee.png' } } })),
+    );
     expect(err).toBeInstanceOf(RekognitionServiceException);
     expect((err as RekognitionServiceException).name).toBe('UnknownOperationException');
     expect((err as RekognitionServiceException).$metadata.httpStatusCode).toBe(400);

@@ -2,12 +2,13 @@
  * The local Stripe stand-in, exercised through the real `stripe` SDK exactly as the app uses it,
  * with a webhook receiver that verifies signatures via `stripe.webhooks.constructEvent`.
  */
-import Stripe from 'stripe';
+
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import Stripe from 'stripe';
 import { type LocalStripe, type LocalStripeOptions, startLocalStripe } from '../../local/stripe/server';
 
 const WEBHOOK_SECRET = 'whsec_test_toonzap_local_0123456789abcdef';
@@ -48,7 +49,9 @@ async function startReceiver() {
         answered = 500;
       }
       received.push({ event, raw: raw.toString('utf8'), signature, answered });
-      res.writeHead(answered, { 'Content-Type': 'application/json' }).end(answered === 200 ? '{"received":true}' : '{"error":"boom"}');
+      res
+        .writeHead(answered, { 'Content-Type': 'application/json' })
+        .end(answered === 200 ? '{"received":true}' : '{"error":"boom"}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,7 +62,9 @@ async function startReceiver() {
     rejected,
     failFirstCompletedFor,
     accepted: (type: string, objectId: string) =>
-      received.filter((r) => r.answered === 200 && r.event.type === type && (r.event.data.object as { id?: string }).id === objectId),
+      received.filter(
+        (r) => r.answered === 200 && r.event.type === type && (r.event.data.object as { id?: string }).id === objectId,
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -85,7 +90,16 @@ function formValues(html: string): URLSearchParams {
   for (const m of form.matchAll(/<input\b[^>]*>/g)) {
     const name = /\bname="([^"]*)"/.exec(m[0])?.[1];
     const value = /\bvalue="([^"]*)"/.exec(m[0])?.[1] ?? '';
-    if (name) params.set(name, value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'"));
+    if (name)
+      params.set(
+        name,
+        value
+          .replace(/&amp;/g, '&')
+          .replace(/&quot;/g, '"')
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&#39;/g, "'"),
+      );
   }
   return params;
 }
@@ -109,15 +123,26 @@ const options = (): LocalStripeOptions => ({
 
 /** How the app constructs its client when given a custom API base. */
 const clientFor = (ls: LocalStripe) =>
-  new Stripe(ls.secretKey, { host: ls.stripeConfig.host, port: ls.stripeConfig.port, protocol: 'http', maxNetworkRetries: 0 });
+  new Stripe(ls.secretKey, {
+    host: ls.stripeConfig.host,
+    port: ls.stripeConfig.port,
+    protocol: 'http',
+    maxNetworkRetries: 0,
+  });
 
-function sessionParams(overrides: Partial<Stripe.Checkout.SessionCreateParams> = {}): Stripe.Checkout.SessionCreateParams {
+function sessionParams(
+  overrides: Partial<Stripe.Checkout.SessionCreateParams> = {},
+): Stripe.Checkout.SessionCreateParams {
   return {
     mode: 'payment',
     line_items: [
       {
         quantity: 2,
-        price_data: { currency: 'usd', unit_amount: 499, product_data: { name: 'Cartoon <pack> & more', description: 'Ten cartoon styles' } },
+        price_data: {
+          currency: 'usd',
+          unit_amount: 499,
+          product_data: { name: 'Cartoon <pack> & more', description: 'Ten cartoon styles' },
+        },
       },
     ],
     customer_email: 'ada@example.com',
@@ -193,7 +218,13 @@ describe('Checkout Sessions API', () => {
     const items = await stripe.checkout.sessions.listLineItems(session.id);
     expect(items.object).toBe('list');
     expect(items.data).toHaveLength(1);
-    expect(items.data[0]).toMatchObject({ object: 'item', description: 'Cartoon <pack> & more', quantity: 2, amount_total: 998, currency: 'usd' });
+    expect(items.data[0]).toMatchObject({
+      object: 'item',
+      description: 'Cartoon <pack> & more',
+      quantity: 2,
+      amount_total: 998,
+      currency: 'usd',
+    });
     expect(items.data[0].price).toMatchObject({ object: 'price', unit_amount: 499, currency: 'usd', type: 'one_time' });
 
     const expanded = await stripe.checkout.sessions.retrieve(session.id, { expand: ['line_items'] });
@@ -203,41 +234,71 @@ describe('Checkout Sessions API', () => {
   test('validation errors surface as StripeInvalidRequestError with Stripe messages', async () => {
     const noItems = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ line_items: undefined })));
     expect(noItems).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    expect(noItems).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', message: 'Missing required param: line_items.', param: 'line_items' });
+    expect(noItems).toMatchObject({
+      statusCode: 400,
+      type: 'StripeInvalidRequestError',
+      message: 'Missing required param: line_items.',
+      param: 'line_items',
+    });
 
     const negative = await expectStripeError(
       stripe.checkout.sessions.create(
-        sessionParams({ line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: -5, product_data: { name: 'x' } } }] }),
+        sessionParams({
+          line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: -5, product_data: { name: 'x' } } }],
+        }),
       ),
     );
     expect(negative).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     expect(negative.param).toBe('line_items[0][price_data][unit_amount]');
     expect(negative.message).toMatch(/greater than or equal to 0/);
 
-    const tooSoon = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ expires_at: nowSec() + 10 * 60 })));
+    const tooSoon = await expectStripeError(
+      stripe.checkout.sessions.create(sessionParams({ expires_at: nowSec() + 10 * 60 })),
+    );
     expect(tooSoon).toMatchObject({ param: 'expires_at', message: expect.stringContaining('at least 30 minutes') });
-    const tooLate = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ expires_at: nowSec() + 25 * 3600 })));
+    const tooLate = await expectStripeError(
+      stripe.checkout.sessions.create(sessionParams({ expires_at: nowSec() + 25 * 3600 })),
+    );
     expect(tooLate).toMatchObject({ param: 'expires_at', message: expect.stringContaining('less than 24 hours') });
 
     const tooSmall = await expectStripeError(
-      stripe.checkout.sessions.create(sessionParams({ line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 10, product_data: { name: 'x' } } }] })),
+      stripe.checkout.sessions.create(
+        sessionParams({
+          line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 10, product_data: { name: 'x' } } }],
+        }),
+      ),
     );
     expect(tooSmall).toMatchObject({ code: 'amount_too_small', message: expect.stringContaining('$0.50') });
 
     const noQuantity = await expectStripeError(
-      stripe.checkout.sessions.create(sessionParams({ line_items: [{ price_data: { currency: 'usd', unit_amount: 500, product_data: { name: 'x' } } }] })),
+      stripe.checkout.sessions.create(
+        sessionParams({
+          line_items: [{ price_data: { currency: 'usd', unit_amount: 500, product_data: { name: 'x' } } }],
+        }),
+      ),
     );
-    expect(noQuantity).toMatchObject({ param: 'line_items[0][quantity]', message: expect.stringContaining('Quantity is required') });
+    expect(noQuantity).toMatchObject({
+      param: 'line_items[0][quantity]',
+      message: expect.stringContaining('Quantity is required'),
+    });
 
-    const badEmail = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ customer_email: 'not-an-email' })));
+    const badEmail = await expectStripeError(
+      stripe.checkout.sessions.create(sessionParams({ customer_email: 'not-an-email' })),
+    );
     expect(badEmail).toMatchObject({ param: 'customer_email', code: 'email_invalid' });
 
-    const unknown = await expectStripeError(stripe.checkout.sessions.create({ ...sessionParams(), bogus_param: 'x' } as Stripe.Checkout.SessionCreateParams));
+    const unknown = await expectStripeError(
+      stripe.checkout.sessions.create({ ...sessionParams(), bogus_param: 'x' } as Stripe.Checkout.SessionCreateParams),
+    );
     expect(unknown).toMatchObject({ message: 'Received unknown parameter: bogus_param', code: 'parameter_unknown' });
 
     const missingSession = await expectStripeError(stripe.checkout.sessions.retrieve('cs_test_doesnotexist'));
     expect(missingSession).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    expect(missingSession).toMatchObject({ statusCode: 404, code: 'resource_missing', message: "No such checkout.session: 'cs_test_doesnotexist'" });
+    expect(missingSession).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+      message: "No such checkout.session: 'cs_test_doesnotexist'",
+    });
 
     const badKey = new Stripe('sk_test_wrong_key_123456789', { ...local.stripeConfig, maxNetworkRetries: 0 });
     const auth = await expectStripeError(badKey.checkout.sessions.retrieve('cs_test_x'));
@@ -260,7 +321,9 @@ describe('Checkout Sessions API', () => {
     const a = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: key });
     const b = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: key });
     expect(b.id).toBe(a.id);
-    const conflict = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ client_reference_id: 'other' }), { idempotencyKey: key }));
+    const conflict = await expectStripeError(
+      stripe.checkout.sessions.create(sessionParams({ client_reference_id: 'other' }), { idempotencyKey: key }),
+    );
     expect(conflict).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
   });
 });
@@ -297,7 +360,14 @@ describe('payment and webhooks', () => {
     expect(retrieved.status).toBe('complete');
     expect(retrieved.url).toBeNull();
     const pi = retrieved.payment_intent as Stripe.PaymentIntent;
-    expect(pi).toMatchObject({ id: paid.payment_intent, object: 'payment_intent', status: 'succeeded', amount: 998, amount_received: 998, currency: 'usd' });
+    expect(pi).toMatchObject({
+      id: paid.payment_intent,
+      object: 'payment_intent',
+      status: 'succeeded',
+      amount: 998,
+      amount_received: 998,
+      currency: 'usd',
+    });
     expect(pi.metadata).toEqual({ orderId: 'order_42' });
     const direct = await stripe.paymentIntents.retrieve(pi.id);
     expect(direct.latest_charge).toMatch(/^ch_/);
@@ -332,7 +402,11 @@ describe('payment and webhooks', () => {
     // A declining test card shows an error and does not complete the session.
     const declinedForm = formValues(html);
     declinedForm.set('card_number', '4000 0000 0000 0002');
-    const declined = await fetch(`${local.url}/pay/${session.id}`, { method: 'POST', body: declinedForm, redirect: 'manual' });
+    const declined = await fetch(`${local.url}/pay/${session.id}`, {
+      method: 'POST',
+      body: declinedForm,
+      redirect: 'manual',
+    });
     expect(declined.status).toBe(422);
     const declinedHtml = await declined.text();
     expect(declinedHtml).toContain('role="alert"');
@@ -350,7 +424,10 @@ describe('payment and webhooks', () => {
     // The first delivery attempt happens before the redirect.
     const [got] = receiver.accepted('checkout.session.completed', session.id);
     expect(got).toBeDefined();
-    expect(got.event.data.object).toMatchObject({ payment_status: 'paid', metadata: { orderId: 'order_42', userId: 'user_7' } });
+    expect(got.event.data.object).toMatchObject({
+      payment_status: 'paid',
+      metadata: { orderId: 'order_42', userId: 'user_7' },
+    });
 
     const after = await (await fetch(session.url as string)).text();
     expect(after).toContain('Payment complete');
@@ -369,7 +446,9 @@ describe('payment and webhooks', () => {
       const r = receiver.accepted('checkout.session.completed', session.id);
       return r.length ? r : false;
     }, 'the retried delivery');
-    const all = receiver.received.filter((r) => r.event.type === 'checkout.session.completed' && (r.event.data.object as { id: string }).id === session.id);
+    const all = receiver.received.filter(
+      (r) => r.event.type === 'checkout.session.completed' && (r.event.data.object as { id: string }).id === session.id,
+    );
     expect(all.map((r) => r.answered)).toEqual([500, 200]);
     expect(all[1].event.id).toBe(all[0].event.id);
     expect(ok.event.id).toBe(body.event.id);
@@ -387,13 +466,29 @@ describe('payment and webhooks', () => {
     const { body } = await simulatePay(session.id);
     const piId = body.payment_intent.id as string;
 
-    const partial = await stripe.refunds.create({ payment_intent: piId, amount: 300, reason: 'requested_by_customer', metadata: { ticket: 't1' } });
-    expect(partial).toMatchObject({ object: 'refund', status: 'succeeded', amount: 300, currency: 'usd', payment_intent: piId, reason: 'requested_by_customer', metadata: { ticket: 't1' } });
+    const partial = await stripe.refunds.create({
+      payment_intent: piId,
+      amount: 300,
+      reason: 'requested_by_customer',
+      metadata: { ticket: 't1' },
+    });
+    expect(partial).toMatchObject({
+      object: 'refund',
+      status: 'succeeded',
+      amount: 300,
+      currency: 'usd',
+      payment_intent: piId,
+      reason: 'requested_by_customer',
+      metadata: { ticket: 't1' },
+    });
     expect(partial.id).toMatch(/^re_/);
 
     const over = await expectStripeError(stripe.refunds.create({ payment_intent: piId, amount: 800 }));
     expect(over).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    expect(over).toMatchObject({ param: 'amount', message: 'Refund amount ($8.00) is greater than unrefunded amount on charge ($6.98)' });
+    expect(over).toMatchObject({
+      param: 'amount',
+      message: 'Refund amount ($8.00) is greater than unrefunded amount on charge ($6.98)',
+    });
 
     const rest = await stripe.refunds.create({ payment_intent: piId });
     expect(rest.amount).toBe(698);
@@ -435,13 +530,21 @@ describe('expiry', () => {
       const r = receiver.accepted('checkout.session.expired', session.id);
       return r.length ? r : false;
     }, 'checkout.session.expired from the timer');
-    expect(got.event.data.object).toMatchObject({ id: session.id, status: 'expired', metadata: { orderId: 'order_42', userId: 'user_7' } });
+    expect(got.event.data.object).toMatchObject({
+      id: session.id,
+      status: 'expired',
+      metadata: { orderId: 'order_42', userId: 'user_7' },
+    });
     expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe('expired');
 
     const html = await (await fetch(session.url as string)).text();
     expect(html).toContain('Checkout expired');
     expect(html).not.toContain('>Pay $');
-    const post = await fetch(`${local.url}/pay/${session.id}`, { method: 'POST', body: new URLSearchParams({ card_number: '4242424242424242' }), redirect: 'manual' });
+    const post = await fetch(`${local.url}/pay/${session.id}`, {
+      method: 'POST',
+      body: new URLSearchParams({ card_number: '4242424242424242' }),
+      redirect: 'manual',
+    });
     expect(post.status).toBe(409);
     const pay = await simulatePay(session.id);
     expect(pay.status).toBe(400);
@@ -456,7 +559,9 @@ describe('persistence', () => {
     const { body } = await simulatePay(paidSession.id);
 
     await local.close();
-    const saved = JSON.parse(fs.readFileSync(path.join(dir, 'stripe.json'), 'utf8')) as { sessions: Record<string, unknown> };
+    const saved = JSON.parse(fs.readFileSync(path.join(dir, 'stripe.json'), 'utf8')) as {
+      sessions: Record<string, unknown>;
+    };
     expect(Object.keys(saved.sessions)).toEqual(expect.arrayContaining([open.id, paidSession.id]));
 
     local = await startLocalStripe(options());
@@ -465,7 +570,11 @@ describe('persistence', () => {
     expect(reopened).toMatchObject({ status: 'open', metadata: { orderId: 'persist-open' }, amount_total: 998 });
     expect(reopened.url).toBe(`${local.publicUrl}/pay/${open.id}`);
     const completed = await stripe.checkout.sessions.retrieve(paidSession.id);
-    expect(completed).toMatchObject({ status: 'complete', payment_status: 'paid', payment_intent: body.payment_intent.id });
+    expect(completed).toMatchObject({
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: body.payment_intent.id,
+    });
     expect((await stripe.paymentIntents.retrieve(body.payment_intent.id)).status).toBe('succeeded');
     expect((await stripe.events.retrieve(body.event.id)).type).toBe('checkout.session.completed');
 

@@ -6,7 +6,12 @@ export function styleOfPrompt(prompt: unknown): string | undefined {
   return Object.entries(GENERATIVE_PRESETS).find(([, s]) => s.prompt === prompt)?.[0];
 }
 
-export interface SeenRequest { modelId: string; style: string | undefined; body: Record<string, unknown>; authorization: string }
+export interface SeenRequest {
+  modelId: string;
+  style: string | undefined;
+  body: Record<string, unknown>;
+  authorization: string;
+}
 
 /**
  * A fault-injecting proxy in front of the Bedrock runtime endpoint (the stand-in), like startEngineFaults for the
@@ -27,17 +32,22 @@ export async function startBedrockFaults(target: string) {
     }
     const style = styleOfPrompt(parsed.prompt);
     requests.push({ modelId, style, body: parsed, authorization: String(req.headers.authorization ?? '') });
-    const left = style ? throttles.get(style) ?? 0 : 0;
+    const left = style ? (throttles.get(style) ?? 0) : 0;
     if (style && left > 0) {
       throttles.set(style, left - 1);
-      res.writeHead(429, { 'content-type': 'application/json', 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' });
+      res.writeHead(429, {
+        'content-type': 'application/json',
+        'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/',
+      });
       res.end(JSON.stringify({ message: 'Too many requests, please wait before trying again.' }));
       return true;
     }
     if (style && filtered.has(style)) {
       // The documented answer of a filtered generation: 200 with a finish reason and no image.
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ seeds: [parsed.seed ?? 1], finish_reasons: ['Filter reason: output image'], images: [] }));
+      res.end(
+        JSON.stringify({ seeds: [parsed.seed ?? 1], finish_reasons: ['Filter reason: output image'], images: [] }),
+      );
       return true;
     }
     return false;

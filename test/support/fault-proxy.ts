@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net';
  * a throttle, a filtered answer) and passes every other one through unchanged: the app under test is untouched,
  * only the network between it and the service misbehaves. `intercept` returns true when it has answered.
  */
-export async function startFaultProxy(target: string, intercept: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => boolean) {
+export async function startFaultProxy(
+  target: string,
+  intercept: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => boolean,
+) {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -29,9 +32,10 @@ export async function startFaultProxy(target: string, intercept: (req: http.Inco
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

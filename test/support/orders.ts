@@ -1,7 +1,7 @@
-import { startFaultProxy } from './fault-proxy';
 import { ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
 import Stripe from 'stripe';
 import type { LocalRuntime } from '../../local/runtime';
+import { startFaultProxy } from './fault-proxy';
 import { type Api, waitForJob } from './runtime';
 
 /** Helpers for tests that buy something: moderation, checkout, simulated payment, webhooks, e-mails, executions. */
@@ -12,7 +12,11 @@ export async function moderate(client: Api, hashes: string[]): Promise<void> {
   if ((await waitForJob(client, job.body.job_id)) !== 'SUCCESS') throw new Error('moderation job failed');
 }
 
-export interface Checkout { session_id: string; order_id: string; url: string }
+export interface Checkout {
+  session_id: string;
+  order_id: string;
+  url: string;
+}
 
 export async function checkout(client: Api, email: string, hashes: string[], styles: string[]): Promise<Checkout> {
   const res = await client.post('/api/checkout', { email, hashes, styles });
@@ -21,7 +25,10 @@ export async function checkout(client: Api, email: string, hashes: string[], sty
 }
 
 /** Pays a session on the local Stripe; its `checkout.session.completed` webhook is delivered before this returns. */
-export async function pay(runtime: Pick<LocalRuntime, 'stripeUrl'>, sessionId: string): Promise<{ event: Stripe.Event; delivery: { status: string } }> {
+export async function pay(
+  runtime: Pick<LocalRuntime, 'stripeUrl'>,
+  sessionId: string,
+): Promise<{ event: Stripe.Event; delivery: { status: string } }> {
   const res = await fetch(`${runtime.stripeUrl}/__simulate/pay/${encodeURIComponent(sessionId)}`, { method: 'POST' });
   if (!res.ok) throw new Error(`pay: ${res.status} ${await res.text()}`);
   return (await res.json()) as { event: Stripe.Event; delivery: { status: string } };
@@ -34,12 +41,18 @@ export function stripeClient(runtime: LocalRuntime): Stripe {
 }
 
 /** POSTs an event to the webhook route as Stripe would: the JSON body signed with `secret` at `timestamp`. */
-export async function deliverWebhook(runtime: LocalRuntime, payload: string, opts: { secret?: string; timestamp?: number; signature?: string } = {}) {
-  const signature = opts.signature ?? Stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: opts.secret ?? runtime.env.STRIPE_WEBHOOK_SECRET,
-    timestamp: opts.timestamp,
-  });
+export async function deliverWebhook(
+  runtime: LocalRuntime,
+  payload: string,
+  opts: { secret?: string; timestamp?: number; signature?: string } = {},
+) {
+  const signature =
+    opts.signature ??
+    Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: opts.secret ?? runtime.env.STRIPE_WEBHOOK_SECRET,
+      timestamp: opts.timestamp,
+    });
   const res = await fetch(`${runtime.url}/api/stripe-webhook`, {
     method: 'POST',
     headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature },
@@ -48,12 +61,19 @@ export async function deliverWebhook(runtime: LocalRuntime, payload: string, opt
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-export interface Email { to: string[]; subject: string; html: string; text: string }
+export interface Email {
+  to: string[];
+  subject: string;
+  html: string;
+  text: string;
+}
 
 /** E-mails the app sent to `to`, from the local SES store. */
 export async function emailsTo(runtime: Pick<LocalRuntime, 'mailUrl'>, to: string): Promise<Email[]> {
   const res = await fetch(`${runtime.mailUrl}/store`);
-  const store = (await res.json()) as { emails: { destination: { to: string[] }; subject: string; body: { html?: string; text?: string } }[] };
+  const store = (await res.json()) as {
+    emails: { destination: { to: string[] }; subject: string; body: { html?: string; text?: string } }[];
+  };
   return store.emails
     .filter((e) => e.destination.to.includes(to))
     .map((e) => ({ to: e.destination.to, subject: e.subject, html: e.body.html ?? '', text: e.body.text ?? '' }));
@@ -63,7 +83,11 @@ export async function emailsTo(runtime: Pick<LocalRuntime, 'mailUrl'>, to: strin
 export async function orderExecutions(runtime: LocalRuntime, name: string) {
   const machine = runtime.model.stateMachines.find((m) => m.logicalId.startsWith('OrderPipelineOrderMachine'));
   if (!machine) throw new Error('order state machine not in the template');
-  const sfn = new SFNClient({ endpoint: runtime.env.AWS_ENDPOINT_URL_SFN, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const sfn = new SFNClient({
+    endpoint: runtime.env.AWS_ENDPOINT_URL_SFN,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
   try {
     const res = await sfn.send(new ListExecutionsCommand({ stateMachineArn: machine.arn }));
     return (res.executions ?? []).filter((e) => e.name === name);
@@ -73,7 +97,12 @@ export async function orderExecutions(runtime: LocalRuntime, name: string) {
 }
 
 /** Polls GET /api/generation/{id} until `done` says so. */
-export async function waitForGeneration(client: Api, id: string, done: (g: Generation) => boolean = isFinal, timeoutMs = 60_000): Promise<Generation> {
+export async function waitForGeneration(
+  client: Api,
+  id: string,
+  done: (g: Generation) => boolean = isFinal,
+  timeoutMs = 60_000,
+): Promise<Generation> {
   const until = Date.now() + timeoutMs;
   let last: Generation | undefined;
   while (Date.now() < until) {
@@ -119,8 +148,18 @@ export async function startEngineFaults(target: string) {
     if (!hit) return false;
     attempts.set(hit, (attempts.get(hit) ?? 0) + 1);
     const message = 'Injected fault: the model failed on this input.';
-    res.writeHead(424, { 'content-type': 'application/json', 'x-amzn-errortype': 'ModelError:http://internal.amazon.com/coral/com.amazon.sagemaker/' });
-    res.end(JSON.stringify({ ErrorCode: 'CLIENT_ERROR_FROM_MODEL', OriginalStatusCode: 500, OriginalMessage: message, Message: message }));
+    res.writeHead(424, {
+      'content-type': 'application/json',
+      'x-amzn-errortype': 'ModelError:http://internal.amazon.com/coral/com.amazon.sagemaker/',
+    });
+    res.end(
+      JSON.stringify({
+        ErrorCode: 'CLIENT_ERROR_FROM_MODEL',
+        OriginalStatusCode: 500,
+        OriginalMessage: message,
+        Message: message,
+      }),
+    );
     return true;
   });
   return {
@@ -135,7 +174,10 @@ export async function startEngineFaults(target: string) {
  * `env` is added to the child's environment (e.g. TOONZAP_PAUSE_AT, see lambdas/lib/fault-points.ts);
  * `line(re)` resolves with the first stdout line matching `re` (seen before or after the call); `logFile` gets all output.
  */
-export async function startRuntimeProcess(dataDir: string, opts: { env?: Record<string, string>; logFile?: string } = {}) {
+export async function startRuntimeProcess(
+  dataDir: string,
+  opts: { env?: Record<string, string>; logFile?: string } = {},
+) {
   const { spawn } = await import('node:child_process');
   const path = await import('node:path');
   const script = path.join(__dirname, 'runtime-process.ts');
@@ -174,7 +216,10 @@ export async function startRuntimeProcess(dataDir: string, opts: { env?: Record<
     const seen = lines.find((l) => re.test(l));
     if (seen) return Promise.resolve(seen);
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no stdout line matching ${re} in ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no stdout line matching ${re} in ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)),
+        timeoutMs,
+      );
       const done = (l: string) => {
         clearTimeout(timer);
         resolve(l);
@@ -186,7 +231,12 @@ export async function startRuntimeProcess(dataDir: string, opts: { env?: Record<
       });
     });
   };
-  const info = JSON.parse(await line(/^\{"url"/, 240_000)) as { url: string; stripeUrl: string; mailUrl: string; env: Record<string, string> };
+  const info = JSON.parse(await line(/^\{"url"/, 240_000)) as {
+    url: string;
+    stripeUrl: string;
+    mailUrl: string;
+    env: Record<string, string>;
+  };
   return {
     ...info,
     /** What the process wrote to stderr so far (its logs). */

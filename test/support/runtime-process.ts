@@ -12,7 +12,9 @@ const [dataDir, paymentMode = 'simulated'] = process.argv.slice(2);
 logUnhandledRejections();
 startLocalRuntime({ port: 0, dataDir, paymentMode: paymentMode as PaymentMode }).then(
   (runtime) => {
-    process.stdout.write(`${JSON.stringify({ url: runtime.url, stripeUrl: runtime.stripeUrl, mailUrl: runtime.mailUrl, env: runtime.env })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ url: runtime.url, stripeUrl: runtime.stripeUrl, mailUrl: runtime.mailUrl, env: runtime.env })}\n`,
+    );
     process.on('SIGTERM', () => void runtime.close().then(() => process.exit(0)));
   },
   (err) => {

@@ -9,15 +9,22 @@ import { sha256 } from '../fixtures/photos';
 export { PHOTOS, photo, sha256 } from '../fixtures/photos';
 
 /** Starts the whole local runtime on a free port with its own data directory. */
-export async function startTestRuntime(opts: { paymentMode?: PaymentMode; dataDir?: string; logLevel?: string } = {}): Promise<LocalRuntime & { dataDir: string }> {
+export async function startTestRuntime(
+  opts: { paymentMode?: PaymentMode; dataDir?: string; logLevel?: string } = {},
+): Promise<LocalRuntime & { dataDir: string }> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-test-'));
-  const runtime = await startLocalRuntime({ port: 0, dataDir, paymentMode: opts.paymentMode ?? 'simulated', logLevel: opts.logLevel });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    dataDir,
+    paymentMode: opts.paymentMode ?? 'simulated',
+    logLevel: opts.logLevel,
+  });
   return Object.assign(runtime, { dataDir });
 }
 
 export interface Api {
-  get(path: string): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  post(path: string, body: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  get(path: string): Promise<{ status: number; body: any }>;
+  post(path: string, body: unknown): Promise<{ status: number; body: any }>;
 }
 
 export function api(baseUrl: string): Api {
@@ -34,14 +41,18 @@ export function api(baseUrl: string): Api {
     } catch {
       // not JSON: keep the text
     }
-    return { status: res.status, body: parsed as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return { status: res.status, body: parsed as any };
   };
   return { get: (p) => call('GET', p), post: (p, b) => call('POST', p, b) };
 }
 
 /** The headers a presigned upload URL signs, as the browser sends them (fetch adds Content-Length). */
 export function uploadHeaders(hash: string, type: string): Record<string, string> {
-  return { 'content-type': type, 'x-amz-checksum-sha256': Buffer.from(hash, 'hex').toString('base64'), 'if-none-match': '*' };
+  return {
+    'content-type': type,
+    'x-amz-checksum-sha256': Buffer.from(hash, 'hex').toString('base64'),
+    'if-none-match': '*',
+  };
 }
 
 /** Registers and uploads a photo the way the browser does; returns its hash. */
@@ -50,7 +61,11 @@ export async function uploadPhoto(client: Api, bytes: Buffer, type = 'image/png'
   const reg = await client.post('/api/upload-image', { image_hash: hash, file_type: type, file_size: bytes.length });
   if (reg.status !== 200) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
   if (reg.body.status === 'upload') {
-    const put = await fetch(reg.body.url.url, { method: 'PUT', headers: uploadHeaders(hash, type), body: new Uint8Array(bytes) });
+    const put = await fetch(reg.body.url.url, {
+      method: 'PUT',
+      headers: uploadHeaders(hash, type),
+      body: new Uint8Array(bytes),
+    });
     if (!put.ok) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
   }
   return hash;

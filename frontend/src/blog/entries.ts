@@ -1,6 +1,7 @@
 /** The blog's articles and the guides, bundled at build time (the blog makes no network calls). */
-import type { ContentCollection } from '../../../domain/site-routes';
+
 import { bodies, entries } from 'virtual:content';
+import type { ContentCollection } from '../../../domain/site-routes';
 import type { ContentEntry } from './content';
 
 export { entries };

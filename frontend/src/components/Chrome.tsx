@@ -38,10 +38,16 @@ export function Header() {
           </span>
         </SmartLink>
         <nav aria-label="Main" className="flex shrink-0 items-center gap-1 text-sm font-medium">
-          <SmartLink to="/pricing" className="rounded-lg px-2.5 py-2 text-muted-foreground hover:bg-muted hover:text-foreground sm:px-3">
+          <SmartLink
+            to="/pricing"
+            className="rounded-lg px-2.5 py-2 text-muted-foreground hover:bg-muted hover:text-foreground sm:px-3"
+          >
             Pricing
           </SmartLink>
-          <SmartLink to="/blog" className="rounded-lg px-2.5 py-2 text-muted-foreground hover:bg-muted hover:text-foreground sm:px-3">
+          <SmartLink
+            to="/blog"
+            className="rounded-lg px-2.5 py-2 text-muted-foreground hover:bg-muted hover:text-foreground sm:px-3"
+          >
             Blog
           </SmartLink>
         </nav>
@@ -68,7 +74,10 @@ export function Footer() {
           <ul className="flex flex-wrap gap-x-5 gap-y-2">
             {FOOTER_LINKS.map((l) => (
               <li key={l.to}>
-                <SmartLink to={l.to} className="rounded text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
+                <SmartLink
+                  to={l.to}
+                  className="rounded text-muted-foreground underline-offset-4 hover:text-foreground hover:underline"
+                >
                   {l.label}
                 </SmartLink>
               </li>

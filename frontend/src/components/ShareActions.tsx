@@ -64,7 +64,13 @@ export function ShareActions({
         variant="outline"
         size={compact ? 'icon' : size}
         className={compact ? 'size-9' : undefined}
-        onClick={() => shareLink(browserShareEnv(), { title: target.title, text: target.text, url: target.url }, target.copiedMessage)}
+        onClick={() =>
+          shareLink(
+            browserShareEnv(),
+            { title: target.title, text: target.text, url: target.url },
+            target.copiedMessage,
+          )
+        }
         aria-label={`${shareLabel}: ${subject}`}
         title={shareLabel}
       >

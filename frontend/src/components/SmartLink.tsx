@@ -1,7 +1,17 @@
-import { type AnchorHTMLAttributes, type ComponentType, createContext, type MouseEvent, type ReactNode, useContext } from 'react';
+import {
+  type AnchorHTMLAttributes,
+  type ComponentType,
+  createContext,
+  type MouseEvent,
+  type ReactNode,
+  useContext,
+} from 'react';
 import { preloadApp, startApp } from '../lib/boot';
 
-export type SmartLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { to: string; children?: ReactNode };
+export type SmartLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
+  to: string;
+  children?: ReactNode;
+};
 
 /** The router's Link, provided by the app; absent in the landing shell. */
 export const LinkImplContext = createContext<ComponentType<SmartLinkProps> | null>(null);

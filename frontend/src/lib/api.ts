@@ -3,9 +3,9 @@
  * of the spec's error catalogue (section 8); screens only prefix or display them.
  */
 import type {
-  ErasureReport,
   AppConfig,
   CheckoutResponse,
+  ErasureReport,
   GeneratedImage,
   Generation,
   GenerationGone,
@@ -16,11 +16,25 @@ import type {
   Style,
   Thumbnail,
 } from '../../../domain/contract';
-import { detailFromBody, getJson, postJson, readDetail, statusTextOf } from './http';
 import { hexToBase64 } from './hash';
+import { detailFromBody, getJson, postJson, readDetail, statusTextOf } from './http';
 
 // The API's shapes come from the one contract (type-only: nothing of zod reaches the bundle).
-export type { AppConfig, CheckoutResponse, ErasureReport, GeneratedImage, Generation, GenerationGone, GenerationStatus, JobStatus, ModerationResult, PaymentMode, RegisterResult, Style, Thumbnail } from '../../../domain/contract';
+export type {
+  AppConfig,
+  CheckoutResponse,
+  ErasureReport,
+  GeneratedImage,
+  Generation,
+  GenerationGone,
+  GenerationStatus,
+  JobStatus,
+  ModerationResult,
+  PaymentMode,
+  RegisterResult,
+  Style,
+  Thumbnail,
+} from '../../../domain/contract';
 
 /**
  * The order's photos and images were deleted at the customer's request (410): the message stays the spec's
@@ -63,7 +77,11 @@ export async function pingStatus(): Promise<boolean> {
 // Upload
 
 export async function registerUpload(imageHash: string, fileType: string, fileSize: number): Promise<RegisterResult> {
-  const res = await postJson('/api/upload-image', { image_hash: imageHash, file_type: fileType, file_size: fileSize } as RequestOf<'upload-image'>);
+  const res = await postJson('/api/upload-image', {
+    image_hash: imageHash,
+    file_type: fileType,
+    file_size: fileSize,
+  } as RequestOf<'upload-image'>);
   if (!res.ok) {
     const detail = await readDetail(res);
     throw new Error(`Failed to upload image: ${detail ?? statusTextOf(res)}`);
@@ -126,11 +144,21 @@ async function startJob(url: string, payload: unknown, failPrefix: string, endpo
 }
 
 export function startModeration(imageHashes: string[]): Promise<string> {
-  return startJob('/api/process-moderation', { image_hashes: imageHashes }, 'Failed to start moderation', '/process-moderation');
+  return startJob(
+    '/api/process-moderation',
+    { image_hashes: imageHashes },
+    'Failed to start moderation',
+    '/process-moderation',
+  );
 }
 
 export function startThumbnails(imageHash: string): Promise<string> {
-  return startJob('/api/process-thumbnail', { image_hash: imageHash }, 'Failed to start thumbnail generation', '/process-thumbnail');
+  return startJob(
+    '/api/process-thumbnail',
+    { image_hash: imageHash },
+    'Failed to start thumbnail generation',
+    '/process-thumbnail',
+  );
 }
 
 export type JobKind = 'moderation' | 'thumbnail';
@@ -148,7 +176,8 @@ export async function getJobStatus(jobId: string, kind: JobKind, signal?: AbortS
   const body: unknown = await res.json();
   // A value this bundle does not know (a newer server) is passed on as it is: the caller keeps polling.
   if (typeof body === 'string') return body as JobStatus;
-  if (body && typeof body === 'object' && 'status' in body) return String((body as { status: unknown }).status) as JobStatus;
+  if (body && typeof body === 'object' && 'status' in body)
+    return String((body as { status: unknown }).status) as JobStatus;
   return String(body) as JobStatus;
 }
 

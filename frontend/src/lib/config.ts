@@ -43,7 +43,11 @@ function subscribe(listener: () => void) {
 }
 
 export function useConfig(): ConfigState {
-  return useSyncExternalStore(subscribe, () => state, () => state);
+  return useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => state,
+  );
 }
 
 export function useBrand(): string {

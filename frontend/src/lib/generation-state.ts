@@ -13,7 +13,13 @@ export interface GenerationState {
 
 export type GenerationEvent = { type: 'loaded'; data: Generation } | { type: 'failed'; error: unknown };
 
-export const initialGenerationState: GenerationState = { data: null, error: null, loading: true, done: false, gone: null };
+export const initialGenerationState: GenerationState = {
+  data: null,
+  error: null,
+  loading: true,
+  done: false,
+  gone: null,
+};
 
 export const UNKNOWN_FETCH_ERROR = 'An unknown error occurred while fetching status.';
 export const UNKNOWN_GENERATION_FAILURE = 'Generation failed for an unknown reason.';

@@ -47,7 +47,9 @@ export function detailFromBody(text: string): string | undefined {
       const detail = (body as { detail: unknown }).detail;
       if (typeof detail === 'string') return detail || undefined;
       if (Array.isArray(detail)) {
-        const msgs = detail.map((d) => (d && typeof d === 'object' && 'msg' in d ? String((d as { msg: unknown }).msg) : JSON.stringify(d)));
+        const msgs = detail.map((d) =>
+          d && typeof d === 'object' && 'msg' in d ? String((d as { msg: unknown }).msg) : JSON.stringify(d),
+        );
         return msgs.join('; ') || undefined;
       }
       if (detail != null) return JSON.stringify(detail);

@@ -37,7 +37,8 @@ export function absoluteUrl(pathOrUrl: string): string {
 export function defaultHead(brand: string = DEFAULT_BRAND): PageHead {
   return {
     title: `${brand} – AI Cartoon Photo Transformer`,
-    description: 'Transform your photos into cartoon-style masterpieces with AI. One click to create unique, shareable art in seconds.',
+    description:
+      'Transform your photos into cartoon-style masterpieces with AI. One click to create unique, shareable art in seconds.',
   };
 }
 
@@ -50,7 +51,12 @@ export function headTags(head: PageHead): HeadTag[] {
   const social = head.socialTitle ?? head.title;
   const image = absoluteUrl(head.image ?? DEFAULT_IMAGE);
   const url = head.path ? absoluteUrl(head.path) : undefined;
-  const meta = (key: 'name' | 'property', name: string, content: string): HeadTag => ({ tag: 'meta', key, name, content });
+  const meta = (key: 'name' | 'property', name: string, content: string): HeadTag => ({
+    tag: 'meta',
+    key,
+    name,
+    content,
+  });
   return [
     meta('name', 'description', head.description),
     ...(head.noindex ? [meta('name', 'robots', 'noindex')] : []),
@@ -75,7 +81,11 @@ export function HeadElements({ head }: { head: PageHead }) {
       <title>{head.title}</title>
       {headTags(head).map((t) =>
         t.tag === 'meta' ? (
-          t.key === 'name' ? <meta key={t.name} name={t.name} content={t.content} /> : <meta key={t.name} property={t.name} content={t.content} />
+          t.key === 'name' ? (
+            <meta key={t.name} name={t.name} content={t.content} />
+          ) : (
+            <meta key={t.name} property={t.name} content={t.content} />
+          )
         ) : (
           <link key={t.rel} rel={t.rel} href={t.href} type={t.type} title={t.title} />
         ),
@@ -87,7 +97,19 @@ export function HeadElements({ head }: { head: PageHead }) {
 /** Set by the prerender: the head of the page being rendered. */
 export const HeadCollector = createContext<{ head?: PageHead } | null>(null);
 
-const MANAGED_META = ['description', 'robots', 'og:type', 'og:title', 'og:description', 'og:url', 'og:image', 'twitter:card', 'twitter:title', 'twitter:description', 'twitter:image'];
+const MANAGED_META = [
+  'description',
+  'robots',
+  'og:type',
+  'og:title',
+  'og:description',
+  'og:url',
+  'og:image',
+  'twitter:card',
+  'twitter:title',
+  'twitter:description',
+  'twitter:image',
+];
 
 function applyHead(head: PageHead): void {
   document.title = head.title;
@@ -107,7 +129,9 @@ function applyHead(head: PageHead): void {
     }
     el.content = tag.content;
   }
-  const canonical = tags.find((t) => t.tag === 'link' && t.rel === 'canonical') as Extract<HeadTag, { tag: 'link' }> | undefined;
+  const canonical = tags.find((t) => t.tag === 'link' && t.rel === 'canonical') as
+    | Extract<HeadTag, { tag: 'link' }>
+    | undefined;
   let link = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]');
   if (!canonical) link?.remove();
   else {

@@ -22,7 +22,10 @@ export function contentLoader(collection: ContentCollection) {
   };
 }
 
-const SECTION = { blog: { suffix: 'Blog', back: 'All articles' }, guides: { suffix: 'Guides', back: 'All guides' } } as const;
+const SECTION = {
+  blog: { suffix: 'Blog', back: 'All articles' },
+  guides: { suffix: 'Guides', back: 'All guides' },
+} as const;
 
 const PROSE = [
   'mt-8 text-[17px] leading-8 text-foreground/90',
@@ -42,9 +45,18 @@ function ArticleView({ collection }: { collection: ContentCollection }) {
   const navigate = useNavigate();
   const section = SECTION[collection];
   const title = withBrand(entry.title, brand);
-  const description = entry.description ? withBrand(entry.description, brand) : `Read this article on the ${brand} blog.`;
+  const description = entry.description
+    ? withBrand(entry.description, brand)
+    : `Read this article on the ${brand} blog.`;
   usePageHead(
-    { title: `${title} | ${brand} ${section.suffix}`, socialTitle: title, description, path: contentPath(collection, entry.slug), type: 'article', image: entry.image },
+    {
+      title: `${title} | ${brand} ${section.suffix}`,
+      socialTitle: title,
+      description,
+      path: contentPath(collection, entry.slug),
+      type: 'article',
+      image: entry.image,
+    },
     brand,
   );
 
@@ -52,14 +64,28 @@ function ArticleView({ collection }: { collection: ContentCollection }) {
   const onBodyClick = (e: MouseEvent<HTMLDivElement>) => {
     const a = (e.target as HTMLElement).closest('a');
     const href = a?.getAttribute('href');
-    if (!a || !href?.startsWith('/') || href.startsWith('//') || a.target || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    if (
+      !a ||
+      !href?.startsWith('/') ||
+      href.startsWith('//') ||
+      a.target ||
+      e.button !== 0 ||
+      e.metaKey ||
+      e.ctrlKey ||
+      e.shiftKey ||
+      e.altKey
+    )
+      return;
     e.preventDefault();
     navigate(href);
   };
 
   return (
     <article className="mx-auto w-full max-w-3xl px-4 py-10 sm:px-6 sm:py-14">
-      <Link to={CONTENT_COLLECTIONS[collection].base} className="inline-flex items-center gap-1.5 rounded text-sm font-medium text-muted-foreground hover:text-foreground">
+      <Link
+        to={CONTENT_COLLECTIONS[collection].base}
+        className="inline-flex items-center gap-1.5 rounded text-sm font-medium text-muted-foreground hover:text-foreground"
+      >
         <ArrowLeft aria-hidden="true" className="size-4" />
         {section.back}
       </Link>
@@ -82,7 +108,9 @@ function ArticleView({ collection }: { collection: ContentCollection }) {
       <section className="relative overflow-hidden rounded-3xl border border-border bg-card p-8 text-center shadow-sm sm:p-10">
         <div aria-hidden="true" className="brand-gradient absolute inset-x-0 top-0 h-1.5" />
         <h2 className="text-2xl font-bold tracking-tight sm:text-3xl">Ready to Cartoonize Your Photos?</h2>
-        <p className="mx-auto mt-3 max-w-md text-muted-foreground">Upload a photo and preview every style on your own picture.</p>
+        <p className="mx-auto mt-3 max-w-md text-muted-foreground">
+          Upload a photo and preview every style on your own picture.
+        </p>
         <ButtonLink to="/" variant="gradient" size="lg" className="mt-6">
           {`Try ${brand} Now!`}
         </ButtonLink>

@@ -23,8 +23,12 @@ function EntryList({ entries, brand, cta }: { entries: ContentEntry[]; brand: st
                 <time dateTime={a.date}>{formatArticleDate(a.date)}</time>
               </p>
             )}
-            <h2 className="mt-2 text-xl leading-snug font-semibold group-hover:text-primary">{withBrand(a.title, brand)}</h2>
-            {a.description && <p className="mt-2 text-sm leading-relaxed text-muted-foreground">{withBrand(a.description, brand)}</p>}
+            <h2 className="mt-2 text-xl leading-snug font-semibold group-hover:text-primary">
+              {withBrand(a.title, brand)}
+            </h2>
+            {a.description && (
+              <p className="mt-2 text-sm leading-relaxed text-muted-foreground">{withBrand(a.description, brand)}</p>
+            )}
             <span className="mt-auto flex items-center gap-1 pt-4 text-sm font-semibold text-primary">
               {cta}
               <ArrowRight aria-hidden="true" className="size-4 transition group-hover:translate-x-0.5" />
@@ -38,7 +42,14 @@ function EntryList({ entries, brand, cta }: { entries: ContentEntry[]; brand: st
 
 export function BlogIndexPage() {
   const brand = useBrand();
-  usePageHead({ title: `Blog | ${brand}`, description: `Tips, guides and ideas for turning your photos into cartoon art with ${brand}.`, path: '/blog' }, brand);
+  usePageHead(
+    {
+      title: `Blog | ${brand}`,
+      description: `Tips, guides and ideas for turning your photos into cartoon art with ${brand}.`,
+      path: '/blog',
+    },
+    brand,
+  );
   return (
     <PageShell title={`The ${brand} Blog`} intro="Tips, guides and ideas for turning your photos into cartoon art.">
       <EntryList entries={articles} brand={brand} cta="Read article" />
@@ -47,7 +58,10 @@ export function BlogIndexPage() {
           <BookOpen aria-hidden="true" className="size-5 text-primary" />
           Step-by-step guides and tool comparisons
         </p>
-        <Link to="/guides" className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline">
+        <Link
+          to="/guides"
+          className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline"
+        >
           Browse all guides
           <ArrowRight aria-hidden="true" className="size-4" />
         </Link>
@@ -58,9 +72,19 @@ export function BlogIndexPage() {
 
 export function GuidesIndexPage() {
   const brand = useBrand();
-  usePageHead({ title: `Guides | ${brand}`, description: `Guides to cartoon and avatar makers: how-tos, comparisons and what ${brand} can do for you.`, path: '/guides' }, brand);
+  usePageHead(
+    {
+      title: `Guides | ${brand}`,
+      description: `Guides to cartoon and avatar makers: how-tos, comparisons and what ${brand} can do for you.`,
+      path: '/guides',
+    },
+    brand,
+  );
   return (
-    <PageShell title={`${brand} Guides`} intro="How-tos and comparisons for making cartoons and avatars from your photos.">
+    <PageShell
+      title={`${brand} Guides`}
+      intro="How-tos and comparisons for making cartoons and avatars from your photos."
+    >
       <EntryList entries={guides} brand={brand} cta="Read guide" />
       <p className="mt-10 text-sm text-muted-foreground">
         More tips on the{' '}

@@ -24,9 +24,13 @@ export function deletedSummary(r: ErasureReport): string[] {
   const lines = [
     `${plural(r.photos_deleted, 'photo', 'photos')} and ${plural(r.files_deleted, 'stored file', 'stored files')} (uploads, previews and generated images) deleted.`,
   ];
-  if (r.photos_kept) lines.push(`${plural(r.photos_kept, 'photo is', 'photos are')} kept because another paid order uses the same photo.`);
+  if (r.photos_kept)
+    lines.push(
+      `${plural(r.photos_kept, 'photo is', 'photos are')} kept because another paid order uses the same photo.`,
+    );
   if (r.email_removed) lines.push('Your e-mail address is removed from this order.');
-  if (r.signups_deleted) lines.push(`${plural(r.signups_deleted, 'launch sign-up', 'launch sign-ups')} with your e-mail address deleted.`);
+  if (r.signups_deleted)
+    lines.push(`${plural(r.signups_deleted, 'launch sign-up', 'launch sign-ups')} with your e-mail address deleted.`);
   lines.push(KEPT_FOR_ACCOUNTING);
   return lines;
 }
@@ -72,8 +76,8 @@ export function DeleteMyData({ id, onDeleted }: { id: string; onDeleted: (report
       ) : (
         <div className="mt-4 rounded-xl border border-destructive/40 bg-destructive/5 p-4">
           <p id="delete-confirm" className="font-medium">
-            Delete your photos, their images and your e-mail address from this order? This cannot be undone: download anything you
-            want to keep first.
+            Delete your photos, their images and your e-mail address from this order? This cannot be undone: download
+            anything you want to keep first.
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             <Button variant="destructive" disabled={busy} onClick={() => void remove()}>

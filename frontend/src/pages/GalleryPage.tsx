@@ -1,11 +1,11 @@
 import { LoaderCircle } from 'lucide-react';
 import { useParams } from 'react-router';
+import { imageFileName } from '../../../domain/download-names';
 import { ImageCard } from '../components/ImageCard';
 import { Alert } from '../components/ui/Alert';
 import { Skeleton } from '../components/ui/Skeleton';
 import { getGallery } from '../lib/api';
 import { useBrand } from '../lib/config';
-import { imageFileName } from '../../../domain/download-names';
 import { useDocumentTitle } from '../lib/head';
 import { useAsync } from '../lib/useAsync';
 import { TryYourOwn } from './ImagePage';

@@ -1,5 +1,6 @@
 import { LoaderCircle, Wand2 } from 'lucide-react';
 import { useParams } from 'react-router';
+import { imageFileName } from '../../../domain/download-names';
 import { ShareActions } from '../components/ShareActions';
 import { Alert } from '../components/ui/Alert';
 import { ButtonLink } from '../components/ui/Button';
@@ -7,7 +8,6 @@ import { Card } from '../components/ui/Card';
 import { Skeleton } from '../components/ui/Skeleton';
 import { getImage } from '../lib/api';
 import { useBrand } from '../lib/config';
-import { imageFileName } from '../../../domain/download-names';
 import { downloadImage } from '../lib/downloads';
 import { useDocumentTitle } from '../lib/head';
 import { COPIED_MESSAGES, styleLink, styleShareText } from '../lib/share';
@@ -61,17 +61,25 @@ export default function ImagePage() {
     <div className="container-page py-10 sm:py-14">
       <div className="grid items-start gap-8 md:grid-cols-2 md:gap-12">
         <Card className="overflow-hidden">
-          {/* biome-ignore lint/a11y/noRedundantAlt: the visitor's photo is the subject; "photo" says what is shown, not that it is an image */}
-          <img src={image.url} alt={`Photo transformed into the ${image.styleName} style`} className="w-full object-contain" />
+          <img
+            src={image.url}
+            // biome-ignore lint/a11y/noRedundantAlt: the visitor's photo is the subject; "photo" says what is shown, not that it is an image
+            alt={`Photo transformed into the ${image.styleName} style`}
+            className="w-full object-contain"
+          />
         </Card>
         <div>
           <p className="text-sm font-semibold tracking-wide text-primary uppercase">Cartoon style</p>
           <h1 className="mt-1 text-3xl font-bold tracking-tight sm:text-4xl">{image.styleName}</h1>
-          {image.description && <p className="mt-4 text-lg leading-relaxed text-muted-foreground">{image.description}</p>}
+          {image.description && (
+            <p className="mt-4 text-lg leading-relaxed text-muted-foreground">{image.description}</p>
+          )}
           <ShareActions
             className="mt-8"
             subject={`${image.styleName} style`}
-            onDownload={() => downloadImage(image.url, (blob) => imageFileName(image.styleName, image.imageHash, blob.type))}
+            onDownload={() =>
+              downloadImage(image.url, (blob) => imageFileName(image.styleName, image.imageHash, blob.type))
+            }
             target={{
               title: `${image.styleName} | ${brand}`,
               text: styleShareText(image.styleName),

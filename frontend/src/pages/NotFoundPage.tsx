@@ -5,7 +5,14 @@ import { usePageHead } from '../lib/page-head';
 
 export default function NotFoundPage() {
   const brand = useBrand();
-  usePageHead({ title: `Page not found | ${brand}`, description: 'The page you are looking for does not exist or has moved.', noindex: true }, brand);
+  usePageHead(
+    {
+      title: `Page not found | ${brand}`,
+      description: 'The page you are looking for does not exist or has moved.',
+      noindex: true,
+    },
+    brand,
+  );
   return (
     <section className="container-page flex flex-col items-center py-24 text-center">
       <p className="brand-text text-8xl font-black tracking-tighter sm:text-9xl">404</p>

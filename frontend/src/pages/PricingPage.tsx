@@ -10,8 +10,16 @@ import { usePageHead } from '../lib/page-head';
 import { PageShell } from './PageShell';
 
 const OUTPUTS = [
-  { icon: Palette, title: 'Stylized AI artwork', text: 'Your photo in each cartoon style you pick; styles marked AI-generated are redrawn by a generative AI model.' },
-  { icon: FileImage, title: 'High resolution', text: 'Delivered as high resolution image files (e.g. PNG), ready to print or post.' },
+  {
+    icon: Palette,
+    title: 'Stylized AI artwork',
+    text: 'Your photo in each cartoon style you pick; styles marked AI-generated are redrawn by a generative AI model.',
+  },
+  {
+    icon: FileImage,
+    title: 'High resolution',
+    text: 'Delivered as high resolution image files (e.g. PNG), ready to print or post.',
+  },
   { icon: Scale, title: 'Usage rights', text: 'Use your images as set out in our Terms of Service.' },
 ];
 
@@ -34,9 +42,16 @@ function StyleList() {
       <p className="mt-2 text-muted-foreground">Every style costs the same.</p>
       <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
         {styles.map((s) => (
-          <li key={s.id} className="flex flex-wrap items-center gap-2 rounded-xl border border-border bg-card px-4 py-3 text-sm font-medium shadow-sm">
+          <li
+            key={s.id}
+            className="flex flex-wrap items-center gap-2 rounded-xl border border-border bg-card px-4 py-3 text-sm font-medium shadow-sm"
+          >
             {s.name}
-            {s.aiGenerated && <span className="rounded-full bg-primary/10 px-2 py-0.5 text-xs font-semibold text-primary">AI-generated</span>}
+            {s.aiGenerated && (
+              <span className="rounded-full bg-primary/10 px-2 py-0.5 text-xs font-semibold text-primary">
+                AI-generated
+              </span>
+            )}
           </li>
         ))}
       </ul>
@@ -60,7 +75,12 @@ export default function PricingPage() {
   return (
     <PageShell
       title="Simple, per-image pricing"
-      intro={<>You pay per generated image. The more unique styles you choose for each uploaded photo, the less each image costs.</>}
+      intro={
+        <>
+          You pay per generated image. The more unique styles you choose for each uploaded photo, the less each image
+          costs.
+        </>
+      }
     >
       <div className="grid gap-8 lg:grid-cols-5">
         <Card className="overflow-hidden lg:col-span-3">
@@ -100,11 +120,12 @@ export default function PricingPage() {
             <h2 className="text-lg font-semibold">Example</h2>
             <p className="mt-2 text-muted-foreground">
               1 image and 3 styles = {example.totalGenerations} images at {formatPrice(example.pricePerGeneration)} ={' '}
-              <strong className="text-foreground">{formatPrice(example.originalPrice)}</strong> list price, before discount.
+              <strong className="text-foreground">{formatPrice(example.originalPrice)}</strong> list price, before
+              discount.
             </p>
             <p className="mt-3 text-sm text-muted-foreground">
-              Total generations = images × styles. Any current discount (now {DISCOUNT_PERCENT}% off) is shown on the order screen
-              before you pay.
+              Total generations = images × styles. Any current discount (now {DISCOUNT_PERCENT}% off) is shown on the
+              order screen before you pay.
             </p>
           </Card>
           <ButtonLink to="/" variant="gradient" size="lg" className="w-full">

@@ -1,6 +1,7 @@
 import { Clock, Download, LoaderCircle, RotateCcw } from 'lucide-react';
 import { type ReactNode, useEffect, useReducer, useState } from 'react';
 import { useParams } from 'react-router';
+import { generationZipName, groupZipName, shortHash, statusImageFileName } from '../../../domain/download-names';
 import { ImageCard } from '../components/ImageCard';
 import { ShareActions, useBusy } from '../components/ShareActions';
 import { Alert } from '../components/ui/Alert';
@@ -10,7 +11,6 @@ import { Progress } from '../components/ui/Progress';
 import { Skeleton } from '../components/ui/Skeleton';
 import { type ErasureReport, type GeneratedImage, getGeneration } from '../lib/api';
 import { useBrand } from '../lib/config';
-import { generationZipName, groupZipName, shortHash, statusImageFileName } from '../../../domain/download-names';
 import { downloadZip } from '../lib/downloads';
 import {
   failedAlertText,
@@ -22,8 +22,8 @@ import {
   progressPercent,
 } from '../lib/generation-state';
 import { useDocumentTitle } from '../lib/head';
-import { COPIED_MESSAGES, galleryLink, galleryShareText } from '../lib/share';
 import { GENERATION_POLL_MS } from '../lib/polling';
+import { COPIED_MESSAGES, galleryLink, galleryShareText } from '../lib/share';
 import { usePolling } from '../lib/usePolling';
 import { DeletedNotice, DeleteMyData, deletedSummary, erasedLines } from './DeleteMyData';
 import { clearWizard } from './home/wizard-state';
@@ -39,7 +39,12 @@ function Completed({ id, images }: { id: string; images: GeneratedImage[] }) {
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-lg font-semibold">Generation complete! Here are your images:</p>
         {images.length > 0 && (
-          <Button variant="gradient" size="lg" disabled={zipping} onClick={() => runZip(() => downloadZip(images, generationZipName(brand, id)))}>
+          <Button
+            variant="gradient"
+            size="lg"
+            disabled={zipping}
+            onClick={() => runZip(() => downloadZip(images, generationZipName(brand, id)))}
+          >
             {zipping ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <Download aria-hidden="true" />}
             {zipping ? 'Preparing Zip...' : 'Download All as Zip'}
           </Button>
@@ -53,13 +58,16 @@ function Completed({ id, images }: { id: string; images: GeneratedImage[] }) {
       </Alert>
 
       {groups.length === 0 ? (
-        <p className="rounded-2xl border border-dashed border-border p-10 text-center text-muted-foreground">No images were returned.</p>
+        <p className="rounded-2xl border border-dashed border-border p-10 text-center text-muted-foreground">
+          No images were returned.
+        </p>
       ) : (
         groups.map((group, i) => (
           <section key={group.imageHash} aria-labelledby={`group-${group.imageHash}`} className="space-y-4">
             <div className="flex flex-col gap-3 border-b border-border pb-3 md:flex-row md:items-center md:justify-between">
               <h2 id={`group-${group.imageHash}`} className="text-xl font-bold">
-                Photo {i + 1} <span className="text-sm font-normal text-muted-foreground">#{shortHash(group.imageHash)}</span>
+                Photo {i + 1}{' '}
+                <span className="text-sm font-normal text-muted-foreground">#{shortHash(group.imageHash)}</span>
               </h2>
               <ShareActions
                 subject={`all styles of photo ${i + 1}`}
@@ -125,7 +133,11 @@ export default function StatusPage() {
   if (erased) {
     body = <DeletedNotice lines={deletedSummary(erased)} />;
   } else if (!id) {
-    body = <Alert variant="destructive" title="Error">Generation ID is missing.</Alert>;
+    body = (
+      <Alert variant="destructive" title="Error">
+        Generation ID is missing.
+      </Alert>
+    );
   } else if (!data && error) {
     body = (
       <div className="space-y-4">

@@ -2,7 +2,14 @@ import type { AnchorHTMLAttributes, ButtonHTMLAttributes } from 'react';
 import { SmartLink, type SmartLinkProps } from '../SmartLink';
 import { cn } from './cn';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'ghost-destructive' | 'destructive' | 'gradient';
+export type ButtonVariant =
+  | 'primary'
+  | 'secondary'
+  | 'outline'
+  | 'ghost'
+  | 'ghost-destructive'
+  | 'destructive'
+  | 'gradient';
 export type ButtonSize = 'sm' | 'md' | 'lg' | 'icon';
 
 const base =
@@ -33,7 +40,13 @@ export function buttonClass(variant: ButtonVariant = 'primary', size: ButtonSize
 
 type Common = { variant?: ButtonVariant; size?: ButtonSize };
 
-export function Button({ variant, size, className, type = 'button', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & Common) {
+export function Button({
+  variant,
+  size,
+  className,
+  type = 'button',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & Common) {
   return <button type={type} className={buttonClass(variant, size, className)} {...props} />;
 }
 
@@ -42,6 +55,11 @@ export function ButtonLink({ variant, size, className, ...props }: SmartLinkProp
 }
 
 /** A link styled as a button that leaves the site (opens in a new tab). */
-export function ExternalButtonLink({ variant, size, className, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & Common) {
+export function ExternalButtonLink({
+  variant,
+  size,
+  className,
+  ...props
+}: AnchorHTMLAttributes<HTMLAnchorElement> & Common) {
   return <a target="_blank" rel="noopener noreferrer" className={buttonClass(variant, size, className)} {...props} />;
 }

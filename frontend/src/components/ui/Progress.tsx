@@ -8,7 +8,10 @@ export function Progress({ value, label }: { value: number; label: string }) {
       aria-valuenow={value}
       className="h-3 w-full overflow-hidden rounded-full bg-muted"
     >
-      <div className="brand-gradient h-full rounded-full transition-[width] duration-500" style={{ width: `${value}%` }} />
+      <div
+        className="brand-gradient h-full rounded-full transition-[width] duration-500"
+        style={{ width: `${value}%` }}
+      />
     </div>
   );
 }

@@ -155,9 +155,14 @@ export default function HomePage() {
         ...d,
         photos: d.photos.filter((p) => p.hash !== hash),
         hashes: rest,
-        moderation: m && m.key === d.hashes.join(',')
-          ? { key: rest.join(','), allowed: m.allowed.filter((h) => h !== hash), refused: m.refused.filter((r) => r.hash !== hash) }
-          : m,
+        moderation:
+          m && m.key === d.hashes.join(',')
+            ? {
+                key: rest.join(','),
+                allowed: m.allowed.filter((h) => h !== hash),
+                refused: m.refused.filter((r) => r.hash !== hash),
+              }
+            : m,
       };
     });
   }, []);

@@ -1,6 +1,6 @@
 import { CreditCard, ImageUp, Mail, Palette, Rocket, ShieldCheck, Sparkles } from 'lucide-react';
-import { SmartLink } from '../../components/SmartLink';
 import { formatPrice, PRICE_TIERS } from '../../../../domain/pricing';
+import { SmartLink } from '../../components/SmartLink';
 import { Button } from '../../components/ui/Button';
 import { useConfig } from '../../lib/config';
 import { BeforeAfter } from './BeforeAfter';
@@ -9,9 +9,21 @@ const TAGLINE =
   'Transform your photos into cartoon-style masterpieces with AI. One click to create unique, shareable art in seconds.';
 
 const STEPS = [
-  { icon: ImageUp, title: 'Upload your photos', text: 'Add JPG or PNG photos, up to 10 MB each and up to 50 at a time.' },
-  { icon: Palette, title: 'Pick your styles', text: 'Preview every look on your own photo, from 3D and anime to watercolor and pixel art.' },
-  { icon: Mail, title: 'Get your artwork', text: 'Pay only for the images you order and receive a download link by e-mail.' },
+  {
+    icon: ImageUp,
+    title: 'Upload your photos',
+    text: 'Add JPG or PNG photos, up to 10 MB each and up to 50 at a time.',
+  },
+  {
+    icon: Palette,
+    title: 'Pick your styles',
+    text: 'Preview every look on your own photo, from 3D and anime to watercolor and pixel art.',
+  },
+  {
+    icon: Mail,
+    title: 'Get your artwork',
+    text: 'Pay only for the images you order and receive a download link by e-mail.',
+  },
 ];
 
 /** Pre-launch: ordering is not open yet; the third step says what happens instead. */
@@ -41,7 +53,9 @@ export function Landing({ brand, onStart, onIntent }: { brand: string; onStart: 
             <h1 className="mt-5 text-5xl font-black tracking-tight sm:text-6xl lg:text-7xl">
               <span className="brand-text">{brand}</span>
             </h1>
-            <p className="mx-auto mt-5 max-w-xl text-lg leading-relaxed text-muted-foreground sm:text-xl lg:mx-0">{TAGLINE}</p>
+            <p className="mx-auto mt-5 max-w-xl text-lg leading-relaxed text-muted-foreground sm:text-xl lg:mx-0">
+              {TAGLINE}
+            </p>
             <div className="mt-8 flex flex-col items-center gap-4 sm:flex-row sm:justify-center lg:justify-start">
               <Button
                 variant="gradient"

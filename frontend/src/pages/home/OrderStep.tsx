@@ -1,4 +1,4 @@
-import { BadgePercent, Lock, LoaderCircle } from 'lucide-react';
+import { BadgePercent, LoaderCircle, Lock } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { DISCOUNT_PERCENT, formatPrice, orderSummary } from '../../../../domain/pricing';
@@ -96,7 +96,9 @@ export default function OrderStep({
         <div className="space-y-6 lg:col-span-3">
           <div className="brand-gradient flex items-center gap-3 rounded-2xl px-5 py-4 text-white shadow-md">
             <BadgePercent aria-hidden="true" className="size-6 shrink-0" />
-            <p className="text-[15px] font-extrabold sm:text-lg sm:tracking-wide">LIMITED TIME OFFER: {DISCOUNT_PERCENT}% OFF!</p>
+            <p className="text-[15px] font-extrabold sm:text-lg sm:tracking-wide">
+              LIMITED TIME OFFER: {DISCOUNT_PERCENT}% OFF!
+            </p>
           </div>
 
           <Card className="p-5 sm:p-6">
@@ -123,8 +125,12 @@ export default function OrderStep({
                 </dd>
               </div>
               <div className="flex items-center justify-between py-2.5">
-                <dt className="font-medium text-emerald-700 dark:text-emerald-400">Discount ({summary.discountPercent}%)</dt>
-                <dd className="font-semibold tabular-nums text-emerald-700 dark:text-emerald-400">-{formatPrice(summary.discount)}</dd>
+                <dt className="font-medium text-emerald-700 dark:text-emerald-400">
+                  Discount ({summary.discountPercent}%)
+                </dt>
+                <dd className="font-semibold tabular-nums text-emerald-700 dark:text-emerald-400">
+                  -{formatPrice(summary.discount)}
+                </dd>
               </div>
               <div className="flex items-center justify-between pt-4">
                 <dt className="text-base font-bold">Total</dt>
@@ -137,7 +143,13 @@ export default function OrderStep({
         <Card className="h-fit p-5 sm:p-6 lg:col-span-2">
           <form onSubmit={submit} noValidate className="space-y-4">
             <EmailField email={email} help="We send your download link here." />
-            <Button type="submit" variant="gradient" size="lg" className="w-full" disabled={!email.value.trim() || !ready || submitting}>
+            <Button
+              type="submit"
+              variant="gradient"
+              size="lg"
+              className="w-full"
+              disabled={!email.value.trim() || !ready || submitting}
+            >
               {submitting ? (
                 <>
                   <LoaderCircle aria-hidden="true" className="animate-spin" />

@@ -81,7 +81,9 @@ function useModerationAndThumbnails(
       if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
       const allowed = hashes.filter((_h, i) => results[i]?.moderation === 'allowed');
       const refused = hashes.flatMap((hash, i) =>
-        results[i]?.moderation === 'allowed' ? [] : [{ hash, reason: results[i]?.reason ?? 'did not pass our content check' }],
+        results[i]?.moderation === 'allowed'
+          ? []
+          : [{ hash, reason: results[i]?.reason ?? 'did not pass our content check' }],
       );
       onModeration({ key, allowed, refused });
       toast.success('Moderation Completed', {
@@ -160,7 +162,11 @@ export default function StyleStep({
 }) {
   const styles = useStyles();
   // Moderation runs once per uploaded set; removing a refused photo keeps the others' verdicts (see HomePage).
-  const { phase, error, thumbError, thumbs, allowed, refused } = useModerationAndThumbnails(hashes, moderation, onModeration);
+  const { phase, error, thumbError, thumbs, allowed, refused } = useModerationAndThumbnails(
+    hashes,
+    moderation,
+    onModeration,
+  );
   const prelaunch = useConfig().config?.paymentMode === 'prelaunch';
   const noneAllowed = allowed !== null && allowed.length === 0;
   const canContinue = selected.length > 0 && !(noneAllowed && !prelaunch);
@@ -217,7 +223,10 @@ export default function StyleStep({
       </div>
 
       {refused.length > 0 && (
-        <section aria-labelledby="refused-heading" className="mt-6 rounded-2xl border border-destructive/30 bg-destructive/5 p-4">
+        <section
+          aria-labelledby="refused-heading"
+          className="mt-6 rounded-2xl border border-destructive/30 bg-destructive/5 p-4"
+        >
           <h2 id="refused-heading" className="text-sm font-semibold">
             {refused.length === 1 ? '1 photo is' : `${refused.length} photos are`} not included
           </h2>
@@ -226,9 +235,17 @@ export default function StyleStep({
               const photo = photos.find((p) => p.hash === r.hash);
               const name = photo?.name ?? `Photo ${hashes.indexOf(r.hash) + 1}`;
               return (
-                <li key={r.hash} data-refused={r.hash} className="flex items-center gap-3 rounded-xl bg-card p-2 pr-3 shadow-sm ring-1 ring-border">
+                <li
+                  key={r.hash}
+                  data-refused={r.hash}
+                  className="flex items-center gap-3 rounded-xl bg-card p-2 pr-3 shadow-sm ring-1 ring-border"
+                >
                   {photo ? (
-                    <img src={photo.previewUrl} alt="" className="size-14 shrink-0 rounded-lg object-cover opacity-70" />
+                    <img
+                      src={photo.previewUrl}
+                      alt=""
+                      className="size-14 shrink-0 rounded-lg object-cover opacity-70"
+                    />
                   ) : (
                     <span aria-hidden="true" className="size-14 shrink-0 rounded-lg bg-muted" />
                   )}
@@ -236,7 +253,12 @@ export default function StyleStep({
                     <span className="block truncate text-sm font-medium">{name}</span>
                     <span className="block text-sm text-destructive">This photo {r.reason}.</span>
                   </span>
-                  <Button variant="ghost-destructive" size="sm" onClick={() => onRemovePhoto(r.hash)} aria-label={`Remove ${name}`}>
+                  <Button
+                    variant="ghost-destructive"
+                    size="sm"
+                    onClick={() => onRemovePhoto(r.hash)}
+                    aria-label={`Remove ${name}`}
+                  >
                     <X aria-hidden="true" />
                     Remove
                   </Button>
@@ -248,7 +270,11 @@ export default function StyleStep({
       )}
 
       {styles === null ? (
-        <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4" aria-busy="true" aria-label="Loading styles">
+        <ul
+          className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4"
+          aria-busy="true"
+          aria-label="Loading styles"
+        >
           {Array.from({ length: 8 }, (_, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: eight fixed placeholders with no identity of their own
             <li key={i}>
@@ -258,7 +284,9 @@ export default function StyleStep({
           ))}
         </ul>
       ) : styles.length === 0 ? (
-        <p className="mt-10 rounded-2xl border border-dashed border-border p-10 text-center text-muted-foreground">No styles available</p>
+        <p className="mt-10 rounded-2xl border border-dashed border-border p-10 text-center text-muted-foreground">
+          No styles available
+        </p>
       ) : (
         <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4">
           {styles.map((style) => {
@@ -274,7 +302,9 @@ export default function StyleStep({
                   className={cn(
                     'group relative block w-full overflow-hidden rounded-2xl border-2 bg-card text-left shadow-sm transition',
                     'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
-                    on ? 'border-primary ring-4 ring-primary/20' : 'border-transparent ring-1 ring-border hover:ring-primary/40',
+                    on
+                      ? 'border-primary ring-4 ring-primary/20'
+                      : 'border-transparent ring-1 ring-border hover:ring-primary/40',
                   )}
                 >
                   <span className="relative block aspect-square overflow-hidden bg-muted">
@@ -282,11 +312,18 @@ export default function StyleStep({
                       src={custom ?? `/thumbnails/${style.id}.png`}
                       alt={`${style.name} style preview`}
                       loading="lazy"
-                      className={cn('size-full object-cover transition duration-300 group-hover:scale-[1.03]', phase === 'thumbnails' && !custom && 'opacity-80')}
+                      className={cn(
+                        'size-full object-cover transition duration-300 group-hover:scale-[1.03]',
+                        phase === 'thumbnails' && !custom && 'opacity-80',
+                      )}
                     />
-                    {phase === 'thumbnails' && !custom && <span aria-hidden="true" className="absolute inset-0 animate-pulse bg-white/15" />}
+                    {phase === 'thumbnails' && !custom && (
+                      <span aria-hidden="true" className="absolute inset-0 animate-pulse bg-white/15" />
+                    )}
                     {style.aiGenerated && (
-                      <span className="absolute top-2 left-2 rounded-full bg-black/65 px-2 py-0.5 text-[11px] font-semibold text-white shadow">AI-generated</span>
+                      <span className="absolute top-2 left-2 rounded-full bg-black/65 px-2 py-0.5 text-[11px] font-semibold text-white shadow">
+                        AI-generated
+                      </span>
                     )}
                     {paused && (
                       <span className="absolute inset-x-0 bottom-0 bg-black/65 px-2 py-1 text-center text-[11px] font-medium text-white">
@@ -306,7 +343,9 @@ export default function StyleStep({
                   <span className="block px-3 py-2.5">
                     <span className="block font-semibold">{style.name}</span>
                     {style.description && (
-                      <span className="mt-0.5 line-clamp-2 block text-xs text-muted-foreground">{style.description}</span>
+                      <span className="mt-0.5 line-clamp-2 block text-xs text-muted-foreground">
+                        {style.description}
+                      </span>
                     )}
                   </span>
                 </button>
@@ -319,7 +358,8 @@ export default function StyleStep({
       <div className="fixed inset-x-0 bottom-0 z-20 border-t border-border bg-background/90 backdrop-blur-md">
         <div className="container-page flex items-center justify-between gap-4 py-3">
           <p className="text-sm text-muted-foreground">
-            <span className="font-semibold text-foreground">{selected.length}</span> {selected.length === 1 ? 'style' : 'styles'} selected
+            <span className="font-semibold text-foreground">{selected.length}</span>{' '}
+            {selected.length === 1 ? 'style' : 'styles'} selected
             {selected.length > 0 && !prelaunch && (
               <span className="hidden sm:inline"> · {formatPrice(pricePerImage(selected.length))} per image</span>
             )}

@@ -183,7 +183,8 @@ export default function UploadStep({
           <Upload aria-hidden="true" className="size-7" />
         </span>
         <p className="mt-4 text-lg font-semibold">
-          Drag &amp; drop your photos here, or <span className="text-primary underline underline-offset-4">click to browse</span>
+          Drag &amp; drop your photos here, or{' '}
+          <span className="text-primary underline underline-offset-4">click to browse</span>
         </p>
         <p id={hintId} className="mt-1.5 text-sm text-muted-foreground">
           JPG or PNG · less than {MAX_FILE_BYTES / (1024 * 1024)}MB each · up to {MAX_FILES} photos
@@ -203,7 +204,13 @@ export default function UploadStep({
 
       {canCapture && (
         <>
-          <Button variant="outline" size="lg" className="mt-4 w-full sm:w-auto" onClick={() => cameraRef.current?.click()} disabled={full}>
+          <Button
+            variant="outline"
+            size="lg"
+            className="mt-4 w-full sm:w-auto"
+            onClick={() => cameraRef.current?.click()}
+            disabled={full}
+          >
             <Camera aria-hidden="true" />
             Use Camera
           </Button>

@@ -9,8 +9,9 @@
  * Lock named after it for as long as it is open, and records of tabs whose lock nobody holds are swept (browsers
  * without Web Locks: records older than a day). Only accepted photos are kept (the upload rules' count and size).
  */
-import type { SelectedFile } from './wizard-types';
+
 import { randomId } from '../../lib/random-id';
+import type { SelectedFile } from './wizard-types';
 
 const DB_NAME = 'toonzap-picked';
 const STORE = 'files';
@@ -46,7 +47,8 @@ let opened: Promise<IDBDatabase> | null = null;
 function database(): Promise<IDBDatabase> {
   opened ??= new Promise<IDBDatabase>((resolve, reject) => {
     const req = indexedDB.open(DB_NAME, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: ['tab', 'key'] }).createIndex('tab', 'tab');
+    req.onupgradeneeded = () =>
+      req.result.createObjectStore(STORE, { keyPath: ['tab', 'key'] }).createIndex('tab', 'tab');
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
     req.onblocked = () => reject(new Error('IndexedDB is blocked'));
@@ -103,7 +105,10 @@ function tab(): Promise<{ id: string; from: string | null }> {
 const kept = new Set<string>();
 /** One piece of work at a time, in order (a put then a delete of the same photo must not cross). */
 let queue: Promise<void> = Promise.resolve();
-function enqueue<T>(work: (db: IDBDatabase, tab: { id: string; from: string | null }) => Promise<T>, fallback: T): Promise<T> {
+function enqueue<T>(
+  work: (db: IDBDatabase, tab: { id: string; from: string | null }) => Promise<T>,
+  fallback: T,
+): Promise<T> {
   const run = queue.then(async () => {
     const [db, t] = await Promise.all([database(), tab()]);
     return work(db, t);
@@ -146,7 +151,8 @@ export function restorePicked(keys: string[]): Promise<Map<string, File>> {
  */
 export async function sweepPicked(): Promise<void> {
   try {
-    if (typeof indexedDB.databases === 'function' && !(await indexedDB.databases()).some((d) => d.name === DB_NAME)) return;
+    if (typeof indexedDB.databases === 'function' && !(await indexedDB.databases()).some((d) => d.name === DB_NAME))
+      return;
     const [db, { id: self }] = await Promise.all([database(), tab()]);
     const live = 'locks' in navigator ? new Set(((await navigator.locks.query()).held ?? []).map((l) => l.name)) : null;
     const tx = db.transaction(STORE, 'readwrite');

@@ -9,7 +9,13 @@ import { fileProblem, MAX_FILES } from '../../../../domain/upload-rules';
 import { clearPicked } from './picked-files';
 import type { ModerationOutcome, SelectedFile, WizardStep } from './wizard-types';
 
-export const STEP_NAMES: Partial<Record<WizardStep, string>> = { 1: 'upload', 2: 'styles', 3: 'signup', 4: 'order', 6: 'thanks' };
+export const STEP_NAMES: Partial<Record<WizardStep, string>> = {
+  1: 'upload',
+  2: 'styles',
+  3: 'signup',
+  4: 'order',
+  6: 'thanks',
+};
 
 export function stepFromSearch(search: string): WizardStep {
   const name = new URLSearchParams(search).get('step');
@@ -43,13 +49,29 @@ export function loadWizard(): WizardData {
     const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
     const photos = Array.isArray(data.photos)
       ? data.photos
-          .filter((p) => p && typeof p.id === 'string' && typeof p.key === 'string' && typeof p.name === 'string' && typeof p.type === 'string')
+          .filter(
+            (p) =>
+              p &&
+              typeof p.id === 'string' &&
+              typeof p.key === 'string' &&
+              typeof p.name === 'string' &&
+              typeof p.type === 'string',
+          )
           .filter((p) => (typeof p.hash === 'string' ? typeof p.previewUrl === 'string' : typeof p.size === 'number'))
           .map((p) => ({ ...p, file: null, previewUrl: p.hash ? p.previewUrl : '' }))
       : [];
     const m = data.moderation;
-    const moderation = m && typeof m.key === 'string' ? { key: m.key, allowed: strings(m.allowed), refused: Array.isArray(m.refused) ? m.refused : [] } : null;
-    return { photos, hashes: strings(data.hashes), styles: strings(data.styles), email: typeof data.email === 'string' ? data.email : '', moderation };
+    const moderation =
+      m && typeof m.key === 'string'
+        ? { key: m.key, allowed: strings(m.allowed), refused: Array.isArray(m.refused) ? m.refused : [] }
+        : null;
+    return {
+      photos,
+      hashes: strings(data.hashes),
+      styles: strings(data.styles),
+      email: typeof data.email === 'string' ? data.email : '',
+      moderation,
+    };
   } catch {
     return EMPTY_WIZARD;
   }

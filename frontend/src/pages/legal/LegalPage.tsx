@@ -5,7 +5,17 @@ import { usePageHead } from '../../lib/page-head';
 export const LAST_UPDATED = 'June 1, 2025';
 
 /** Readable layout for the legal pages. */
-export function LegalPage({ title, description, path, children }: { title: string; description: string; path: string; children: ReactNode }) {
+export function LegalPage({
+  title,
+  description,
+  path,
+  children,
+}: {
+  title: string;
+  description: string;
+  path: string;
+  children: ReactNode;
+}) {
   const brand = useBrand();
   usePageHead({ title: `${title} | ${brand}`, description, path }, brand);
   return (

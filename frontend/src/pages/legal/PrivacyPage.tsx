@@ -8,10 +8,14 @@ const days = (n: number) => (n % 365 === 0 ? `${n / 365} ${n === 365 ? 'year' : 
 export default function PrivacyPage() {
   const brand = useBrand();
   return (
-    <LegalPage title="Privacy Policy" path="/privacy" description={`What ${brand} collects (your photos, your e-mail address, usage data), why, and your rights over it.`}>
+    <LegalPage
+      title="Privacy Policy"
+      path="/privacy"
+      description={`What ${brand} collects (your photos, your e-mail address, usage data), why, and your rights over it.`}
+    >
       <p>
-        {brand} turns your photos into cartoon-style artwork. This policy explains what we collect to do that, why, and the rights you
-        have over your data.
+        {brand} turns your photos into cartoon-style artwork. This policy explains what we collect to do that, why, and
+        the rights you have over your data.
       </p>
 
       <Section title="1. What we collect">
@@ -20,15 +24,18 @@ export default function PrivacyPage() {
             <strong>Uploaded images</strong> – the photos you upload, and the images we generate from them.
           </li>
           <li>
-            <strong>E-mail address</strong> – given at checkout (to send your download link) or when you ask to be notified about our
-            launch.
+            <strong>E-mail address</strong> – given at checkout (to send your download link) or when you ask to be
+            notified about our launch.
           </li>
           <li>
-            <strong>Usage data</strong> – technical information such as requests made to our servers, the styles chosen and error
-            reports, used to run and improve the service.
+            <strong>Usage data</strong> – technical information such as requests made to our servers, the styles chosen
+            and error reports, used to run and improve the service.
           </li>
         </ul>
-        <p>We do not need an account, and we never receive your full card details: payments are handled by our card payment provider.</p>
+        <p>
+          We do not need an account, and we never receive your full card details: payments are handled by our card
+          payment provider.
+        </p>
       </Section>
 
       <Section title="2. How we use it">
@@ -42,7 +49,10 @@ export default function PrivacyPage() {
       <Section title="3. How long we keep it">
         <p>We keep your data only as long as we need it, and then delete it automatically:</p>
         <ul>
-          <li>uploaded photos: {days(RETENTION_DAYS.uploads)} after upload, and the record of their check: {days(RETENTION_DAYS.imageRecords)};</li>
+          <li>
+            uploaded photos: {days(RETENTION_DAYS.uploads)} after upload, and the record of their check:{' '}
+            {`${days(RETENTION_DAYS.imageRecords)};`}
+          </li>
           <li>watermarked previews: {days(RETENTION_DAYS.previews)};</li>
           <li>generated images: {days(RETENTION_DAYS.outputs)} after they are made;</li>
           <li>orders that were never paid (with the e-mail address given): {days(RETENTION_DAYS.unpaidOrders)};</li>
@@ -50,15 +60,15 @@ export default function PrivacyPage() {
           <li>background processing records: {days(RETENTION_DAYS.jobs)}.</li>
         </ul>
         <p>
-          For paid orders we keep what accounting law requires – the amount, date and payment reference – and, until you delete it,
-          the e-mail address the order was sent to. Download links expire after a short time.
+          For paid orders we keep what accounting law requires – the amount, date and payment reference – and, until you
+          delete it, the e-mail address the order was sent to. Download links expire after a short time.
         </p>
       </Section>
 
       <Section title="4. Who we share it with">
         <p>
-          We use trusted service providers for cloud hosting and storage, image processing, e-mail delivery and card payments. They
-          process data only on our behalf and for these purposes. We do not sell your data.
+          We use trusted service providers for cloud hosting and storage, image processing, e-mail delivery and card
+          payments. They process data only on our behalf and for these purposes. We do not sell your data.
         </p>
       </Section>
 
@@ -67,12 +77,15 @@ export default function PrivacyPage() {
         <ul>
           <li>access the personal data we hold about you;</li>
           <li>have it corrected, or deleted;</li>
-          <li>withdraw your consent at any time, for example to launch e-mails, without affecting earlier processing.</li>
+          <li>
+            withdraw your consent at any time, for example to launch e-mails, without affecting earlier processing.
+          </li>
         </ul>
         <p>
-          You can delete the photos of an order, the images made from them and your e-mail address yourself: open the order's status
-          page (the link in your order e-mail) and choose "Delete my photos and images". For anything else, write to <SupportEmail /> or
-          reply to any e-mail you have received from us. You may also complain to your local data protection authority.
+          You can delete the photos of an order, the images made from them and your e-mail address yourself: open the
+          order's status page (the link in your order e-mail) and choose "Delete my photos and images". For anything
+          else, write to <SupportEmail /> or reply to any e-mail you have received from us. You may also complain to
+          your local data protection authority.
         </p>
       </Section>
 

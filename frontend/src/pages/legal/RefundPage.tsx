@@ -1,14 +1,18 @@
-import { useBrand } from '../../lib/config';
 import { SupportEmail } from '../../components/SupportEmail';
+import { useBrand } from '../../lib/config';
 import { LegalPage, Section } from './LegalPage';
 
 export default function RefundPage() {
   const brand = useBrand();
   return (
-    <LegalPage title="Refund Policy" path="/refund" description={`When ${brand} refunds an order (technical failures), how to ask within 7 days and how long it takes.`}>
+    <LegalPage
+      title="Refund Policy"
+      path="/refund"
+      description={`When ${brand} refunds an order (technical failures), how to ask within 7 days and how long it takes.`}
+    >
       <p>
-        Because every {brand} image is generated just for you, and generation costs us compute the moment it runs, refunds are limited
-        to cases where something went wrong on our side.
+        Because every {brand} image is generated just for you, and generation costs us compute the moment it runs,
+        refunds are limited to cases where something went wrong on our side.
       </p>
 
       <Section title="When you can get a refund">
@@ -30,7 +34,8 @@ export default function RefundPage() {
 
       <Section title="How to request a refund">
         <p>
-          Send your request within 7 days of your order to <SupportEmail /> (or reply to your order e-mail), and include:
+          Send your request within 7 days of your order to <SupportEmail /> (or reply to your order e-mail), and
+          include:
         </p>
         <ul>
           <li>a description of the problem;</li>
@@ -38,8 +43,8 @@ export default function RefundPage() {
           <li>the failed or faulty generated image(s), if you received any.</li>
         </ul>
         <p>
-          Approved refunds are processed within 5–7 business days and returned to the card used for payment. Your bank may need a few
-          more days to show it.
+          Approved refunds are processed within 5–7 business days and returned to the card used for payment. Your bank
+          may need a few more days to show it.
         </p>
       </Section>
     </LegalPage>

@@ -1,21 +1,26 @@
 import { Link } from 'react-router';
-import { useBrand } from '../../lib/config';
 import { SupportEmail } from '../../components/SupportEmail';
+import { useBrand } from '../../lib/config';
 import { LegalPage, Section } from './LegalPage';
 
 export default function TermsPage() {
   const brand = useBrand();
   return (
-    <LegalPage title="Terms of Service" path="/terms" description={`The terms for using ${brand}: what the service does, what you may upload, payment and your images.`}>
+    <LegalPage
+      title="Terms of Service"
+      path="/terms"
+      description={`The terms for using ${brand}: what the service does, what you may upload, payment and your images.`}
+    >
       <p>
-        These terms govern your use of {brand}, an online tool that turns your photos into cartoon-style artwork with AI. By uploading
-        a photo or placing an order you agree to them. If you do not agree, please do not use the service.
+        These terms govern your use of {brand}, an online tool that turns your photos into cartoon-style artwork with
+        AI. By uploading a photo or placing an order you agree to them. If you do not agree, please do not use the
+        service.
       </p>
 
       <Section title="1. The service">
         <p>
-          You upload JPG or PNG photos, choose one or more cartoon styles, pay per generated image by card, and receive your generated
-          images through a download link sent to the e-mail address you give us. No account is needed.
+          You upload JPG or PNG photos, choose one or more cartoon styles, pay per generated image by card, and receive
+          your generated images through a download link sent to the e-mail address you give us. No account is needed.
         </p>
       </Section>
 
@@ -28,26 +33,27 @@ export default function TermsPage() {
           <li>hateful, harassing, or discriminatory.</li>
         </ul>
         <p>
-          Every upload is checked automatically before it is processed. Photos that fail this check are not processed. We may refuse
-          service to, or block, anyone who abuses the service or breaks these rules.
+          Every upload is checked automatically before it is processed. Photos that fail this check are not processed.
+          We may refuse service to, or block, anyone who abuses the service or breaks these rules.
         </p>
       </Section>
 
       <Section title="3. Generated images and usage rights">
         <p>
-          You keep the rights you hold in your original photos. Subject to these terms and to payment of your order, you may use the
-          images generated for you for your own purposes, including printing them and sharing them online, provided that your use does
-          not infringe the rights of others (for example, of people shown in the photo).
+          You keep the rights you hold in your original photos. Subject to these terms and to payment of your order, you
+          may use the images generated for you for your own purposes, including printing them and sharing them online,
+          provided that your use does not infringe the rights of others (for example, of people shown in the photo).
         </p>
         <p>
-          AI output varies: results depend on the photo and the style chosen, and no two generations are guaranteed to look the same.
+          AI output varies: results depend on the photo and the style chosen, and no two generations are guaranteed to
+          look the same.
         </p>
       </Section>
 
       <Section title="4. Orders and payment">
         <p>
-          Prices are shown on our <Link to="/pricing">Pricing</Link> page and in the order summary before you pay. Payments are
-          processed by our card payment provider; we do not see or store your full card details.
+          Prices are shown on our <Link to="/pricing">Pricing</Link> page and in the order summary before you pay.
+          Payments are processed by our card payment provider; we do not see or store your full card details.
         </p>
         <p>
           Generated outputs are final. Refunds are available only for technical failures, as described in our{' '}
@@ -61,9 +67,9 @@ export default function TermsPage() {
 
       <Section title="6. Availability and liability">
         <p>
-          We work to keep {brand} available and reliable, but the service is provided "as is" without warranties of any kind. To the
-          extent permitted by law, our liability for any claim related to the service is limited to the amount you paid for the order
-          concerned.
+          We work to keep {brand} available and reliable, but the service is provided "as is" without warranties of any
+          kind. To the extent permitted by law, our liability for any claim related to the service is limited to the
+          amount you paid for the order concerned.
         </p>
       </Section>
 
@@ -81,8 +87,8 @@ export default function TermsPage() {
 
       <Section title="9. Changes">
         <p>
-          We may update these terms from time to time. The version published on this page applies to orders placed after its "last
-          updated" date.
+          We may update these terms from time to time. The version published on this page applies to orders placed after
+          its "last updated" date.
         </p>
       </Section>
     </LegalPage>
