@@ -9,6 +9,7 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SSMClient } from '@aws-sdk/client-ssm';
 import { STSClient } from '@aws-sdk/client-sts';
 import { type EnvConfig, resolveConfig } from '../../lib/config';
 import { parseContextArgs } from './args';
@@ -35,6 +36,7 @@ function awsClients(appRegion: string | null): Clients {
     quotas: (region) => get(`quotas:${region}`, () => new ServiceQuotasClient({ region })),
     lambda: (region) => get(`lambda:${region}`, () => new LambdaClient({ region })),
     sagemaker: (region) => get(`sagemaker:${region}`, () => new SageMakerClient({ region })),
+    ssm: (region) => get(`ssm:${region}`, () => new SSMClient({ region })),
   };
 }
 

@@ -8,6 +8,7 @@ import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import type { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { SSMClient } from '@aws-sdk/client-ssm';
 import type { STSClient } from '@aws-sdk/client-sts';
 import type { EnvConfig } from '../../lib/config';
 
@@ -31,6 +32,7 @@ export interface Clients {
   quotas(region: string): ServiceQuotasClient;
   lambda(region: string): LambdaClient;
   sagemaker(region: string): SageMakerClient;
+  ssm(region: string): SSMClient;
 }
 
 /** `docker info` as the deploy would meet it; rejects when Docker is missing or its daemon does not answer. */

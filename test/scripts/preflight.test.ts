@@ -26,12 +26,14 @@ import {
   ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type EnvConfig, resolveConfig } from '../../lib/config';
 import { parseContextArgs } from '../../scripts/preflight/args';
 import { bedrockModels } from '../../scripts/preflight/checks/bedrock-models';
 import { bedrockQuota } from '../../scripts/preflight/checks/bedrock-quota';
+import { cdkBootstrap } from '../../scripts/preflight/checks/cdk-bootstrap';
 import { docker } from '../../scripts/preflight/checks/docker';
 import { identity } from '../../scripts/preflight/checks/identity';
 import { lambdaConcurrency } from '../../scripts/preflight/checks/lambda-concurrency';
@@ -54,7 +56,8 @@ const sesv2 = mockClient(SESv2Client);
 const quotas = mockClient(ServiceQuotasClient);
 const lambda = mockClient(LambdaClient);
 const sagemaker = mockClient(SageMakerClient);
-const mocks = [sts, iam, bedrock, sesv2, quotas, lambda, sagemaker];
+const ssm = mockClient(SSMClient);
+const mocks = [sts, iam, bedrock, sesv2, quotas, lambda, sagemaker, ssm];
 
 const credentials = { accessKeyId: 'AKIDTEST', secretAccessKey: 'test' };
 const clients: Clients = {
@@ -65,6 +68,7 @@ const clients: Clients = {
   quotas: (region) => new ServiceQuotasClient({ region, credentials }),
   lambda: (region) => new LambdaClient({ region, credentials }),
   sagemaker: (region) => new SageMakerClient({ region, credentials }),
+  ssm: (region) => new SSMClient({ region, credentials }),
 };
 
 /** The prod config `cdk deploy -c env=prod -c ...` would build, one generative style on `modelId`. */
@@ -157,6 +161,33 @@ describe('credentials and region', () => {
     expect(findings[1].fix).toContain('AWS_REGION');
     expect(sesv2.calls()).toHaveLength(0);
     expect(exitCodeOf(findings)).toBe(1);
+  });
+});
+
+describe('CDK bootstrap', () => {
+  /** SSM answering the bootstrap version per region (undefined: not bootstrapped there). */
+  const bootstrapped = (versions: Record<string, string | undefined>) =>
+    ssm.on(GetParameterCommand, { Name: '/cdk-bootstrap/hnb659fds/version' }).callsFake(async (_input, getClient) => {
+      const version = versions[await getClient().config.region()];
+      if (version === undefined) throw awsError('ParameterNotFound');
+      return { Parameter: { Name: '/cdk-bootstrap/hnb659fds/version', Value: version } };
+    });
+
+  it('passes both the app region and us-east-1 (the WAF stack)', async () => {
+    bootstrapped({ 'eu-west-1': '30', 'us-east-1': '30' });
+    const findings = await cdkBootstrap.run(ctx(prodConfig(PROFILE)));
+    expect(findings.map((f) => [f.title, f.status])).toEqual([
+      ['CDK bootstrap eu-west-1', 'pass'],
+      ['CDK bootstrap us-east-1', 'pass'],
+    ]);
+  });
+
+  it('fails a region never bootstrapped, or bootstrapped too long ago, with the command', async () => {
+    bootstrapped({ 'eu-west-1': '5' });
+    const [app, edge] = await cdkBootstrap.run(ctx(prodConfig(PROFILE)));
+    expect(app).toMatchObject({ status: 'fail', fix: `npx cdk bootstrap aws://${ACCOUNT}/eu-west-1` });
+    expect(app.detail).toContain('version 5');
+    expect(edge).toMatchObject({ status: 'fail', fix: `npx cdk bootstrap aws://${ACCOUNT}/us-east-1` });
   });
 });
 

@@ -2,6 +2,7 @@
 import type { Check } from '../types';
 import { bedrockModels } from './bedrock-models';
 import { bedrockQuota } from './bedrock-quota';
+import { cdkBootstrap } from './cdk-bootstrap';
 import { docker } from './docker';
 import { identity } from './identity';
 import { lambdaConcurrency } from './lambda-concurrency';
@@ -11,6 +12,7 @@ import { ses } from './ses';
 
 export const CHECKS: readonly Check[] = [
   identity,
+  cdkBootstrap,
   bedrockModels,
   modelAccess,
   bedrockQuota,
