@@ -31,6 +31,7 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type EnvConfig, resolveConfig } from '../../lib/config';
 import { parseContextArgs } from '../../scripts/preflight/args';
+import { CHECKS } from '../../scripts/preflight/checks';
 import { bedrockModels } from '../../scripts/preflight/checks/bedrock-models';
 import { bedrockQuota } from '../../scripts/preflight/checks/bedrock-quota';
 import { cdkBootstrap } from '../../scripts/preflight/checks/cdk-bootstrap';
@@ -204,7 +205,7 @@ describe('Bedrock models and inference profiles', () => {
     const f = only(await bedrockModels.run(ctx(prodConfig(FM))));
     expect(f.status).toBe('fail');
     expect(f.detail).toContain('ValidationException');
-    expect(f.fix).toContain(`"modelId":"${PROFILE}"`);
+    expect(f.fix).toContain(`-c generativeSettings='{"3d":{"modelId":"${PROFILE}"}}'`);
   });
 
   it('passes a plain id that supports on-demand calls', async () => {
@@ -349,6 +350,11 @@ describe('Bedrock requests per minute', () => {
     expect(f.fix).toContain('--desired-value 10');
   });
 
+  it('leaves a profile-only model called by its plain id to the model check (no quota to look up)', async () => {
+    rpmQuota(20);
+    expect(await bedrockQuota.run(ctx(prodConfig(FM)))).toEqual([]);
+  });
+
   it('warns when no quota of that name is listed', async () => {
     quotas.on(ListServiceQuotasCommand).resolves({ Quotas: [] });
     expect(only(await bedrockQuota.run(ctx(prodConfig(PROFILE)))).status).toBe('warn');
@@ -483,6 +489,38 @@ describe('Docker for the engine image', () => {
 });
 
 describe('the run and its report', () => {
+  it('passes a ready account through the whole checklist: exit 0', async () => {
+    bedrockWithProfile();
+    ssm.on(GetParameterCommand).resolves({ Parameter: { Value: '30' } });
+    bedrock.on(GetFoundationModelAvailabilityCommand).resolves({
+      agreementAvailability: { status: 'AVAILABLE' },
+      authorizationStatus: 'AUTHORIZED',
+      entitlementAvailability: 'AVAILABLE',
+      regionAvailability: 'AVAILABLE',
+    });
+    quotas.on(ListAWSDefaultServiceQuotasCommand).resolves({ Quotas: [] });
+    quotas.on(ListServiceQuotasCommand).resolves({
+      Quotas: [
+        {
+          ServiceCode: 'bedrock',
+          QuotaCode: 'L-RPMC',
+          QuotaName: 'Cross-Region InvokeModel requests per minute for Stable Image Control Structure',
+          Value: 20,
+        },
+      ],
+    });
+    quotas.on(GetServiceQuotaCommand).resolves({ Quota: { QuotaCode: SERVERLESS_CONCURRENCY_QUOTA, Value: 10 } });
+    sagemaker.on(ListEndpointsCommand).resolves({ Endpoints: [] });
+    lambda.on(GetAccountSettingsCommand).resolves({ AccountLimit: { ConcurrentExecutions: 1000 } });
+    sesv2.on(GetAccountCommand).resolves({ ProductionAccessEnabled: true, SendingEnabled: true });
+    sesv2.on(GetEmailIdentityCommand).resolves({ VerifiedForSendingStatus: true });
+    const findings = await runChecks(ctx(prodConfig(PROFILE)));
+    expect(findings.filter((f) => f.status !== 'pass')).toEqual([]);
+    expect(findings.length).toBeGreaterThanOrEqual(CHECKS.length);
+    expect(exitCodeOf(findings)).toBe(0);
+    expect(formatReport('', findings)).toMatch(/ passed, 0 failed, 0 to look at, 0 skipped: ready to deploy\.$/);
+  });
+
   it('turns a check that cannot read into a failure and prints each fix under its line', async () => {
     const denied: Check = {
       title: 'Something',

@@ -15,7 +15,7 @@ export const bedrockModels: Check = {
     for (const [modelId, styles] of configuredModels(ctx)) {
       const title = `Bedrock model ${modelId} (${styles.join(', ')})`;
       const model = await resolveModel(ctx, modelId);
-      out.push(model.profile ? profileFinding(ctx, title, model) : await foundationFinding(ctx, title, model));
+      out.push(model.profile ? profileFinding(ctx, title, model) : await foundationFinding(ctx, title, model, styles));
       const lifecycle = model.details?.modelLifecycle?.status;
       if (lifecycle && lifecycle !== 'ACTIVE')
         out.push({
@@ -59,7 +59,12 @@ function profileFinding(ctx: PreflightContext, title: string, model: ResolvedMod
   return { status: 'pass', title, detail: `inference profile ACTIVE, routes to ${regions.join(', ')}` };
 }
 
-async function foundationFinding(ctx: PreflightContext, title: string, model: ResolvedModel): Promise<Finding> {
+async function foundationFinding(
+  ctx: PreflightContext,
+  title: string,
+  model: ResolvedModel,
+  styles: string[],
+): Promise<Finding> {
   const region = ctx.config.bedrockRegion;
   if (!model.details)
     return {
@@ -78,7 +83,7 @@ async function foundationFinding(ctx: PreflightContext, title: string, model: Re
     title,
     detail: `supports only ${types.join(', ') || 'no'} inference: Bedrock refuses on-demand calls of this id with ValidationException`,
     fix: suggestion
-      ? `call it through inference profile ${suggestion}: -c generativeSettings='{"<style>":{"modelId":"${suggestion}"}}' (each style above)`
+      ? `call it through inference profile ${suggestion}: -c generativeSettings='${JSON.stringify(Object.fromEntries(styles.map((st) => [st, { modelId: suggestion }])))}'`
       : `no inference profile in ${region} contains it: choose another model or -c bedrockRegion`,
   };
 }

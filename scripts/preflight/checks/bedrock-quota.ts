@@ -18,7 +18,9 @@ export const bedrockQuota: Check = {
       const model = await resolveModel(ctx, modelId);
       const name = model.details?.modelName;
       const title = `Bedrock quota ${modelId}`;
-      if (!name) continue; // bedrock-models already fails an unknown model
+      // bedrock-models already fails an unknown model, and a profile-only model called by its plain id.
+      if (!name) continue;
+      if (!model.profile && !model.details?.inferenceTypesSupported?.includes('ON_DEMAND')) continue;
       const quota = findRpmQuota(await serviceQuotas(ctx, 'bedrock', region), name, model.profile !== null);
       if (!quota) {
         out.push({
