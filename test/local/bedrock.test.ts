@@ -8,7 +8,9 @@ import {
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import sharp from 'sharp';
 import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
-import { controlStructureBody, GenerativeError, readResult } from '../../lambdas/lib/bedrock';
+import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
+import { controlStructureBody, GenerativeError, invokeControlStructure, readResult } from '../../lambdas/lib/bedrock';
+import { metrics } from '../../lambdas/lib/observability';
 import { accountGate } from '../../local/bedrock/gate';
 import { type LocalBedrock, startLocalBedrock } from '../../local/bedrock/server';
 import { photo } from '../fixtures/photos';
@@ -216,5 +218,37 @@ describe('local Bedrock runtime: the account', () => {
     ])
       expect(() => gate.admit(id)).not.toThrow();
     expect(() => gate.admit(CONTROL_STRUCTURE_MODEL_ID)).toThrow(/on-demand throughput/);
+  });
+
+  test("the handlers' client: the account's answers are misconfigured (counted for the alarm), the quota throttled", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.url,
+      BEDROCK_REGION: 'us-west-2',
+      AWS_ACCESS_KEY_ID: 'x',
+      AWS_SECRET_ACCESS_KEY: 'x',
+    });
+    const addMetric = jest.spyOn(metrics, 'addMetric').mockImplementation(() => metrics);
+    const counted = () => addMetric.mock.calls.filter(([name]) => name === METRICS.modelMisconfigured).length;
+    const png = Buffer.from(body.image, 'base64');
+    const call = (modelId = profile) => invokeControlStructure({ ...styles['3d'], modelId }, png, 7);
+    try {
+      await expect(call(CONTROL_STRUCTURE_MODEL_ID)).rejects.toMatchObject({ name: GENERATIVE_ERRORS.misconfigured });
+      expect(counted()).toBe(1);
+      bedrock.setUnsubscribed([CONTROL_STRUCTURE_MODEL_ID]);
+      await expect(call()).rejects.toMatchObject({ name: GENERATIVE_ERRORS.misconfigured });
+      expect(counted()).toBe(2);
+      bedrock.setUnsubscribed([]);
+      // A minute after the earlier tests' calls, so the window holds only this test's.
+      const later = Date.now() + 61_000;
+      jest.spyOn(Date, 'now').mockImplementation(() => later);
+      bedrock.setRequestsPerMinute(1);
+      await expect(call()).resolves.toBeInstanceOf(Buffer);
+      await expect(call()).rejects.toMatchObject({ name: GENERATIVE_ERRORS.throttled });
+      expect(counted()).toBe(2);
+    } finally {
+      jest.restoreAllMocks();
+      process.env = saved;
+    }
   });
 });
