@@ -11,8 +11,15 @@ export type Block =
   /** The main call to action: a button in HTML, the label and the address on their own lines in text. */
   | { kind: 'button'; text: string; href: string }
   | { kind: 'list'; title: string; items: Inline[][] }
-  /** Label and amount rows (a receipt); `strong` rows are totals. */
-  | { kind: 'table'; title: string; rows: { label: string; value: string; strong?: boolean }[] };
+  /** Label and amount rows (a receipt); `strong` rows are totals, a `note` is a detail under the label. */
+  | { kind: 'table'; title: string; rows: TableRow[] };
+
+export interface TableRow {
+  label: string;
+  value: string;
+  note?: string;
+  strong?: boolean;
+}
 
 export interface EmailTemplate {
   subject: string;
@@ -53,8 +60,13 @@ function blockText(block: Block): string {
     case 'list':
       return [block.title, ...block.items.map((item) => `  - ${item.map(inlineText).join('')}`)].join('\n');
     case 'table': {
+      // Amounts right-aligned in one column, as on a paper receipt.
       const width = Math.max(...block.rows.map((r) => r.label.length));
-      const rows = block.rows.map((r) => `  ${`${r.label}:`.padEnd(width + 1)} ${r.value}`);
+      const amount = Math.max(...block.rows.map((r) => r.value.length));
+      const rows = block.rows.flatMap((r) => [
+        `  ${r.label.padEnd(width)}  ${r.value.padStart(amount)}`,
+        ...(r.note ? [`    ${r.note}`] : []),
+      ]);
       return [block.title, ...rows].join('\n');
     }
   }
@@ -76,7 +88,9 @@ function blockHtml(block: Block): string {
       const rows = block.rows.map((r) => {
         const weight = r.strong ? ';font-weight:bold' : '';
         return (
-          `<tr><td style="${CELL};padding-right:16px${weight}">${escapeHtml(r.label)}</td>` +
+          `<tr><td style="${CELL};padding-right:16px${weight}">${escapeHtml(r.label)}` +
+          (r.note ? `<br><span style="font-size:13px;color:#4b5563">${escapeHtml(r.note)}</span>` : '') +
+          '</td>' +
           `<td style="${CELL};text-align:right;white-space:nowrap${weight}">${escapeHtml(r.value)}</td></tr>`
         );
       });

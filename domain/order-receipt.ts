@@ -3,6 +3,7 @@
  * what was refunded and why. Amounts are the order record's cents, formatted here once (formatPrice) for every
  * place that shows a receipt.
  */
+import type { TableRow } from './email-template';
 import { formatPrice } from './pricing';
 import { getStyle } from './styles';
 
@@ -21,28 +22,24 @@ export interface ReceiptInput {
   refund?: { amount: number; items: number; reasons: readonly string[] };
 }
 
-export interface ReceiptLine {
-  label: string;
-  value: string;
-  /** A total (paid, or kept after a refund). */
-  strong?: boolean;
-}
+/** One row: what, how much, a detail under it (the styles, a refund's reasons), and whether it is a total. */
+export type ReceiptLine = TableRow;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function receiptLines(r: ReceiptInput): ReceiptLine[] {
   const names = r.styles.map((id) => getStyle(id)?.name ?? id).join(', ');
   const bought =
-    `${plural(r.photos, 'photo', 'photos')} × ${plural(r.styles.length, 'style', 'styles')} (${names}): ` +
-    `${plural(r.generations, 'image', 'images')} at ${formatPrice(r.pricePerImage)}`;
-  const lines: ReceiptLine[] = [{ label: bought, value: formatPrice(r.originalPrice) }];
+    `${plural(r.generations, 'image', 'images')} (${plural(r.photos, 'photo', 'photos')} × ` +
+    `${plural(r.styles.length, 'style', 'styles')}) at ${formatPrice(r.pricePerImage)}`;
+  const lines: ReceiptLine[] = [{ label: bought, value: formatPrice(r.originalPrice), note: names }];
   if (r.discount > 0) lines.push({ label: 'Discount', value: formatPrice(-r.discount) });
   lines.push({ label: 'Paid', value: formatPrice(r.total), strong: true });
   if (r.refund && r.refund.amount > 0) {
-    const why = r.refund.reasons.length ? `: ${r.refund.reasons.join(' ')}` : '';
     lines.push({
-      label: `Refunded for ${plural(r.refund.items, 'image', 'images')} not delivered${why}`,
+      label: `Refunded: ${plural(r.refund.items, 'image', 'images')} not delivered`,
       value: formatPrice(-r.refund.amount),
+      ...(r.refund.reasons.length ? { note: r.refund.reasons.join(' ') } : {}),
     });
     lines.push({ label: 'Paid after the refund', value: formatPrice(r.total - r.refund.amount), strong: true });
   }
