@@ -92,6 +92,7 @@ describe('fact placeholders', () => {
     );
     expect(resolveFacts('{limits.maxPhotos} {limits.maxFileMb} {limits.maxMegapixels}', 'x')).toBe('50 10 40');
     expect(resolveFacts('{size.preview} {size.paid} {size.generative}', 'x')).toBe('256 2048 1536');
+    expect(resolveFacts('{retention.images}', 'x')).toBe('30');
   });
 
   test('leave {brand} for the page and braces that are not placeholders alone', () => {

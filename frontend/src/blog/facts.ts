@@ -17,12 +17,14 @@
  *   {size.preview}       long side of a free preview in px: 256
  *   {size.paid}          long side of a paid engine-drawn image in px, at most: 2048
  *   {size.generative}    long side of a paid model-drawn image in px, at most: 1536
+ *   {retention.images}   days a paid image is kept before it is deleted: 30
  * `{brand}` is left as it is: the brand comes from the runtime config and the page fills it in (content.ts).
  */
 import { GENERATIVE_PRESETS } from '../../../domain/generative';
 import { MAX_PIXELS, PAID_LONG_SIDE, PREVIEW_LONG_SIDE } from '../../../domain/image-format';
 import { refundFor } from '../../../domain/orders';
 import { DISCOUNT_PERCENT, formatPrice, orderSummary, pricePerImage } from '../../../domain/pricing';
+import { RETENTION_DAYS } from '../../../domain/privacy';
 import { STYLES } from '../../../domain/styles';
 import { MAX_FILE_BYTES, MAX_FILES } from '../../../domain/upload-rules';
 
@@ -87,6 +89,7 @@ const FACTS: Record<string, (args: string[]) => string> = {
   'limits.maxMegapixels': noArgs('limits.maxMegapixels', () => String(MAX_PIXELS / 1_000_000)),
   'size.preview': noArgs('size.preview', () => String(PREVIEW_LONG_SIDE)),
   'size.paid': noArgs('size.paid', () => String(PAID_LONG_SIDE)),
+  'retention.images': noArgs('retention.images', () => String(RETENTION_DAYS.outputs)),
   'size.generative': noArgs('size.generative', () => String(GENERATIVE_PRESETS['3d'].outputSize)),
 };
 
