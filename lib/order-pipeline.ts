@@ -60,10 +60,15 @@ const ORDER_TASKS = {
     memoryMb: 256,
     timeoutSeconds: 60,
   },
-  orderEmail: { entry: 'order-email', access: ['generations:write', 'mail'], memoryMb: 256, timeoutSeconds: 20 },
+  orderEmail: {
+    entry: 'order-email',
+    access: ['generations:write', 'orders:read', 'mail'],
+    memoryMb: 256,
+    timeoutSeconds: 20,
+  },
   orderFailed: {
     entry: 'order-failed',
-    access: ['generations:write', 'payments:secret', 'mail'],
+    access: ['generations:write', 'orders:read', 'payments:secret', 'mail'],
     memoryMb: 256,
     timeoutSeconds: 60,
   },
