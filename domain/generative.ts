@@ -13,7 +13,10 @@ export type SeedPolicy =
   | 'random';
 
 export interface GenerativeStyleSettings {
-  /** Bedrock model id or inference profile id called with InvokeModel. */
+  /**
+   * What InvokeModel is called with: a cross-Region inference profile id (`us.stability...`, the default), an
+   * application inference profile ARN, or a foundation model id (only for models that allow on-demand calls).
+   */
   readonly modelId: string;
   readonly prompt: string;
   readonly negativePrompt: string;
@@ -28,8 +31,57 @@ export interface GenerativeStyleSettings {
 
 export type GenerativeStyles = Partial<Record<StyleId, GenerativeStyleSettings>>;
 
-/** Stable Image Control Structure on Bedrock (docs/bedrock.md says why this model). */
+/** Stable Image Control Structure on Bedrock (docs/bedrock.md says why this model): the foundation model. */
 export const CONTROL_STRUCTURE_MODEL_ID = 'stability.stable-image-control-structure-v1:0';
+
+/** The Bedrock region the presets are written for (lib/config.ts's default `bedrockRegion`). */
+export const DEFAULT_BEDROCK_REGION = 'us-west-2';
+
+/**
+ * Foundation models Bedrock offers only through inference profiles (inference type INFERENCE_PROFILE): an on-demand
+ * call of their plain id is refused with ValidationException. The local stand-in plays that refusal.
+ */
+export const PROFILE_ONLY_MODELS: readonly string[] = [CONTROL_STRUCTURE_MODEL_ID];
+
+/** Geography prefixes of AWS's system-defined cross-Region inference profiles. */
+const PROFILE_GEOGRAPHIES = ['us-gov', 'us', 'eu', 'apac', 'jp', 'au', 'ca', 'global'] as const;
+const PROFILE_ID = new RegExp(`^(${PROFILE_GEOGRAPHIES.join('|')})\\.([a-z0-9-]+\\.[a-z0-9.:-]+)$`, 'i');
+const APPLICATION_PROFILE_ARN =
+  /^arn:aws(?:-cn|-us-gov)?:bedrock:[a-z0-9-]+:\d{12}:application-inference-profile\/[a-z0-9]+$/i;
+const FOUNDATION_MODEL_ID = /^[a-z0-9-]+\.[a-z0-9.:-]+$/i;
+
+/** What a configured model id names, for IAM (lib/bedrock-access.ts) and the local stand-in. */
+export type ModelRef =
+  | { kind: 'foundation-model'; modelId: string }
+  | { kind: 'inference-profile'; geography: string; foundationModel: string }
+  | { kind: 'application-inference-profile'; arn: string };
+
+/** Parses a model id as Bedrock reads it; null for anything it would not accept. */
+export function parseModelId(id: string): ModelRef | null {
+  if (APPLICATION_PROFILE_ARN.test(id)) return { kind: 'application-inference-profile', arn: id };
+  const profile = PROFILE_ID.exec(id);
+  if (profile) return { kind: 'inference-profile', geography: profile[1].toLowerCase(), foundationModel: profile[2] };
+  if (FOUNDATION_MODEL_ID.test(id)) return { kind: 'foundation-model', modelId: id };
+  return null;
+}
+
+/** The cross-Region inference profile geography that serves a region: us-* → us, eu-* → eu, ap-* → apac. */
+export function profileGeography(region: string): string {
+  if (region.startsWith('us-gov-')) return 'us-gov';
+  for (const [prefix, geography] of [
+    ['us-', 'us'],
+    ['eu-', 'eu'],
+    ['ap-', 'apac'],
+  ] as const)
+    if (region.startsWith(prefix)) return geography;
+  throw new Error(
+    `No cross-Region inference profile geography is known for Bedrock region "${region}": name a profile with -c generativeSettings='{"3d":{"modelId":"..."}}'`,
+  );
+}
+
+/** The system-defined inference profile of a foundation model in a region's geography, e.g. `us.stability...`. */
+export const inferenceProfileId = (foundationModel: string, region: string) =>
+  `${profileGeography(region)}.${foundationModel}`;
 
 const KEEP = 'same person, same pose, same framing, recognisable face';
 const NEGATIVE = 'photo, photorealistic, deformed face, extra fingers, extra limbs, text, watermark, signature, blurry';
@@ -37,6 +89,7 @@ const NEGATIVE = 'photo, photorealistic, deformed face, extra fingers, extra lim
 /**
  * Prompts per style: every catalogue style can be made generative by configuration (`-c generativeStyles=...`);
  * the defaults render `3d` and `anime` generatively. Control strength is high: the person must stay recognisable.
+ * Their model is the inference profile of DEFAULT_BEDROCK_REGION; generativePreset() gives it for another region.
  */
 export const GENERATIVE_PRESETS: Record<StyleId, GenerativeStyleSettings> = {
   '3d': preset(
@@ -63,7 +116,7 @@ export const GENERATIVE_PRESETS: Record<StyleId, GenerativeStyleSettings> = {
 
 function preset(prompt: string, controlStrength: number): GenerativeStyleSettings {
   return {
-    modelId: CONTROL_STRUCTURE_MODEL_ID,
+    modelId: inferenceProfileId(CONTROL_STRUCTURE_MODEL_ID, DEFAULT_BEDROCK_REGION),
     prompt,
     negativePrompt: NEGATIVE,
     controlStrength,
@@ -71,6 +124,11 @@ function preset(prompt: string, controlStrength: number): GenerativeStyleSetting
     previewSize: 512,
     seed: 'per-photo',
   };
+}
+
+/** A preset with the inference profile that serves `region`. */
+export function generativePreset(style: StyleId, region: string): GenerativeStyleSettings {
+  return { ...GENERATIVE_PRESETS[style], modelId: inferenceProfileId(CONTROL_STRUCTURE_MODEL_ID, region) };
 }
 
 /** Checks settings (from configuration or the environment); throws with the offending field. */
@@ -83,8 +141,10 @@ export function validateGenerativeStyles(
     if (!isStyle(id)) throw new Error(`Generative style "${id}" is not in the catalogue`);
     const s = raw as GenerativeStyleSettings;
     const where = `generative style ${id}`;
-    if (typeof s?.modelId !== 'string' || !/^[a-z0-9.:-]+$/i.test(s.modelId))
-      throw new Error(`${where}: modelId is missing or malformed`);
+    if (typeof s?.modelId !== 'string' || !parseModelId(s.modelId))
+      throw new Error(
+        `${where}: modelId must be an inference profile id (us.<model>), an application inference profile ARN or a foundation model id`,
+      );
     if (typeof s.prompt !== 'string' || s.prompt.length === 0 || s.prompt.length > 10_000)
       throw new Error(`${where}: prompt must be 1..10000 characters`);
     if (typeof s.negativePrompt !== 'string' || s.negativePrompt.length > 10_000)

@@ -4,6 +4,11 @@ import { MAX_FILE_BYTES, sniffImageType } from './upload-rules';
 export const ACCEPTED_TYPES = ['image/jpeg', 'image/png'] as const;
 export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
 
+/** Long side in px of a free preview (every style, engine or model). */
+export const PREVIEW_LONG_SIDE = 256;
+/** Long side in px of a paid engine image, at most: photos are shrunk to it, never enlarged. */
+export const PAID_LONG_SIDE = 2048;
+
 /** Images above this many pixels are refused before decoding (decompression bombs). */
 export const MAX_PIXELS = 40_000_000;
 /** Uploads must be smaller than this (spec: under 10 MB); the same limit the browser enforces. */

@@ -1,7 +1,13 @@
 /**
- * The order e-mail: sent once when a paid order is finished, with links to the status page and each photo's gallery.
- * Pure text building; lambdas/lib/mail.ts sends it. Links point at the site (never at presigned URLs, which expire).
+ * The order e-mail: sent once when a paid order is finished, with the receipt, a link to the status page and each
+ * photo's gallery. Written once as blocks (domain/email-template.ts) that render both the text and the HTML body;
+ * lambdas/lib/mail.ts sends it. Links point at the site (never at presigned URLs, which expire).
  */
+import { type Block, type EmailTemplate, link, mailto, type RenderedEmail, renderEmail } from './email-template';
+import type { ReceiptLine } from './order-receipt';
+
+export type { RenderedEmail } from './email-template';
+
 export interface OrderEmailInput {
   brand: string;
   siteUrl: string;
@@ -14,77 +20,74 @@ export interface OrderEmailInput {
   delivered: number;
   /** Customer-facing note about failed items and the refund, if any. */
   notice: string | null;
+  /** What was bought, paid and refunded (domain/order-receipt.ts); null when the order record is gone. */
+  receipt: ReceiptLine[] | null;
 }
 
-export interface RenderedEmail {
-  subject: string;
-  html: string;
-  text: string;
-}
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
+export function orderEmail(input: OrderEmailInput): EmailTemplate {
   const site = input.siteUrl.replace(/\/+$/, '');
   const statusUrl = `${site}/status/${encodeURIComponent(input.generationId)}`;
-  const galleries = input.galleryHashes.map((hash, i) => ({ label: `Photo ${i + 1}`, url: `${site}/image/${hash}` }));
-  const brand = input.brand;
+  const { brand } = input;
+  const receipt: Block[] = input.receipt ? [{ kind: 'table', title: 'Your receipt', rows: input.receipt }] : [];
 
   if (input.status === 'failed') {
-    const subject = `${brand}: we could not create your images`;
-    const lines = [
-      'Hello,',
-      '',
-      input.notice ?? 'We could not generate your images.',
-      '',
-      `Order status: ${statusUrl}`,
-      '',
-      `Sorry about that. Reply to this e-mail or write to ${input.supportEmail} if you need help.`,
-      `— ${brand}`,
-    ];
-    const html = page(brand, [
-      `<p>Hello,</p>`,
-      `<p>${escapeHtml(input.notice ?? 'We could not generate your images.')}</p>`,
-      `<p><a href="${escapeHtml(statusUrl)}">View your order status</a></p>`,
-      `<p>Sorry about that. Reply to this e-mail or write to ${mailto(input.supportEmail)} if you need help.<br>— ${escapeHtml(brand)}</p>`,
-    ]);
-    return { subject, html, text: lines.join('\n') };
+    return {
+      subject: `${brand}: we could not create your images`,
+      heading: brand,
+      blocks: [
+        { kind: 'paragraph', parts: ['Hello,'] },
+        { kind: 'paragraph', parts: [input.notice ?? 'We could not generate your images.'] },
+        ...receipt,
+        { kind: 'paragraph', parts: [link('View your order status', statusUrl)] },
+        {
+          kind: 'paragraph',
+          parts: [
+            'Sorry about that. Reply to this e-mail or write to ',
+            mailto(input.supportEmail),
+            ' if you need help.',
+          ],
+        },
+        { kind: 'paragraph', parts: [`— ${brand}`] },
+      ],
+    };
   }
 
   const count = `${input.delivered} ${input.delivered === 1 ? 'image is' : 'images are'}`;
-  const subject = `${brand}: your cartoon images are ready`;
-  const text = [
-    'Hello,',
-    '',
-    `Your ${count} ready. Download them here (the download links on the page are refreshed each time you open it):`,
-    statusUrl,
-    '',
-    ...(galleries.length ? ['Galleries by photo:', ...galleries.map((g) => `  ${g.label}: ${g.url}`), ''] : []),
-    ...(input.notice ? [input.notice, ''] : []),
-    `Questions? Reply to this e-mail or write to ${input.supportEmail}. You can delete your photos and images at any time from the order status page.`,
-    '',
-    `Thanks for using ${brand}!`,
-  ].join('\n');
-  const html = page(brand, [
-    `<p>Hello,</p>`,
-    `<p>Your ${escapeHtml(count)} ready.</p>`,
-    `<p><a href="${escapeHtml(statusUrl)}" style="display:inline-block;padding:10px 18px;background:#6d28d9;color:#ffffff;border-radius:6px;text-decoration:none">Download your images</a></p>`,
-    galleries.length
-      ? `<p>Galleries by photo:</p><ul>${galleries.map((g) => `<li><a href="${escapeHtml(g.url)}">${escapeHtml(g.label)}</a></li>`).join('')}</ul>`
-      : '',
-    input.notice ? `<p>${escapeHtml(input.notice)}</p>` : '',
-    `<p>Questions? Reply to this e-mail or write to ${mailto(input.supportEmail)}. You can delete your photos and images at any time from the order status page.</p>`,
-    `<p>Thanks for using ${escapeHtml(brand)}!</p>`,
-  ]);
-  return { subject, html, text };
+  const galleries: Block[] = input.galleryHashes.length
+    ? [
+        {
+          kind: 'list',
+          title: 'Galleries by photo:',
+          items: input.galleryHashes.map((hash, i) => [link(`Photo ${i + 1}`, `${site}/image/${hash}`)]),
+        },
+      ]
+    : [];
+  return {
+    subject: `${brand}: your cartoon images are ready`,
+    heading: brand,
+    blocks: [
+      { kind: 'paragraph', parts: ['Hello,'] },
+      {
+        kind: 'paragraph',
+        parts: [`Your ${count} ready. The download links on the order page are refreshed each time you open it.`],
+      },
+      { kind: 'button', text: 'Download your images', href: statusUrl },
+      ...galleries,
+      ...(input.notice ? [{ kind: 'paragraph', parts: [input.notice] } satisfies Block] : []),
+      ...receipt,
+      {
+        kind: 'paragraph',
+        parts: [
+          'Questions? Reply to this e-mail or write to ',
+          mailto(input.supportEmail),
+          '. You can delete your photos and images at any time from the order status page.',
+        ],
+      },
+      { kind: 'paragraph', parts: [`Thanks for using ${brand}!`] },
+    ],
+  };
 }
 
-const mailto = (address: string) => `<a href="mailto:${escapeHtml(address)}">${escapeHtml(address)}</a>`;
-
-function page(brand: string, blocks: string[]): string {
-  return (
-    `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;color:#111827">` +
-    `<h1 style="font-size:20px">${escapeHtml(brand)}</h1>${blocks.filter(Boolean).join('')}</body></html>`
-  );
+export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
+  return renderEmail(orderEmail(input));
 }

@@ -81,21 +81,27 @@ export const ENGINE_RETRYABLE: readonly EngineErrorName[] = Object.values(ENGINE
 
 /**
  * Errors of generative renders (lambdas/lib/bedrock.ts), by name for the order pipeline: throttled and unavailable
- * pass with time (retried with backoff); refused (content filtered, input refused) and rendererChanged never do,
- * so the item fails at once and is refunded.
+ * pass with time (retried with backoff); refused (content filtered, input refused for this photo) and
+ * rendererChanged never do, so the item fails at once and is refunded. misconfigured is the operator's problem
+ * (access denied, not subscribed, on-demand call of a profile-only model, model not found or not ready): it never
+ * says anything about the photo, is alarmed at once (METRICS.modelMisconfigured) and retried at a long interval
+ * (GENERATIVE_MISCONFIGURED_RETRYABLE), so the item is delivered once the configuration is fixed.
  */
 export const GENERATIVE_ERRORS = {
   throttled: 'GenerativeThrottled',
   unavailable: 'GenerativeUnavailable',
   refused: 'GenerativeRefused',
   rendererChanged: 'RendererChanged',
-  accessDenied: 'GenerativeAccessDenied',
+  misconfigured: 'GenerativeMisconfigured',
 } as const;
 export type GenerativeErrorName = (typeof GENERATIVE_ERRORS)[keyof typeof GENERATIVE_ERRORS];
+/** Retried soon with backoff: these pass in seconds. */
 export const GENERATIVE_RETRYABLE: readonly GenerativeErrorName[] = [
   GENERATIVE_ERRORS.throttled,
   GENERATIVE_ERRORS.unavailable,
 ];
+/** Retried at a long interval: these pass when an operator fixes the account. */
+export const GENERATIVE_MISCONFIGURED_RETRYABLE: readonly GenerativeErrorName[] = [GENERATIVE_ERRORS.misconfigured];
 
 /** Powertools service name: the `service` dimension of every metric and field of every log line. */
 export const SERVICE_NAME = 'toonzap';
@@ -120,6 +126,8 @@ export const METRICS = {
   /** Generative model calls (Bedrock): latency and errors. */
   modelLatency: 'ModelLatency',
   modelErrors: 'ModelErrors',
+  /** Generative model calls refused for the account's configuration (access, subscription, model id): alarmed at once. */
+  modelMisconfigured: 'ModelMisconfigured',
   /** API answers of 500 or more, with dimension `route` (the route key, e.g. `POST /api/stripe-webhook`). */
   serverErrors: 'ServerErrors',
   /** Orders or jobs the reconciler had to repair (each one is a failure something else missed). */

@@ -5,6 +5,7 @@
  * plus the style catalogue re-exported from ./styles (which is importable without sharp).
  */
 
+import { PAID_LONG_SIDE, PREVIEW_LONG_SIDE } from '../domain/image-format';
 import { STYLE_IDS, type StyleId } from '../domain/styles';
 import { ANALYSIS_LONG, type Analysis } from './analysis';
 import { analyzeImage } from './analysis-thread';
@@ -23,8 +24,8 @@ export { DEFAULT_MAX_PIXELS, type DecodedImage, type DecodeOptions, decodeInput,
 export { encodeOutput, normaliseImage } from './output';
 export { closeStylePool, stylesRenderedByWorkers, warmStylePool } from './style-pool';
 
-export const DEFAULT_MAX_SIZE = 2048;
-export const DEFAULT_THUMBNAIL_SIZE = 256;
+export const DEFAULT_MAX_SIZE = PAID_LONG_SIDE;
+export const DEFAULT_THUMBNAIL_SIZE = PREVIEW_LONG_SIDE;
 
 export interface RenderOptions {
   /** Long side of the output in px (default 2048). The input is never upscaled. */

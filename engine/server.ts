@@ -18,6 +18,8 @@ import {
   analysisFromJson,
   analysisToJson,
   analyzePhoto,
+  DEFAULT_MAX_SIZE,
+  DEFAULT_THUMBNAIL_SIZE,
   ImageInputError,
   isStyleId,
   renderAllThumbnails,
@@ -160,12 +162,19 @@ async function invokeBatch(req: BatchRequest, s3: S3Client): Promise<Record<stri
   const wanted = new Set(req.outputs.map((o) => o.style));
   let rendered: { style: string; png: Buffer }[];
   if (req.kind === 'thumbnail') {
-    const all = await renderAllThumbnails(bytes, { size: req.size ?? 256, watermark: req.watermark, analysis });
+    const all = await renderAllThumbnails(bytes, {
+      size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
+      watermark: req.watermark,
+      analysis,
+    });
     rendered = all.filter((t) => wanted.has(t.styleId)).map((t) => ({ style: t.styleId, png: t.png }));
   } else {
     rendered = [];
     for (const style of wanted)
-      rendered.push({ style, png: await renderStyle(bytes, style, { maxSize: req.size ?? 2048, analysis }) });
+      rendered.push({
+        style,
+        png: await renderStyle(bytes, style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, analysis }),
+      });
   }
   const byStyle = new Map(rendered.map((r) => [r.style, r.png]));
   const outputs = await Promise.all(
@@ -258,8 +267,12 @@ async function invoke(req: InvocationRequest, s3: S3Client): Promise<Record<stri
   const analysis = 'data' in req.input ? undefined : await cachedAnalysis(s3, req.input.bucket, bytes);
   const png =
     req.kind === 'thumbnail'
-      ? await renderThumbnail(bytes, req.style, { size: req.size ?? 256, watermark: req.watermark, analysis })
-      : await renderStyle(bytes, req.style, { maxSize: req.size ?? 2048, analysis });
+      ? await renderThumbnail(bytes, req.style, {
+          size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
+          watermark: req.watermark,
+          analysis,
+        })
+      : await renderStyle(bytes, req.style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, analysis });
   const meta = await sharp(png).metadata();
   const result: Record<string, unknown> = { width: meta.width, height: meta.height, style: req.style };
   if (req.output) {

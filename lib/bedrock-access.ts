@@ -1,11 +1,14 @@
+import { CONTROL_STRUCTURE_MODEL_ID, parseModelId, profileGeography } from '../domain/generative';
 import type { EnvConfig } from './config';
 
-/** Cross-region inference profile ids start with a geography (e.g. `us.stability...`); plain ids are foundation models. */
-const PROFILE_PREFIX = /^(us|eu|apac|jp|au|ca|us-gov|global)\./;
-
 /**
- * The ARNs `bedrock:InvokeModel` is granted on: each configured model's foundation-model ARN in the Bedrock region,
- * or, for an inference profile, the profile's ARN plus its foundation model in every region the profile routes to.
+ * The ARNs `bedrock:InvokeModel` is granted on, for each configured model id (domain/generative.ts parseModelId):
+ *  - a cross-Region inference profile (`us.<model>`): the profile's ARN in the Bedrock region plus its foundation
+ *    model in every region the profile routes to (`bedrockProfileRegions`), as AWS requires for a profile;
+ *  - an application inference profile ARN: that ARN, plus the system profile and foundation-model ARNs of the
+ *    model the code speaks to (Stable Image Control Structure: the only request body it writes), since Bedrock
+ *    checks the call against the resolved profile and model too;
+ *  - a plain foundation model id: its ARN in the Bedrock region.
  * Nothing else: a function may call exactly the models the configuration names.
  */
 export function bedrockModelArns(
@@ -14,17 +17,37 @@ export function bedrockModelArns(
   partition = 'aws',
 ): string[] {
   const arns = new Set<string>();
+  const profileArns = (geography: string, foundationModel: string) => {
+    for (const region of config.bedrockProfileRegions) {
+      if (geography !== 'global' && profileGeography(region) !== geography)
+        throw new Error(
+          `bedrockProfileRegions has ${region}, outside the ${geography}. inference profile's geography: set -c bedrockProfileRegions to the regions that profile routes to`,
+        );
+      arns.add(`arn:${partition}:bedrock:${region}::foundation-model/${foundationModel}`);
+    }
+    arns.add(
+      `arn:${partition}:bedrock:${config.bedrockRegion}:${account}:inference-profile/${geography}.${foundationModel}`,
+    );
+  };
   for (const s of Object.values(config.generativeStyles)) {
     if (!s) continue;
-    const profile = PROFILE_PREFIX.exec(s.modelId);
-    if (!profile) {
-      arns.add(`arn:${partition}:bedrock:${config.bedrockRegion}::foundation-model/${s.modelId}`);
-      continue;
+    const ref = parseModelId(s.modelId);
+    if (!ref) throw new Error(`Model id "${s.modelId}" is neither a foundation model, nor an inference profile`);
+    if (ref.kind === 'foundation-model')
+      arns.add(`arn:${partition}:bedrock:${config.bedrockRegion}::foundation-model/${ref.modelId}`);
+    else if (ref.kind === 'inference-profile') profileArns(ref.geography, ref.foundationModel);
+    else {
+      arns.add(ref.arn);
+      profileArns(profileGeography(config.bedrockRegion), CONTROL_STRUCTURE_MODEL_ID);
     }
-    arns.add(`arn:${partition}:bedrock:${config.bedrockRegion}:${account}:inference-profile/${s.modelId}`);
-    const base = s.modelId.slice(profile[0].length);
-    for (const region of config.bedrockProfileRegions)
-      arns.add(`arn:${partition}:bedrock:${region}::foundation-model/${base}`);
   }
   return [...arns].sort();
 }
+
+/**
+ * AWS Marketplace actions the caller of a third-party model (Stability AI's) needs on the first invocation in an
+ * account, when Bedrock subscribes the account to the model (Bedrock user guide, "Access Amazon Bedrock foundation
+ * models"); without them that call, and every later one, answers AccessDeniedException until someone subscribes.
+ * These actions support no resource-level permissions.
+ */
+export const MARKETPLACE_SUBSCRIBE_ACTIONS = ['aws-marketplace:ViewSubscriptions', 'aws-marketplace:Subscribe'];

@@ -4,9 +4,10 @@
  */
 import { PAYMENT_MODES, type PaymentMode } from '../domain/contract';
 import {
-  GENERATIVE_PRESETS,
+  DEFAULT_BEDROCK_REGION,
   type GenerativeStyleSettings,
   type GenerativeStyles,
+  generativePreset,
   validateGenerativeStyles,
 } from '../domain/generative';
 import { DEFAULT_SUPPORT_EMAIL, RETENTION_DAYS } from '../domain/privacy';
@@ -66,13 +67,22 @@ export interface EnvConfig {
   readonly bedrockRegion: string;
   /** Regions an inference profile id (us./eu./apac./global. prefix) may route to: its foundation-model ARNs are granted there. */
   readonly bedrockProfileRegions: readonly string[];
+  /**
+   * The engine's SageMaker serverless endpoint: concurrent invocations it serves (MaxConcurrency, 1..200; beyond
+   * it SageMaker answers ThrottlingException) and instances kept warm (ProvisionedConcurrency, 0 = none, at most
+   * MaxConcurrency), so the first visitor after idle does not wait for a cold start. Both count against the
+   * account's serverless concurrency quota in the region.
+   */
+  readonly engineMaxConcurrency: number;
+  readonly engineProvisionedConcurrency: number;
   /** Free generative previews per UTC day (each is one paid model call); past it tiles show the static sample. */
   readonly generativePreviewsPerDay: number;
 }
 
 /** Default generative styles: at least `3d` and `anime` in every deployed environment (and in `npm start`). */
 const DEFAULT_GENERATIVE: StyleId[] = ['3d', 'anime'];
-const presets = (ids: StyleId[]): GenerativeStyles => Object.fromEntries(ids.map((id) => [id, GENERATIVE_PRESETS[id]]));
+const presets = (ids: StyleId[], region: string): GenerativeStyles =>
+  Object.fromEntries(ids.map((id) => [id, generativePreset(id, region)]));
 
 const base: Omit<EnvConfig, 'envName'> = {
   brandName: 'ToonZap',
@@ -94,10 +104,12 @@ const base: Omit<EnvConfig, 'envName'> = {
   workRateLimitPer5Min: 100,
   siteDomain: null,
   siteCertificateArn: null,
-  generativeStyles: presets(DEFAULT_GENERATIVE),
-  bedrockRegion: 'us-west-2',
+  generativeStyles: presets(DEFAULT_GENERATIVE, DEFAULT_BEDROCK_REGION),
+  bedrockRegion: DEFAULT_BEDROCK_REGION,
   bedrockProfileRegions: ['us-east-1', 'us-east-2', 'us-west-2'],
   generativePreviewsPerDay: 200,
+  engineMaxConcurrency: 10,
+  engineProvisionedConcurrency: 0,
 };
 
 export const ENVIRONMENTS: Record<EnvConfig['envName'], EnvConfig> = {
@@ -108,6 +120,7 @@ export const ENVIRONMENTS: Record<EnvConfig['envName'], EnvConfig> = {
     retainData: true,
     metricsNamespace: 'ToonZap/prod',
     generativePreviewsPerDay: 1000,
+    engineProvisionedConcurrency: 1,
   },
 };
 
@@ -151,6 +164,21 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
       throw new Error(`${key} must be a whole number from 10 to 2000000000, not "${String(value)}"`);
     out[key] = n;
   }
+  for (const key of ['engineMaxConcurrency', 'engineProvisionedConcurrency'] as const) {
+    const value = getContext(key);
+    if (value !== undefined && value !== null && value !== '') out[key] = Number(value);
+  }
+  // SageMaker serverless: MaxConcurrency 1..200, ProvisionedConcurrency 1..MaxConcurrency when set.
+  if (!Number.isInteger(cfg.engineMaxConcurrency) || cfg.engineMaxConcurrency < 1 || cfg.engineMaxConcurrency > 200)
+    throw new Error(`engineMaxConcurrency must be a whole number from 1 to 200, not "${cfg.engineMaxConcurrency}"`);
+  if (
+    !Number.isInteger(cfg.engineProvisionedConcurrency) ||
+    cfg.engineProvisionedConcurrency < 0 ||
+    cfg.engineProvisionedConcurrency > cfg.engineMaxConcurrency
+  )
+    throw new Error(
+      `engineProvisionedConcurrency must be a whole number from 0 to engineMaxConcurrency, not "${cfg.engineProvisionedConcurrency}"`,
+    );
   if (!cfg.siteDomain !== !cfg.siteCertificateArn)
     throw new Error('siteDomain and siteCertificateArn go together: set both or neither');
   if (cfg.siteDomain && !cfg.siteUrl) out.siteUrl = `https://${cfg.siteDomain}`;
@@ -165,12 +193,16 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
 
 /** `-c generativeStyles`, `-c generativeSettings`, `-c generativePreviewsPerDay`, `-c bedrockProfileRegions` on top of the environment. */
 function generativeOverrides(cfg: EnvConfig, getContext: (key: string) => unknown): Partial<EnvConfig> {
-  let styles: Record<string, GenerativeStyleSettings> = { ...cfg.generativeStyles };
+  // The environments' styles are presets: their model follows the (possibly overridden) Bedrock region.
+  let styles = presets(Object.keys(cfg.generativeStyles) as StyleId[], cfg.bedrockRegion) as Record<
+    string,
+    GenerativeStyleSettings
+  >;
   const ids = getContext('generativeStyles');
   if (typeof ids === 'string' && ids !== '') {
     const list = ids === 'none' ? [] : ids.split(',').map((s) => s.trim());
     for (const id of list) if (!isStyleId(id)) throw new Error(`generativeStyles: unknown style "${id}"`);
-    styles = presets(list as StyleId[]) as Record<string, GenerativeStyleSettings>;
+    styles = presets(list as StyleId[], cfg.bedrockRegion) as Record<string, GenerativeStyleSettings>;
   }
   const settings = getContext('generativeSettings');
   if (settings !== undefined) {

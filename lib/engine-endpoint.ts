@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { Stack } from 'aws-cdk-lib';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
 import * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -84,14 +85,26 @@ export class EngineEndpoint extends Construct {
 
     const model = new sagemaker.CfnModel(this, 'Model', {
       executionRoleArn: role.roleArn,
-      primaryContainer: { image, environment: { S3_FORCE_PATH_STYLE: 'false' } },
+      // The container's S3 client finds its region only in the environment (without it: "Region is missing").
+      primaryContainer: { image, environment: { S3_FORCE_PATH_STYLE: 'false', AWS_REGION: Stack.of(this).region } },
     });
+    // SageMaker checks it can pull the image when the model is created: the role's grants (ECR pull, S3) must
+    // exist by then, or creation fails now and then with BatchGetImage denied.
+    const policy = role.node.tryFindChild('DefaultPolicy');
+    if (policy) model.node.addDependency(policy);
     const endpointConfig = new sagemaker.CfnEndpointConfig(this, 'Config', {
       productionVariants: [
         {
           modelName: model.attrModelName,
           variantName: ENGINE_VARIANT,
-          serverlessConfig: { memorySizeInMb: 6144, maxConcurrency: 10 },
+          serverlessConfig: {
+            memorySizeInMb: 6144,
+            maxConcurrency: props.config.engineMaxConcurrency,
+            // Warm instances: nobody waits for a cold engine (0 = none; SageMaker refuses 0, so it is left out).
+            ...(props.config.engineProvisionedConcurrency > 0
+              ? { provisionedConcurrency: props.config.engineProvisionedConcurrency }
+              : {}),
+          },
         },
       ],
     });

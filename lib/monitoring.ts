@@ -117,8 +117,13 @@ export class Monitoring extends Construct {
     alarm(
       'ModelErrors',
       app(METRICS.modelErrors),
-      'Generative model (Bedrock) calls are failing (3 or more in 5 minutes): generative styles are being refunded.',
+      'Generative model (Bedrock) calls are failing (3 or more in 5 minutes): generative styles are being retried, refused or refunded.',
       3,
+    );
+    alarm(
+      'ModelMisconfigured',
+      app(METRICS.modelMisconfigured),
+      "The account may not call the generative model (access denied, no Marketplace subscription, profile-only model called on demand, model not found): paid generative items wait and are refunded at their order's deadline. Fix it as docs/bedrock.md says; waiting items are retried and delivered.",
     );
 
     const endpoint = { EndpointName: props.engineEndpointName, VariantName: props.engineVariantName };
@@ -194,7 +199,7 @@ export class Monitoring extends Construct {
       new cloudwatch.GraphWidget({
         title: 'Errors',
         left: [
-          ...sums(METRICS.engineErrors, METRICS.modelErrors, METRICS.reconcilerRepairs),
+          ...sums(METRICS.engineErrors, METRICS.modelErrors, METRICS.modelMisconfigured, METRICS.reconcilerRepairs),
           app(METRICS.serverErrors, 'Sum', { route: WEBHOOK_ROUTE }),
         ],
         right: [sagemaker('Invocation5XXErrors', 'Sum'), sagemaker('Invocation4XXErrors', 'Sum')],

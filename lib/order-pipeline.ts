@@ -4,7 +4,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ORDER_PIPELINE_TIMEOUT_SECONDS } from '../domain/orders';
-import { ENGINE_RETRYABLE, GENERATIVE_RETRYABLE } from '../domain/wiring';
+import { ENGINE_RETRYABLE, GENERATIVE_MISCONFIGURED_RETRYABLE, GENERATIVE_RETRYABLE } from '../domain/wiring';
 import { lambdaTask, taskFunctions } from './pipelines';
 import type { Access } from './routes';
 
@@ -60,10 +60,15 @@ const ORDER_TASKS = {
     memoryMb: 256,
     timeoutSeconds: 60,
   },
-  orderEmail: { entry: 'order-email', access: ['generations:write', 'mail'], memoryMb: 256, timeoutSeconds: 20 },
+  orderEmail: {
+    entry: 'order-email',
+    access: ['generations:write', 'orders:read', 'mail'],
+    memoryMb: 256,
+    timeoutSeconds: 20,
+  },
   orderFailed: {
     entry: 'order-failed',
-    access: ['generations:write', 'payments:secret', 'mail'],
+    access: ['generations:write', 'orders:read', 'payments:secret', 'mail'],
     memoryMb: 256,
     timeoutSeconds: 60,
   },
@@ -82,6 +87,19 @@ export const GENERATIVE_RETRY = {
   intervalSeconds: 2,
   backoffRate: 2,
   maxAttempts: 4,
+};
+/**
+ * A generative model the account may not call (access denied, not subscribed, profile-only model called on demand):
+ * the item waits for the operator's fix (alarmed at once) instead of being refunded, retried every 30 s at first,
+ * then every 5 min, full jitter so a fixed account is not met by every waiting item at once. 20 attempts take at
+ * most 5,250 s, inside the execution's timeout (ORDER_PIPELINE_TIMEOUT_SECONDS); then the item fails and is refunded.
+ */
+export const MISCONFIGURED_RETRY = {
+  errors: [...GENERATIVE_MISCONFIGURED_RETRYABLE],
+  intervalSeconds: 30,
+  backoffRate: 2,
+  maxDelaySeconds: 300,
+  maxAttempts: 20,
 };
 /** Concurrent engine renders per order; the serverless endpoint's concurrency is shared by all orders. */
 export const ORDER_MAX_CONCURRENCY = 3;
@@ -130,6 +148,14 @@ export class OrderPipeline extends Construct {
         interval: Duration.seconds(GENERATIVE_RETRY.intervalSeconds),
         backoffRate: GENERATIVE_RETRY.backoffRate,
         maxAttempts: GENERATIVE_RETRY.maxAttempts,
+      })
+      .addRetry({
+        errors: MISCONFIGURED_RETRY.errors,
+        interval: Duration.seconds(MISCONFIGURED_RETRY.intervalSeconds),
+        backoffRate: MISCONFIGURED_RETRY.backoffRate,
+        maxDelay: Duration.seconds(MISCONFIGURED_RETRY.maxDelaySeconds),
+        jitterStrategy: sfn.JitterType.FULL,
+        maxAttempts: MISCONFIGURED_RETRY.maxAttempts,
       })
       .addCatch(invoke('itemFailed', 'Record item failure').addRetry(transient), { resultPath: '$.error' });
     const generateAll = new sfn.Map(this, 'Generate images', {

@@ -8,7 +8,7 @@ import type { Construct } from 'constructs';
 import { senderIdentities } from '../domain/email';
 import { ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
 import { Api } from './api';
-import { bedrockModelArns } from './bedrock-access';
+import { bedrockModelArns, MARKETPLACE_SUBSCRIBE_ACTIONS } from './bedrock-access';
 import type { EnvConfig } from './config';
 import { ENGINE_VARIANT, EngineEndpoint } from './engine-endpoint';
 import { Monitoring } from './monitoring';
@@ -254,8 +254,17 @@ export class ToonZapStack extends Stack {
       } else if (resource === 'bedrock') {
         // Exactly the configured models; with no generative style there is nothing to grant.
         const arns = bedrockModelArns(this.config, this.account, this.partition);
-        if (arns.length)
+        if (arns.length) {
           fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: arns }));
+          // The first call of the third-party model subscribes the account through AWS Marketplace, if the caller
+          // may (docs/bedrock.md): otherwise every call answers AccessDeniedException until an operator subscribes.
+          fn.addToRolePolicy(new iam.PolicyStatement({ actions: MARKETPLACE_SUBSCRIBE_ACTIONS, resources: ['*'] }));
+          Validations.of(fn.role!).acknowledge({
+            id: 'AwsSolutions-IAM5[Resource::*]',
+            reason:
+              "aws-marketplace:ViewSubscriptions and Subscribe have no resource type in IAM; Bedrock needs them on the first invocation of the configured third-party model to subscribe the account (Bedrock user guide, model access). InvokeModel itself is limited to the configured model's ARNs.",
+          });
+        }
       } else if (resource === 'engine') {
         fn.addToRolePolicy(
           new iam.PolicyStatement({ actions: ['sagemaker:InvokeEndpoint'], resources: [this.engine.endpointArn] }),

@@ -2,7 +2,7 @@
  * `npm run dev`: the local runtime (API, emulators) on API_PORT (default 3001) and Vite's dev server with hot
  * reload on PORT (default 3000), proxying /api to the runtime.
  */
-import { mailPortFromEnv, startLocalRuntime } from './runtime';
+import { bedrockRpmFromEnv, mailPortFromEnv, startLocalRuntime } from './runtime';
 
 async function main(): Promise<void> {
   const apiPort = Number(process.env.API_PORT ?? 3001);
@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     dataDir: process.env.TOONZAP_DATA_DIR,
     webhookSecret: process.env.STRIPE_WEBHOOK_SECRET,
     mailPort: mailPortFromEnv(),
+    bedrockRequestsPerMinute: bedrockRpmFromEnv(),
     log: (m) => console.log(m),
   });
   const { createServer } = await import('vite');

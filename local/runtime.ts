@@ -13,6 +13,7 @@ import { FRONTEND_DIST } from '../lib/site';
 import { startBedrockRelay } from './bedrock/relay';
 import { startLocalBedrock } from './bedrock/server';
 import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, startSes } from './emulators';
+import { startEngineEndpoint } from './engine-endpoint';
 import { createGateway } from './gateway';
 import { LambdaHost } from './lambda-host';
 import { startLocalRekognition } from './rekognition/server';
@@ -32,6 +33,26 @@ export function mailPortFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return port;
 }
 
+/** The local Bedrock's requests-per-minute quota per model for `npm start`: TOONZAP_BEDROCK_RPM, else none. */
+export function bedrockRpmFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.TOONZAP_BEDROCK_RPM;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`TOONZAP_BEDROCK_RPM must be a whole number of requests per minute >= 1, not "${raw}"`);
+  return n;
+}
+
+/** The engine endpoint's MaxConcurrency as the template configures it (lib/engine-endpoint.ts ServerlessConfig). */
+function templateMaxConcurrency(model: LocalModel): number {
+  for (const r of Object.values(model.template.Resources)) {
+    if (r.Type !== 'AWS::SageMaker::EndpointConfig') continue;
+    const n = r.Properties?.ProductionVariants?.[0]?.ServerlessConfig?.MaxConcurrency;
+    if (typeof n === 'number') return n;
+  }
+  throw new Error('The template has no serverless engine endpoint configuration (MaxConcurrency)');
+}
+
 export interface LocalRuntimeOptions {
   /** App port; 0 picks a free one (tests). */
   port?: number;
@@ -45,9 +66,28 @@ export interface LocalRuntimeOptions {
   log?: (msg: string) => void;
   /** Handlers' log level (Powertools): WARN unless asked (`POWERTOOLS_LOG_LEVEL=INFO npm start`). */
   logLevel?: string;
+  /** The local Bedrock's quota: requests per minute per model (ThrottlingException beyond it); default none. */
+  bedrockRequestsPerMinute?: number;
+  /** Models the local Bedrock's account is not subscribed to (AccessDeniedException); default none. */
+  bedrockUnsubscribedModels?: string[];
+  /** Concurrent invocations the local engine endpoint serves (ThrottlingException beyond); default the template's. */
+  engineMaxConcurrency?: number;
 }
 
-export interface LocalRuntime {
+/** What a test (or an operator trying things) can change in the local stand-ins while the runtime runs. */
+export interface LocalControls {
+  bedrock: {
+    setRequestsPerMinute(n: number | undefined): void;
+    setUnsubscribed(models: readonly string[]): void;
+  };
+  engine: {
+    setMaxConcurrency(n: number): void;
+    /** Invocations the endpoint refused for concurrency so far. */
+    throttled(): number;
+  };
+}
+
+export interface LocalRuntime extends LocalControls {
   url: string;
   mailUrl: string;
   /** The local Stripe stand-in (payment mode 'simulated'), else null. */
@@ -138,6 +178,12 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       }),
     ]);
     started.push(engine, moderation);
+    const endpoint = await startEngineEndpoint({
+      container: engine.url,
+      maxConcurrency: opts.engineMaxConcurrency ?? templateMaxConcurrency(model),
+      host: LOCAL_HOST,
+    });
+    started.push(endpoint);
 
     // Generative styles: the stand-in draws them with the engine, unless an endpoint was given before start.
     const fnEnv = [...model.functions.values()][0]?.environment ?? {};
@@ -146,7 +192,13 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const bedrock =
       given && !ownBedrockUrls.has(given)
         ? await startBedrockRelay({ endpoint: given, region: fnEnv[ENV.bedrockRegion] ?? LOCAL_REGION, log })
-        : await startLocalBedrock({ host: LOCAL_HOST, styles: generative, log });
+        : await startLocalBedrock({
+            host: LOCAL_HOST,
+            styles: generative,
+            log,
+            requestsPerMinute: opts.bedrockRequestsPerMinute,
+            unsubscribedModels: opts.bedrockUnsubscribedModels,
+          });
     if (given && !ownBedrockUrls.has(given)) log(`Generative styles use ${given} (credentials from the default chain)`);
     started.push(bedrock);
     ownBedrockUrls.add(bedrock.url);
@@ -158,7 +210,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.url,
       AWS_ENDPOINT_URL_S3: s3.url,
       AWS_ENDPOINT_URL_SESV2: ses.url,
-      AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: engine.url,
+      AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: endpoint.url,
       AWS_ENDPOINT_URL_REKOGNITION: moderation.url,
       AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.url,
       S3_FORCE_PATH_STYLE: 'true',
@@ -241,6 +293,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       s3Url: s3.url,
       dynamoUrl: dynamo.url,
       bedrockUrl: bedrock.url,
+      bedrock: { setRequestsPerMinute: bedrock.setRequestsPerMinute, setUnsubscribed: bedrock.setUnsubscribed },
+      engine: { setMaxConcurrency: endpoint.setMaxConcurrency, throttled: endpoint.throttled },
       model,
       env,
       resumedExecutions: stepFunctions.resumed,

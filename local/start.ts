@@ -2,7 +2,7 @@
 import type { PaymentMode } from '../lib/config';
 import { buildFrontendIfStale } from './frontend-build';
 import { logUnhandledRejections } from './process-guard';
-import { mailPortFromEnv, startLocalRuntime } from './runtime';
+import { bedrockRpmFromEnv, mailPortFromEnv, startLocalRuntime } from './runtime';
 
 logUnhandledRejections();
 
@@ -13,6 +13,7 @@ async function main(): Promise<void> {
     port: Number(process.env.PORT ?? 3000),
     dataDir: process.env.TOONZAP_DATA_DIR,
     mailPort: mailPortFromEnv(),
+    bedrockRequestsPerMinute: bedrockRpmFromEnv(),
     paymentMode: (process.env.PAYMENT_MODE as PaymentMode | undefined) ?? 'simulated',
     webhookSecret: process.env.STRIPE_WEBHOOK_SECRET,
     log: (msg) => console.log(msg),

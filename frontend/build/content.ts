@@ -4,6 +4,8 @@
  *   - `virtual:content`: every entry's front matter (the index pages' data) and, per entry, a lazy import of
  *   - `<file>.md?html`: the body as an HTML string, its own chunk, loaded when the article opens.
  * Collections and their folders come from domain/site-routes.ts; whatever files exist are picked up.
+ * Facts (prices, limits, sizes, the number of styles) are placeholders filled from domain/ here, in the text and the
+ * front matter (frontend/src/blog/facts.ts); an unknown one fails the build.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,6 +18,7 @@ import { unified } from 'unified';
 import type { Plugin } from 'vite';
 import { CONTENT_COLLECTIONS, type ContentCollection, slugFromFile } from '../../domain/site-routes';
 import { type ContentEntry, sortEntries, titleFromSlug } from '../src/blog/content';
+import { resolveFacts } from '../src/blog/facts';
 
 const VIRTUAL_ID = 'virtual:content';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
@@ -40,10 +43,15 @@ export function markdownToHtml(markdown: string): string {
   return String(processor.processSync(markdown));
 }
 
-function text(value: unknown): string | undefined {
+function text(value: unknown, file: string): string | undefined {
   if (value instanceof Date) return value.toISOString().slice(0, 10); // YAML reads 2025-03-30 as a date
-  if (typeof value === 'string' && value.trim()) return value.trim();
+  if (typeof value === 'string' && value.trim()) return resolveFacts(value.trim(), file);
   return undefined;
+}
+
+/** A page's body as HTML, its facts filled in. */
+export function pageHtml(file: string): string {
+  return markdownToHtml(resolveFacts(matter(fs.readFileSync(file, 'utf8')).content, file));
 }
 
 export interface ContentFile { entry: ContentEntry; file: string }
@@ -60,9 +68,9 @@ export function readContent(repoRoot: string): ContentFile[] {
       if (!slug) continue;
       const file = path.join(dir, name);
       const { data } = matter(fs.readFileSync(file, 'utf8'));
-      const entry: ContentEntry = { collection, slug, title: text(data.title) ?? titleFromSlug(slug) };
+      const entry: ContentEntry = { collection, slug, title: text(data.title, file) ?? titleFromSlug(slug) };
       for (const key of ['description', 'date', 'image'] as const) {
-        const v = text(data[key]);
+        const v = text(data[key], file);
         if (v) entry[key] = v;
       }
       files.push({ entry, file });
@@ -93,7 +101,7 @@ export function contentPlugin(repoRoot: string): Plugin {
       if (id.endsWith('.md?html') || id.endsWith('.mdx?html')) {
         const file = id.slice(0, -'?html'.length);
         this.addWatchFile(file);
-        return `export default ${JSON.stringify(markdownToHtml(matter(fs.readFileSync(file, 'utf8')).content))};`;
+        return `export default ${JSON.stringify(pageHtml(file))};`;
       }
       return null;
     },

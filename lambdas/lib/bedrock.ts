@@ -4,7 +4,7 @@ import type { GenerativeStyleSettings } from '../../domain/generative';
 import { GENERATIVE_ERRORS, type GenerativeErrorName, METRICS } from '../../domain/wiring';
 import { sniffFormat } from '../../engine/image-io';
 import { bedrock } from './aws';
-import { timed } from './observability';
+import { countMetric, logger, timed } from './observability';
 import { settings } from './settings';
 
 /**
@@ -16,7 +16,10 @@ import { settings } from './settings';
  *   response {"seeds": [n], "finish_reasons": [null | "Filter reason: ..." | "Inference error"], "images": ["<base64>"]}
  */
 
-/** Named for the order pipeline's Retry (throttled, unavailable) and Catch (refused: the item fails and is refunded). */
+/**
+ * Named for the order pipeline's Retry (throttled, unavailable; misconfigured at a long interval) and Catch (refused:
+ * the item fails and is refunded).
+ */
 export class GenerativeError extends Error {
   constructor(
     message: string,
@@ -61,10 +64,33 @@ const THROTTLED = new Set([
   'ThrottlingException',
   'ServiceQuotaExceededException',
   'ServiceUnavailableException',
-  'ModelNotReadyException',
   'TooManyRequestsException',
 ]);
 const UNAVAILABLE = new Set(['InternalServerException', 'ModelTimeoutException', 'ModelErrorException']);
+/** The account or the configuration, never the photo: no access, no subscription, no such model, not deployed. */
+const MISCONFIGURED = new Set([
+  'AccessDeniedException',
+  'ResourceNotFoundException',
+  'ModelNotReadyException',
+  'UnrecognizedClientException',
+]);
+/**
+ * ValidationExceptions that are about how the model is called, not about this input: an on-demand call of a model
+ * offered only through inference profiles ("... with on-demand throughput isn't supported. Retry your request with
+ * the ID or ARN of an inference profile ..."), an unknown model identifier, or missing access or subscription.
+ */
+const CONFIGURATION_VALIDATION =
+  /on-demand throughput|inference profile|model identifier is invalid|don't have access|not authorized|subscri/i;
+
+/** What an error of InvokeModel means for the item and the photo (docs/bedrock.md, "Errors"). */
+export function classifyModelError(name: string, message: string): GenerativeErrorName {
+  if (THROTTLED.has(name)) return GENERATIVE_ERRORS.throttled;
+  if (UNAVAILABLE.has(name)) return GENERATIVE_ERRORS.unavailable;
+  if (MISCONFIGURED.has(name)) return GENERATIVE_ERRORS.misconfigured;
+  if (name === 'ValidationException')
+    return CONFIGURATION_VALIDATION.test(message) ? GENERATIVE_ERRORS.misconfigured : GENERATIVE_ERRORS.refused;
+  return GENERATIVE_ERRORS.unavailable; // network and unknown errors may pass
+}
 
 /** Calls the model and returns the image bytes it made (PNG or JPEG, checked), or throws a GenerativeError. */
 export async function invokeControlStructure(s: GenerativeStyleSettings, image: Buffer, seed: number): Promise<Buffer> {
@@ -82,16 +108,14 @@ export async function invokeControlStructure(s: GenerativeStyleSettings, image: 
     );
     raw = res.body;
   } catch (err) {
-    const name = (err as Error).name;
-    const message = `${name}: ${(err as Error).message}`;
-    if (THROTTLED.has(name)) throw new GenerativeError(message, GENERATIVE_ERRORS.throttled);
-    if (UNAVAILABLE.has(name)) throw new GenerativeError(message, GENERATIVE_ERRORS.unavailable);
-    // The model refused this input (dimensions, aspect ratio, a field out of range): the same request never passes.
-    if (name === 'ValidationException') throw new GenerativeError(message, GENERATIVE_ERRORS.refused);
-    // Wrong model id or no access: configuration, not chance; the item fails (and is refunded) at once.
-    if (name === 'AccessDeniedException' || name === 'ResourceNotFoundException')
-      throw new GenerativeError(message, GENERATIVE_ERRORS.accessDenied);
-    throw new GenerativeError(message, GENERATIVE_ERRORS.unavailable); // network and unknown errors may pass
+    const { name, message } = err as Error;
+    const kind = classifyModelError(name, message);
+    if (kind === GENERATIVE_ERRORS.misconfigured) {
+      // The operator must act (docs/bedrock.md): alarmed at once; the item waits and the photo is not blamed.
+      countMetric(METRICS.modelMisconfigured);
+      logger.error('generative model misconfigured', { model_id: s.modelId, error_name: name, detail: message });
+    }
+    throw new GenerativeError(`${name}: ${message}`, kind);
   }
   return readResult(raw);
 }

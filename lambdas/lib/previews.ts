@@ -1,3 +1,4 @@
+import { PREVIEW_LONG_SIDE } from '../../domain/image-format';
 import { STYLE_IDS } from '../../domain/styles';
 import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
 import { takePreviewBudget } from './budget';
@@ -15,7 +16,7 @@ export class NotAllowedError extends Error {
 }
 
 /** Long side of every preview; a generative model is sent the photo at its style's `previewSize` and shrunk to this. */
-const PREVIEW_SIZE = 256;
+const PREVIEW_SIZE = PREVIEW_LONG_SIDE;
 
 export interface PreviewOptions {
   /** Styles wanted (default: the whole catalogue). */

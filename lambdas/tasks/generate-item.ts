@@ -21,8 +21,9 @@ const OUTPUT_SIZE = 2048;
 /**
  * Order pipeline, one Map iteration: renders one (photo, style) with the style's renderer (lambdas/lib/renderer.ts)
  * and records it. Errors are thrown by name for the state's Retry and Catch: engine errors and Bedrock throttling or
- * service errors are retried with backoff; content filtered, input refused or a renderer other than the preview's
- * fail the item at once (it is refunded when the order finishes).
+ * service errors are retried with backoff; a model the account may not call (GenerativeMisconfigured) is retried at
+ * a long interval until an operator fixes it; content filtered, input refused or a renderer other than the
+ * preview's fail the item at once (it is refunded when the order finishes).
  * Idempotent: an item no longer pending is skipped, and an output already rendered and recorded is not rendered again.
  */
 async function run(input: WorkItem) {

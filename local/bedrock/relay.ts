@@ -65,8 +65,13 @@ export async function startBedrockRelay(opts: {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const notHere = () => {
+    throw new Error("The Bedrock relay forwards to a real endpoint: its quota and subscriptions are that account's");
+  };
   return {
     url: `http://127.0.0.1:${port}`,
+    setRequestsPerMinute: notHere,
+    setUnsubscribed: notHere,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

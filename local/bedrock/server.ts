@@ -13,8 +13,10 @@
  *              "negative_prompt"?: string <= 10000, "seed"?: integer 0..4294967294, "output_format"?:
  *              "jpeg"|"png"|"webp", "style_preset"?: one of the documented presets}; other keys are refused.
  *   200     : {"seeds": [n], "finish_reasons": [null], "images": ["<base64>"]}   (Content-Type: application/json)
- *   error   : 4xx/5xx, header x-amzn-errortype: <Name>, body {"message": "..."}; the SDK resolves <Name> to its
- *             exception class (ValidationException 400, ResourceNotFoundException 404, ...).
+ *   error   : 4xx/5xx, header x-amzn-errortype: <Name>:<namespace> as AWS sends it, body {"message": "..."}; the SDK
+ *             resolves <Name> to its exception class (ValidationException 400, AccessDeniedException 403, ...).
+ * Before the model runs, the account's checks (./gate.ts): inference-profile-only models, Marketplace subscription,
+ * requests-per-minute quota.
  * The image is drawn by the engine (renderStyle, on a worker thread) in the style whose configured prompt the
  * request carries, at the input's size. Signatures are not verified.
  */
@@ -26,6 +28,7 @@ import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import type { GenerativeStyles } from '../../domain/generative';
 import { sniffFormat } from '../../engine/image-io';
+import { accountGate, BedrockError } from './gate';
 import type { RenderJob, RenderResult } from './render-worker';
 
 /** Documented limits of the Stability AI image services on Bedrock. */
@@ -72,22 +75,21 @@ export interface LocalBedrockOptions {
   /** The configured generative styles: which model ids exist here and which prompt means which style. */
   styles: GenerativeStyles;
   log?: (line: string) => void;
+  /** The account's requests-per-minute quota per model id (ThrottlingException beyond it); default none. */
+  requestsPerMinute?: number;
+  /** Models the account is not subscribed to (AccessDeniedException); default none. */
+  unsubscribedModels?: readonly string[];
 }
 
 export interface LocalBedrock {
   url: string;
+  /** Changes the quota while running (undefined = none). */
+  setRequestsPerMinute(n: number | undefined): void;
+  /** Replaces the list of models the account is not subscribed to ([] = subscribed to all). */
+  setUnsubscribed(models: readonly string[]): void;
   close(): Promise<void>;
 }
 
-class BedrockError extends Error {
-  constructor(
-    readonly type: string,
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
 const invalid = (message: string) => new BedrockError('ValidationException', message);
 
 interface ControlStructureRequest {
@@ -221,6 +223,7 @@ function renderer() {
 export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<LocalBedrock> {
   const log = opts.log ?? (() => {});
   const engine = renderer();
+  const gate = accountGate({ requestsPerMinute: opts.requestsPerMinute, unsubscribedModels: opts.unsubscribedModels });
   const byModel = new Map<string, Map<string, string>>();
   for (const [style, s] of Object.entries(opts.styles)) {
     if (!s) continue;
@@ -229,6 +232,7 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
   }
 
   async function invoke(modelId: string, body: Buffer): Promise<Buffer> {
+    gate.admit(modelId);
     const prompts = byModel.get(modelId);
     if (!prompts)
       throw invalid(`The provided model identifier is invalid: ${modelId} is not a configured generative model here`);
@@ -254,7 +258,7 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
         res.writeHead(status, {
           'content-type': 'application/json',
           'x-amzn-requestid': crypto.randomUUID(),
-          ...(type ? { 'x-amzn-errortype': type } : {}),
+          ...(type ? { 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/` } : {}),
         });
         res.end(body);
       };
@@ -278,6 +282,8 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+    setRequestsPerMinute: (n) => gate.setRequestsPerMinute(n),
+    setUnsubscribed: (models) => gate.setUnsubscribed(models),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();

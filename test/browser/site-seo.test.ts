@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { CONTENT_COLLECTIONS, type ContentCollection, slugFromFile } from '../../domain/site-routes';
 import { siteUrl } from '../../frontend/build/site-url';
 import { sortEntries } from '../../frontend/src/blog/content';
+import { resolveFacts } from '../../frontend/src/blog/facts';
 import { CHROMIUM_PATH, launchChromium } from '../support/browser';
 import { startTestRuntime } from '../support/runtime';
 
@@ -37,8 +38,8 @@ function files(
     return [
       {
         slug,
-        title: String(data.title).replace(/\{brand\}/g, 'ToonZap'),
-        description: String(data.description).replace(/\{brand\}/g, 'ToonZap'),
+        title: resolveFacts(String(data.title), f).replace(/\{brand\}/g, 'ToonZap'),
+        description: resolveFacts(String(data.description), f).replace(/\{brand\}/g, 'ToonZap'),
         date,
       },
     ];

@@ -22,8 +22,8 @@ function flat(x: Json): string {
   return JSON.stringify(x);
 }
 
-/** bedrock:* statements of the role of the function built from `entry`, as [actions, resources] pairs. */
-function bedrockStatements(t: Json, entry: string): { actions: string[]; resources: string[] }[] {
+/** bedrock:* (or other `service:`) statements of the role of the function built from `entry`. */
+function bedrockStatements(t: Json, entry: string, service = 'bedrock:'): { actions: string[]; resources: string[] }[] {
   const [fnId] =
     Object.entries(t.Resources as Record<string, Json>).find(([, r]) => r.Metadata?.[ENTRY_METADATA_KEY] === entry) ??
     [];
@@ -34,7 +34,7 @@ function bedrockStatements(t: Json, entry: string): { actions: string[]; resourc
     if (r.Type !== 'AWS::IAM::Policy' || !r.Properties.Roles.some((x: Json) => x.Ref === roleId)) continue;
     for (const s of r.Properties.PolicyDocument.Statement) {
       const actions = [s.Action].flat();
-      if (!actions.some((a: string) => a.startsWith('bedrock:'))) continue;
+      if (!actions.some((a: string) => a.startsWith(service))) continue;
       out.push({ actions, resources: [s.Resource].flat().map(flat) });
     }
   }
@@ -47,12 +47,30 @@ describe('Bedrock access', () => {
     expect(Object.keys(config.generativeStyles).sort()).toEqual(expect.arrayContaining(['3d', 'anime']));
     const t = synth(config);
     const statements = bedrockStatements(t, 'lambdas/tasks/generate-item.ts');
+    // The inference profile of us-west-2's geography and its foundation model in the regions it routes to.
     expect(statements).toEqual([
       {
         actions: ['bedrock:InvokeModel'],
-        resources: [`arn:aws:bedrock:us-west-2::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`],
+        resources: [
+          `arn:aws:bedrock:us-east-1::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
+          `arn:aws:bedrock:us-east-2::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
+          `arn:aws:bedrock:us-west-2:123456789012:inference-profile/us.${CONTROL_STRUCTURE_MODEL_ID}`,
+          `arn:aws:bedrock:us-west-2::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
+        ],
       },
     ]);
+    // The model ids the handlers call are inference profiles.
+    for (const r of Object.values(t.Resources as Record<string, Json>)) {
+      const styles = r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.GENERATIVE_STYLES;
+      if (!styles) continue;
+      for (const s of Object.values(JSON.parse(styles) as Record<string, { modelId: string }>))
+        expect(s.modelId).toBe(`us.${CONTROL_STRUCTURE_MODEL_ID}`);
+    }
+    // The first call subscribes the account to the third-party model through AWS Marketplace (docs/bedrock.md).
+    expect(bedrockStatements(t, 'lambdas/tasks/generate-item.ts', 'aws-marketplace:')).toEqual([
+      { actions: ['aws-marketplace:ViewSubscriptions', 'aws-marketplace:Subscribe'], resources: ['*'] },
+    ]);
+    expect(bedrockStatements(t, 'lambdas/routes/checkout.ts', 'aws-marketplace:')).toEqual([]);
     // Functions that never render have no Bedrock access at all; no statement anywhere grants bedrock on "*".
     expect(bedrockStatements(t, 'lambdas/routes/checkout.ts')).toEqual([]);
     expect(bedrockStatements(t, 'lambdas/tasks/order-finalize.ts')).toEqual([]);
@@ -67,24 +85,45 @@ describe('Bedrock access', () => {
     }
   });
 
-  test('an inference profile and a second model: the profile ARN plus its foundation model in each profile region', () => {
-    const config = resolveConfig(
-      (k) =>
-        (
-          ({
-            env: 'dev',
-            generativeStyles: '3d,anime',
-            generativeSettings: JSON.stringify({ anime: { modelId: `us.${CONTROL_STRUCTURE_MODEL_ID}` } }),
-          }) as Record<string, string>
-        )[k],
-    );
-    const [st] = bedrockStatements(synth(config), 'lambdas/tasks/generate-item.ts');
-    expect(st.resources.sort()).toEqual([
-      `arn:aws:bedrock:us-east-1::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
-      `arn:aws:bedrock:us-east-2::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
-      `arn:aws:bedrock:us-west-2:123456789012:inference-profile/us.${CONTROL_STRUCTURE_MODEL_ID}`,
-      `arn:aws:bedrock:us-west-2::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
+  const config = (ctx: Record<string, string>) => resolveConfig((k) => ({ env: 'dev', ...ctx })[k]);
+  const grantOf = (ctx: Record<string, string>) =>
+    bedrockStatements(synth(config(ctx)), 'lambdas/tasks/generate-item.ts')[0].resources.sort();
+
+  test("the profile follows the Bedrock region's geography; its foundation model only in the profile's regions", () => {
+    const eu = config({ bedrockRegion: 'eu-central-1', bedrockProfileRegions: 'eu-central-1,eu-west-1' });
+    expect(eu.generativeStyles['3d']?.modelId).toBe(`eu.${CONTROL_STRUCTURE_MODEL_ID}`);
+    expect(grantOf({ bedrockRegion: 'eu-central-1', bedrockProfileRegions: 'eu-central-1,eu-west-1' })).toEqual([
+      `arn:aws:bedrock:eu-central-1:123456789012:inference-profile/eu.${CONTROL_STRUCTURE_MODEL_ID}`,
+      `arn:aws:bedrock:eu-central-1::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
+      `arn:aws:bedrock:eu-west-1::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
     ]);
+    expect(config({ bedrockRegion: 'ap-northeast-1' }).generativeStyles.anime?.modelId).toBe(
+      `apac.${CONTROL_STRUCTURE_MODEL_ID}`,
+    );
+    // An eu profile with the default (us) profile regions would be granted nowhere it runs: refused at synth.
+    expect(() => grantOf({ bedrockRegion: 'eu-central-1' })).toThrow(/bedrockProfileRegions/);
+    expect(() => config({ bedrockRegion: 'sa-east-1' })).toThrow(/geography/);
+  });
+
+  test('an application inference profile ARN, or a plain foundation model id, as the operator names it', () => {
+    const arn = 'arn:aws:bedrock:us-west-2:123456789012:application-inference-profile/abc123def456';
+    expect(
+      grantOf({ generativeSettings: JSON.stringify({ '3d': { modelId: arn }, anime: { modelId: arn } }) }),
+    ).toEqual(
+      [
+        arn,
+        `arn:aws:bedrock:us-east-1::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
+        `arn:aws:bedrock:us-east-2::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
+        `arn:aws:bedrock:us-west-2:123456789012:inference-profile/us.${CONTROL_STRUCTURE_MODEL_ID}`,
+        `arn:aws:bedrock:us-west-2::foundation-model/${CONTROL_STRUCTURE_MODEL_ID}`,
+      ].sort(),
+    );
+    const plain = 'stability.sd3-5-large-v1:0';
+    expect(
+      grantOf({ generativeStyles: '3d', generativeSettings: JSON.stringify({ '3d': { modelId: plain } }) }),
+    ).toEqual([`arn:aws:bedrock:us-west-2::foundation-model/${plain}`]);
+    for (const bad of ['arn:aws:bedrock:us-west-2:123:application-inference-profile/x', 'us.', 'no spaces allowed'])
+      expect(() => config({ generativeSettings: JSON.stringify({ '3d': { modelId: bad } }) })).toThrow(/modelId/);
   });
 
   test('no generative style: no Bedrock permission anywhere; settings reach the handlers', () => {

@@ -32,6 +32,7 @@ describe('monitoring', () => {
       'EngineLatency',
       'JobsFailed',
       'ModelErrors',
+      'ModelMisconfigured',
       'OrderPipelineFailed',
       'OrderPipelineTimedOut',
       'ReconcilerRepairs',
@@ -57,6 +58,16 @@ describe('monitoring', () => {
     });
     expect(byName('ReconcilerRepairs')).toMatchObject({ MetricName: 'ReconcilerRepairs' });
     expect(byName('ModelErrors')).toMatchObject({ MetricName: 'ModelErrors' });
+    // A model the account may not call: one call in 5 minutes is enough to wake someone.
+    expect(byName('ModelMisconfigured')).toMatchObject({
+      Namespace: 'ToonZap/prod',
+      MetricName: METRICS.modelMisconfigured,
+      Threshold: 1,
+      Period: 300,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+    });
     expect(byName('WebhookServerErrors')!.Dimensions).toEqual(
       expect.arrayContaining([{ Name: 'route', Value: WEBHOOK_ROUTE }]),
     );
@@ -99,6 +110,7 @@ describe('monitoring', () => {
       METRICS.previewsMade,
       METRICS.engineLatency,
       METRICS.modelLatency,
+      METRICS.modelMisconfigured,
     ]) {
       expect(body).toContain(name);
     }

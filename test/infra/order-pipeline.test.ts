@@ -102,4 +102,26 @@ describe('order pipeline stack', () => {
     const prelaunch = synth({ paymentMode: 'prelaunch' }).toJSON().Resources as Record<string, Json>;
     expect(JSON.stringify(prelaunch)).not.toContain('secretsmanager:GetSecretValue');
   });
+
+  test('a misconfigured generative model makes the item wait (long retries), never fail at once', () => {
+    const generate = states['Generate images'].ItemProcessor.States['Generate image'];
+    const misconfigured = (generate.Retry as Json[]).filter((r) => r.ErrorEquals.includes('GenerativeMisconfigured'));
+    expect(misconfigured).toEqual([
+      {
+        ErrorEquals: ['GenerativeMisconfigured'],
+        IntervalSeconds: 30,
+        BackoffRate: 2,
+        MaxDelaySeconds: 300,
+        JitterStrategy: 'FULL',
+        MaxAttempts: 20,
+      },
+    ]);
+    // Its retries end inside the execution's timeout (2 h), so the item is refunded by the pipeline, not stranded.
+    let total = 0;
+    for (let i = 0; i < 20; i++) total += Math.min(30 * 2 ** i, 300);
+    expect(total).toBeLessThan(resources[machine.logicalId].Properties.TimeoutSeconds ?? 7200);
+    // The quick retries do not include it (they would give up in seconds and refund).
+    for (const r of generate.Retry as Json[])
+      if (r.ErrorEquals.includes('GenerativeThrottled')) expect(r.ErrorEquals).not.toContain('GenerativeMisconfigured');
+  });
 });

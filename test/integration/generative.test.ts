@@ -97,7 +97,7 @@ describe('generative styles', () => {
     const previewCalls = faults.requests.filter((r) => r.style);
     expect(previewCalls.map((r) => r.style).sort()).toEqual(['3d', 'anime']);
     for (const r of previewCalls) {
-      expect(r.modelId).toBe(CONTROL_STRUCTURE_MODEL_ID);
+      expect(r.modelId).toBe(`us.${CONTROL_STRUCTURE_MODEL_ID}`);
       const size = await expectDocumentedBody(r.body, r.style as '3d' | 'anime');
       expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(GENERATIVE_PRESETS[r.style as '3d'].previewSize);
     }

@@ -114,6 +114,11 @@ describe('orders', () => {
     for (const body of [mails[0].html, mails[0].text]) {
       expect(body).toContain(`${runtime.url}/status/${order.order_id}`);
       expect(body).toContain(`${runtime.url}/image/${hash}`);
+      // The receipt, from the order record: 1 photo × 2 styles at $0.70, 30 % off.
+      expect(body).toContain('2 images (1 photo × 2 styles) at $0.70');
+      expect(body).toContain('Anime, Comic Book');
+      expect(body).toMatch(/Discount(\s|<[^>]*>)+-\$0\.42/);
+      expect(body).toMatch(/Paid(\s|<[^>]*>)+\$0\.98/);
     }
 
     // The single-image and gallery calls serve what was delivered, and only that.

@@ -1,9 +1,19 @@
-import { BedrockRuntimeClient, InvokeModelCommand, ValidationException } from '@aws-sdk/client-bedrock-runtime';
+import {
+  AccessDeniedException,
+  BedrockRuntimeClient,
+  InvokeModelCommand,
+  ThrottlingException,
+  ValidationException,
+} from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import sharp from 'sharp';
 import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
-import { controlStructureBody, GenerativeError, readResult } from '../../lambdas/lib/bedrock';
+import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
+import { controlStructureBody, GenerativeError, invokeControlStructure, readResult } from '../../lambdas/lib/bedrock';
+import { metrics } from '../../lambdas/lib/observability';
+import { accountGate } from '../../local/bedrock/gate';
 import { type LocalBedrock, startLocalBedrock } from '../../local/bedrock/server';
+import { bedrockRpmFromEnv } from '../../local/runtime';
 import { photo } from '../fixtures/photos';
 
 /** The Bedrock stand-in through the real SDK: the documented Control Structure body in, the documented answer out. */
@@ -27,7 +37,7 @@ describe('local Bedrock runtime', () => {
     await bedrock?.close();
   });
 
-  const invoke = (body: unknown, modelId = CONTROL_STRUCTURE_MODEL_ID) =>
+  const invoke = (body: unknown, modelId = styles['3d'].modelId) =>
     client.send(
       new InvokeModelCommand({
         modelId,
@@ -100,5 +110,154 @@ describe('local Bedrock runtime', () => {
     ).toThrow(GenerativeError);
     expect(() => readResult(enc({ seeds: [1], finish_reasons: [null], images: ['***'] }))).toThrow(/base64/);
     expect(() => readResult(new TextEncoder().encode('<html>'))).toThrow(/JSON/);
+  });
+});
+
+/** What Bedrock checks before the model runs (local/bedrock/gate.ts), through the real SDK client. */
+describe('local Bedrock runtime: the account', () => {
+  let bedrock: LocalBedrock;
+  let client: BedrockRuntimeClient;
+  const styles = { '3d': GENERATIVE_PRESETS['3d'] };
+  const profile = styles['3d'].modelId;
+
+  let body: ReturnType<typeof controlStructureBody>;
+  beforeAll(async () => {
+    const png = await sharp({ create: { width: 128, height: 96, channels: 3, background: '#88aacc' } })
+      .png()
+      .toBuffer();
+    body = controlStructureBody(styles['3d'], png, 7);
+    bedrock = await startLocalBedrock({ styles, requestsPerMinute: 2, unsubscribedModels: [] });
+    client = new BedrockRuntimeClient({
+      endpoint: bedrock.url,
+      region: 'us-west-2',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      maxAttempts: 1,
+      requestHandler: new NodeHttpHandler(),
+    });
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await bedrock?.close();
+  });
+  afterEach(() => {
+    bedrock.setRequestsPerMinute(undefined);
+    bedrock.setUnsubscribed([]);
+  });
+
+  const invoke = (modelId = profile) =>
+    client.send(
+      new InvokeModelCommand({
+        modelId,
+        contentType: 'application/json',
+        accept: 'application/json',
+        body: new TextEncoder().encode(JSON.stringify(body)),
+      }),
+    );
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: Error & { $metadata?: { httpStatusCode?: number } }) => e,
+    );
+
+  test('the default model id is the inference profile; the plain id of the profile-only model is refused as AWS does', async () => {
+    expect(profile).toBe(`us.${CONTROL_STRUCTURE_MODEL_ID}`);
+    bedrock.setRequestsPerMinute(undefined);
+    const err = await failure(invoke(CONTROL_STRUCTURE_MODEL_ID));
+    expect(err).toBeInstanceOf(ValidationException);
+    expect(err?.$metadata?.httpStatusCode).toBe(400);
+    expect(err?.message).toBe(
+      `Invocation of model ID ${CONTROL_STRUCTURE_MODEL_ID} with on-demand throughput isn't supported. Retry your request with the ID or ARN of an inference profile that contains this model.`,
+    );
+    await expect(invoke(profile)).resolves.toBeDefined();
+  });
+
+  test('the requests-per-minute quota answers 429 ThrottlingException, and lifting it lets calls through', async () => {
+    bedrock.setRequestsPerMinute(2);
+    await invoke();
+    await invoke();
+    const err = await failure(invoke());
+    expect(err).toBeInstanceOf(ThrottlingException);
+    expect(err?.name).toBe('ThrottlingException');
+    expect(err?.$metadata?.httpStatusCode).toBe(429);
+    expect(err?.message).toBe('Too many requests, please wait before trying again.');
+    bedrock.setRequestsPerMinute(3);
+    await expect(invoke()).resolves.toBeDefined();
+  });
+
+  test('a model the account is not subscribed to answers 403 AccessDeniedException with the Marketplace wording', async () => {
+    bedrock.setUnsubscribed([CONTROL_STRUCTURE_MODEL_ID]);
+    const err = await failure(invoke());
+    expect(err).toBeInstanceOf(AccessDeniedException);
+    expect(err?.$metadata?.httpStatusCode).toBe(403);
+    expect(err?.message).toMatch(/aws-marketplace:ViewSubscriptions, aws-marketplace:Subscribe/);
+    bedrock.setUnsubscribed([]);
+    await expect(invoke()).resolves.toBeDefined();
+  });
+
+  test('the quota is a sliding 60 s window per model id', () => {
+    const gate = accountGate({ requestsPerMinute: 2 });
+    const t = 1_000_000;
+    gate.admit(profile, t);
+    gate.admit(profile, t + 30_000);
+    expect(() => gate.admit(profile, t + 59_999)).toThrow(expect.objectContaining({ type: 'ThrottlingException' }));
+    // Another model has its own quota.
+    expect(() => gate.admit(`eu.${CONTROL_STRUCTURE_MODEL_ID}`, t + 59_999)).not.toThrow();
+    // The first call leaves the window after 60 s: one more fits, then the second call's slot is needed.
+    expect(() => gate.admit(profile, t + 60_000)).not.toThrow();
+    expect(() => gate.admit(profile, t + 60_001)).toThrow(expect.objectContaining({ type: 'ThrottlingException' }));
+    // Refused calls do not use the quota.
+    expect(() => gate.admit(profile, t + 90_000)).not.toThrow();
+  });
+
+  test('npm start takes the quota from TOONZAP_BEDROCK_RPM (default none: unlimited, as before)', () => {
+    expect(bedrockRpmFromEnv({})).toBeUndefined();
+    expect(bedrockRpmFromEnv({ TOONZAP_BEDROCK_RPM: '' })).toBeUndefined();
+    expect(bedrockRpmFromEnv({ TOONZAP_BEDROCK_RPM: '6' })).toBe(6);
+    for (const bad of ['0', '-1', '2.5', 'six'])
+      expect(() => bedrockRpmFromEnv({ TOONZAP_BEDROCK_RPM: bad })).toThrow(/TOONZAP_BEDROCK_RPM/);
+  });
+
+  test('application inference profile ARNs and every system profile geography are accepted', () => {
+    const gate = accountGate({});
+    for (const id of [
+      'arn:aws:bedrock:us-west-2:123456789012:application-inference-profile/a1b2c3d4e5f6',
+      `global.${CONTROL_STRUCTURE_MODEL_ID}`,
+      `apac.${CONTROL_STRUCTURE_MODEL_ID}`,
+      `eu.${CONTROL_STRUCTURE_MODEL_ID}`,
+    ])
+      expect(() => gate.admit(id)).not.toThrow();
+    expect(() => gate.admit(CONTROL_STRUCTURE_MODEL_ID)).toThrow(/on-demand throughput/);
+  });
+
+  test("the handlers' client: the account's answers are misconfigured (counted for the alarm), the quota throttled", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.url,
+      BEDROCK_REGION: 'us-west-2',
+      AWS_ACCESS_KEY_ID: 'x',
+      AWS_SECRET_ACCESS_KEY: 'x',
+    });
+    const addMetric = jest.spyOn(metrics, 'addMetric').mockImplementation(() => metrics);
+    const counted = () => addMetric.mock.calls.filter(([name]) => name === METRICS.modelMisconfigured).length;
+    const png = Buffer.from(body.image, 'base64');
+    const call = (modelId = profile) => invokeControlStructure({ ...styles['3d'], modelId }, png, 7);
+    try {
+      await expect(call(CONTROL_STRUCTURE_MODEL_ID)).rejects.toMatchObject({ name: GENERATIVE_ERRORS.misconfigured });
+      expect(counted()).toBe(1);
+      bedrock.setUnsubscribed([CONTROL_STRUCTURE_MODEL_ID]);
+      await expect(call()).rejects.toMatchObject({ name: GENERATIVE_ERRORS.misconfigured });
+      expect(counted()).toBe(2);
+      bedrock.setUnsubscribed([]);
+      // A minute after the earlier tests' calls, so the window holds only this test's.
+      const later = Date.now() + 61_000;
+      jest.spyOn(Date, 'now').mockImplementation(() => later);
+      bedrock.setRequestsPerMinute(1);
+      await expect(call()).resolves.toBeInstanceOf(Buffer);
+      await expect(call()).rejects.toMatchObject({ name: GENERATIVE_ERRORS.throttled });
+      expect(counted()).toBe(2);
+    } finally {
+      jest.restoreAllMocks();
+      process.env = saved;
+    }
   });
 });

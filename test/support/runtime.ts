@@ -1,24 +1,18 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PaymentMode } from '../../lib/config';
-import { type LocalRuntime, startLocalRuntime } from '../../local/runtime';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../local/runtime';
 
 import { sha256 } from '../fixtures/photos';
 
 export { PHOTOS, photo, sha256 } from '../fixtures/photos';
 
-/** Starts the whole local runtime on a free port with its own data directory. */
+/** Starts the whole local runtime on a free port with its own data directory (other options passed through). */
 export async function startTestRuntime(
-  opts: { paymentMode?: PaymentMode; dataDir?: string; logLevel?: string } = {},
+  opts: Omit<LocalRuntimeOptions, 'port'> = {},
 ): Promise<LocalRuntime & { dataDir: string }> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-test-'));
-  const runtime = await startLocalRuntime({
-    port: 0,
-    dataDir,
-    paymentMode: opts.paymentMode ?? 'simulated',
-    logLevel: opts.logLevel,
-  });
+  const runtime = await startLocalRuntime({ ...opts, port: 0, dataDir, paymentMode: opts.paymentMode ?? 'simulated' });
   return Object.assign(runtime, { dataDir });
 }
 

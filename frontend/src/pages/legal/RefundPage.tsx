@@ -8,17 +8,27 @@ export default function RefundPage() {
     <LegalPage
       title="Refund Policy"
       path="/refund"
-      description={`When ${brand} refunds an order (technical failures), how to ask within 7 days and how long it takes.`}
+      description={`When ${brand} refunds an order: images that fail are refunded automatically; other technical problems within 7 days.`}
     >
       <p>
         Because every {brand} image is generated just for you, and generation costs us compute the moment it runs,
         refunds are limited to cases where something went wrong on our side.
       </p>
 
-      <Section title="When you can get a refund">
-        <p>We refund orders affected by a technical failure, namely when:</p>
+      <Section title="Automatic refunds for images that are not delivered">
+        <p>
+          An order is made of images, one per photo and style, and you only pay for the ones you receive. When your
+          order is finished, the share of your payment for every image that could not be generated, or whose photo did
+          not pass our safety check, is refunded to your card automatically: you do not need to ask. The share is your
+          total divided by the number of images, rounded to the cent; if nothing could be made, the whole payment is
+          refunded. The order e-mail and the status page show the amount refunded and why.
+        </p>
+      </Section>
+
+      <Section title="When you can ask for a refund">
+        <p>We also refund orders affected by a technical failure that we could not detect ourselves, namely when:</p>
         <ul>
-          <li>processing failed and you did not receive your images;</li>
+          <li>processing failed and you did not receive your images, and no automatic refund reached you;</li>
           <li>the output is significantly different from the preview you were shown;</li>
           <li>another technical error on our side prevented you from getting what you paid for.</li>
         </ul>
