@@ -60,22 +60,13 @@ export interface Check {
 /** The app's stack, named as lib/app.ts names it. */
 export const stackName = (config: EnvConfig) => `ToonZap-${config.envName}`;
 
-/** lib/engine-endpoint.ts's serverless MaxConcurrency while the configuration has no engineMaxConcurrency key. */
-const FIXED_ENGINE_MAX_CONCURRENCY = 10;
-
-/** Keys other parts of issue #22 add to EnvConfig; read optionally (and type-checked at run time) until they exist. */
-export function capacityOf(config: EnvConfig): {
-  engineMaxConcurrency: number;
-  engineProvisionedConcurrency?: number;
-  bedrockRequestsPerMinute?: number;
-} {
-  const c = config as unknown as Record<string, unknown>;
-  const num = (key: string) => (typeof c[key] === 'number' ? (c[key] as number) : undefined);
-  return {
-    engineMaxConcurrency: num('engineMaxConcurrency') ?? FIXED_ENGINE_MAX_CONCURRENCY,
-    engineProvisionedConcurrency: num('engineProvisionedConcurrency'),
-    bedrockRequestsPerMinute: num('bedrockRequestsPerMinute'),
-  };
+/**
+ * Bedrock requests per minute per model the configuration plans (`bedrockRequestsPerMinute`), read optionally: the
+ * admission control of issue #22 adds the key to EnvConfig; until it exists nothing is planned.
+ */
+export function plannedBedrockRpm(config: EnvConfig): number | undefined {
+  const value = (config as unknown as Record<string, unknown>).bedrockRequestsPerMinute;
+  return typeof value === 'number' ? value : undefined;
 }
 
 /** `Name: message` of an SDK error, for a detail line. */

@@ -29,6 +29,7 @@ import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sd
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
+import { MARKETPLACE_SUBSCRIBE_ACTIONS } from '../../lib/bedrock-access';
 import { type EnvConfig, resolveConfig } from '../../lib/config';
 import { parseContextArgs } from '../../scripts/preflight/args';
 import { CHECKS } from '../../scripts/preflight/checks';
@@ -256,12 +257,12 @@ describe('model access and the Marketplace subscription', () => {
         CreateDate: new Date(0),
       },
     });
-    iam.on(SimulatePrincipalPolicyCommand).resolves({
-      EvaluationResults: ['Subscribe', 'Unsubscribe', 'ViewSubscriptions'].map((a) => ({
-        EvalActionName: `aws-marketplace:${a}`,
+    iam.on(SimulatePrincipalPolicyCommand).callsFake(async (input) => ({
+      EvaluationResults: (input.ActionNames ?? []).map((action: string) => ({
+        EvalActionName: action,
         EvalDecision: decision,
       })),
-    });
+    }));
   };
 
   it('passes a subscribed model (asked for the profile’s foundation model)', async () => {
@@ -271,28 +272,48 @@ describe('model access and the Marketplace subscription', () => {
     expect(f).toMatchObject({ status: 'pass', title: `Model access ${FM}` });
   });
 
-  it('fails an unsubscribed model and tells a caller who may subscribe how', async () => {
+  it('warns of a model not subscribed yet (the first call subscribes) and tells a caller who may subscribe how', async () => {
     bedrockWithProfile();
     availability('NOT_AVAILABLE');
     simulate('allowed');
     const f = only(await modelAccess.run(ctx(prodConfig(PROFILE))));
-    expect(f.status).toBe('fail');
-    expect(f.fix).toMatch(/^subscribe now/);
-    expect(f.fix).toContain(`aws bedrock create-foundation-model-agreement --model-id ${FM}`);
-    // The simulator is asked about the role behind the session, with its path.
-    expect(iam.commandCalls(SimulatePrincipalPolicyCommand)[0].args[0].input.PolicySourceArn).toBe(
-      `arn:aws:iam::${ACCOUNT}:role/ops/Deployer`,
+    expect(f.status).toBe('warn');
+    expect(f.detail).toContain('the first call subscribes the account');
+    expect(f.fix).toMatch(
+      /^you may subscribe now \(you hold aws-marketplace:ViewSubscriptions, aws-marketplace:Subscribe\)/,
     );
+    expect(f.fix).toContain(`aws bedrock create-foundation-model-agreement --model-id ${FM}`);
+    // The simulator is asked about the role behind the session, with its path, for the actions the functions hold.
+    const input = iam.commandCalls(SimulatePrincipalPolicyCommand)[0].args[0].input;
+    expect(input.PolicySourceArn).toBe(`arn:aws:iam::${ACCOUNT}:role/ops/Deployer`);
+    expect(input.ActionNames).toEqual(MARKETPLACE_SUBSCRIBE_ACTIONS);
   });
 
-  it('fails an unsubscribed model and says the caller lacks the Marketplace permissions', async () => {
+  it('says when the caller lacks the Marketplace permissions', async () => {
     bedrockWithProfile();
     availability('NOT_AVAILABLE');
     simulate('implicitDeny');
     const f = only(await modelAccess.run(ctx(prodConfig(PROFILE))));
+    expect(f.status).toBe('warn');
+    expect(f.fix).toMatch(
+      /^a principal with aws-marketplace:ViewSubscriptions, aws-marketplace:Subscribe subscribes \(yours lacks them\)/,
+    );
+  });
+
+  it('fails a subscription attempt that failed, naming the payment method', async () => {
+    bedrockWithProfile();
+    bedrock.on(GetFoundationModelAvailabilityCommand, { modelId: FM }).resolves({
+      modelId: FM,
+      agreementAvailability: { status: 'ERROR', errorMessage: 'No valid payment instrument' },
+      authorizationStatus: 'AUTHORIZED',
+      entitlementAvailability: 'NOT_AVAILABLE',
+      regionAvailability: 'AVAILABLE',
+    });
+    simulate('allowed');
+    const f = only(await modelAccess.run(ctx(prodConfig(PROFILE))));
     expect(f.status).toBe('fail');
-    expect(f.fix).toContain('aws-marketplace:Subscribe');
-    expect(f.fix).toContain('your principal lacks these permissions');
+    expect(f.detail).toContain('No valid payment instrument');
+    expect(f.fix).toMatch(/^give the account a valid payment method/);
   });
 
   it('warns while the subscription is being finalised', async () => {
@@ -408,6 +429,45 @@ describe('SageMaker serverless concurrency', () => {
     };
   };
 
+  /** Prod keeps one engine instance warm; these cases leave provisioned concurrency out. */
+  const noWarmEngine = prodConfig(PROFILE, { engineProvisionedConcurrency: '0' });
+  const provisionedQuota = (value: number | null) => {
+    quotas.on(ListAWSDefaultServiceQuotasCommand).resolves({ Quotas: [] });
+    quotas.on(ListServiceQuotasCommand, { ServiceCode: 'sagemaker' }).resolves({
+      Quotas:
+        value === null
+          ? []
+          : [
+              {
+                ServiceCode: 'sagemaker',
+                QuotaCode: 'L-PROV',
+                QuotaName: 'Maximum total provisioned concurrency across all serverless endpoints',
+                Value: value,
+              },
+            ],
+    });
+    quotas.on(GetServiceQuotaCommand).resolves({ Quota: { QuotaCode: SERVERLESS_CONCURRENCY_QUOTA, Value: 10 } });
+    sagemaker.on(ListEndpointsCommand).resolves({ Endpoints: [] });
+  };
+
+  it('passes prod’s warm engine instance within the provisioned-concurrency quota', async () => {
+    provisionedQuota(5);
+    const [, warm] = await sagemakerQuota.run(ctx(prodConfig(PROFILE)));
+    expect(warm).toMatchObject({ status: 'pass', detail: 'quota 5 ≥ 1 (1 for the engine)' });
+  });
+
+  it('fails a provisioned-concurrency quota of 0, and warns when none is listed', async () => {
+    provisionedQuota(0);
+    const [, warm] = await sagemakerQuota.run(ctx(prodConfig(PROFILE)));
+    expect(warm.status).toBe('fail');
+    expect(warm.fix).toContain('--quota-code L-PROV --desired-value 1');
+    expect(warm.fix).toContain('-c engineProvisionedConcurrency');
+    quotas.reset();
+    provisionedQuota(null);
+    const [, unknown] = await sagemakerQuota.run(ctx(prodConfig(PROFILE)));
+    expect(unknown.status).toBe('warn');
+  });
+
   it('fails when another environment’s endpoint and ours exceed the account quota', async () => {
     quotas.on(GetServiceQuotaCommand).rejects(awsError('NoSuchResourceException'));
     quotas
@@ -421,7 +481,7 @@ describe('SageMaker serverless concurrency', () => {
         },
       });
     sagemaker.on(ListEndpointsCommand).resolves({ Endpoints: [endpoint('EndpointDev', 'ToonZap-dev', 10)] });
-    const f = only(await sagemakerQuota.run(ctx(prodConfig(PROFILE))));
+    const f = only(await sagemakerQuota.run(ctx(noWarmEngine)));
     expect(f.status).toBe('fail');
     expect(f.detail).toBe(
       'quota 10 < 20: 10 for the engine + 10 of EndpointDev (10); the endpoint would fail to create',
@@ -436,7 +496,7 @@ describe('SageMaker serverless concurrency', () => {
       Quota: { ServiceCode: 'sagemaker', QuotaCode: SERVERLESS_CONCURRENCY_QUOTA, Value: 10 },
     });
     sagemaker.on(ListEndpointsCommand).resolves({ Endpoints: [endpoint('EndpointProd', 'ToonZap-prod', 10)] });
-    const f = only(await sagemakerQuota.run(ctx(prodConfig(PROFILE))));
+    const f = only(await sagemakerQuota.run(ctx(noWarmEngine)));
     expect(f.status).toBe('pass');
     expect(f.detail).toContain('no other serverless endpoint');
   });
@@ -506,6 +566,12 @@ describe('the run and its report', () => {
           QuotaCode: 'L-RPMC',
           QuotaName: 'Cross-Region InvokeModel requests per minute for Stable Image Control Structure',
           Value: 20,
+        },
+        {
+          ServiceCode: 'sagemaker',
+          QuotaCode: 'L-PROV',
+          QuotaName: 'Maximum total provisioned concurrency across all serverless endpoints',
+          Value: 10,
         },
       ],
     });

@@ -5,14 +5,14 @@
  */
 import type { ServiceQuota } from '@aws-sdk/client-service-quotas';
 import { configuredModels, quotaIncreaseFix, resolveModel, serviceQuotas } from '../aws-lookups';
-import { type Check, capacityOf, type Finding } from '../types';
+import { type Check, type Finding, plannedBedrockRpm } from '../types';
 
 export const bedrockQuota: Check = {
   title: 'Bedrock requests per minute',
   needsAccount: true,
   async run(ctx) {
     const region = ctx.config.bedrockRegion;
-    const planned = capacityOf(ctx.config).bedrockRequestsPerMinute;
+    const planned = plannedBedrockRpm(ctx.config);
     const out: Finding[] = [];
     for (const modelId of configuredModels(ctx).keys()) {
       const model = await resolveModel(ctx, modelId);

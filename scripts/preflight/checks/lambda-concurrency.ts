@@ -4,7 +4,7 @@
  * functions answer the status pages' polling beside them. New accounts get far less than AWS's default of 1,000.
  */
 import { GetAccountSettingsCommand } from '@aws-sdk/client-lambda';
-import { type Check, capacityOf, type PreflightContext } from '../types';
+import { type Check, type PreflightContext, plannedBedrockRpm } from '../types';
 
 /** Concurrent API invocations kept free for the routes (polling every 2 s at ~100 ms a call: hundreds of tabs). */
 export const API_HEADROOM = 50;
@@ -12,10 +12,9 @@ export const API_HEADROOM = 50;
 const BEDROCK_CALLS_IN_FLIGHT_PER_RPM = 20 / 60;
 
 export function lambdaConcurrencyNeeded(ctx: PreflightContext): number {
-  const capacity = capacityOf(ctx.config);
   const models = new Set(Object.values(ctx.config.generativeStyles).map((s) => s?.modelId)).size;
-  const bedrock = Math.ceil((capacity.bedrockRequestsPerMinute ?? 0) * models * BEDROCK_CALLS_IN_FLIGHT_PER_RPM);
-  return API_HEADROOM + capacity.engineMaxConcurrency + bedrock;
+  const bedrock = Math.ceil((plannedBedrockRpm(ctx.config) ?? 0) * models * BEDROCK_CALLS_IN_FLIGHT_PER_RPM);
+  return API_HEADROOM + ctx.config.engineMaxConcurrency + bedrock;
 }
 
 export const lambdaConcurrency: Check = {

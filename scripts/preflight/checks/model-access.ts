@@ -2,21 +2,16 @@
  * Model access and the AWS Marketplace subscription of each configured model (GetFoundationModelAvailability).
  *
  * AWS's "Request access to models" page: the first invocation of a third-party model in an account starts its
- * Marketplace subscription in the background, and that needs the *invoking* role to hold aws-marketplace:Subscribe,
- * Unsubscribe and ViewSubscriptions (and the account a valid payment method); otherwise every call answers
- * AccessDeniedException. The stack's functions hold bedrock:InvokeModel only, so the account must be subscribed before
- * the first customer: this check passes when it is, and otherwise says whether the caller may subscribe it now.
+ * Marketplace subscription in the background, if the invoking role may (MARKETPLACE_SUBSCRIBE_ACTIONS, which the
+ * rendering functions hold: lib/bedrock-access.ts) and the account has a payment method for Marketplace purchases.
+ * Subscribed passes; not yet subscribed is a warning (the first calls wait up to 15 minutes while it completes, or
+ * fail for good without a payment method: subscribing now settles it); a failed attempt is a failure.
  */
 import { GetFoundationModelAvailabilityCommand } from '@aws-sdk/client-bedrock';
 import { GetRoleCommand, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
+import { MARKETPLACE_SUBSCRIBE_ACTIONS } from '../../../lib/bedrock-access';
 import { callerIdentity, configuredModels, resolveModel } from '../aws-lookups';
 import { type Check, describeError, type Finding, type PreflightContext } from '../types';
-
-export const MARKETPLACE_ACTIONS = [
-  'aws-marketplace:Subscribe',
-  'aws-marketplace:Unsubscribe',
-  'aws-marketplace:ViewSubscriptions',
-];
 
 export const modelAccess: Check = {
   title: 'Bedrock model access (Marketplace subscription)',
@@ -61,25 +56,24 @@ async function accessFinding(ctx: PreflightContext, modelId: string, provider: s
       detail: 'the Marketplace subscription is being finalised (AWS: up to 15 minutes)',
       fix: 'run the preflight again in a few minutes',
     };
-  const detail =
-    `${provider} model not subscribed (agreement ${agreement ?? 'unknown'}${a.agreementAvailability?.errorMessage ? `: ${a.agreementAvailability.errorMessage}` : ''}); ` +
-    'the functions may not subscribe (no aws-marketplace permissions), so every call would be denied';
+  const failed = agreement === 'ERROR';
   const subscribe =
     `aws bedrock list-foundation-model-agreement-offers --model-id ${modelId} --region ${region}, then ` +
     `aws bedrock create-foundation-model-agreement --model-id ${modelId} --offer-token <offerToken> --region ${region} ` +
-    '(or subscribe in the Bedrock console, Model catalog)';
+    '(or open the model in the Bedrock console playground and accept the offer)';
   const may = await callerMaySubscribe(ctx);
+  const who =
+    may === true
+      ? `you may subscribe now (you hold ${MARKETPLACE_SUBSCRIBE_ACTIONS.join(', ')})`
+      : `a principal with ${MARKETPLACE_SUBSCRIBE_ACTIONS.join(', ')} subscribes` +
+        (may === false ? ' (yours lacks them)' : ` (could not simulate your permissions: ${may})`);
   return {
-    status: 'fail',
+    status: failed ? 'fail' : 'warn',
     title,
-    detail,
-    fix:
-      may === true
-        ? `subscribe now (you hold ${MARKETPLACE_ACTIONS.join(', ')}): ${subscribe}`
-        : `a principal with ${MARKETPLACE_ACTIONS.join(', ')} and a valid payment method on the account subscribes: ${subscribe}` +
-          (may === false
-            ? ' (your principal lacks these permissions)'
-            : ` (could not simulate your permissions: ${may})`),
+    detail: failed
+      ? `the Marketplace subscription failed: ${a.agreementAvailability?.errorMessage ?? 'no reason given'}; every call is denied`
+      : `${provider} model not subscribed yet: the first call subscribes the account (the functions hold the Marketplace actions) and calls wait until it completes`,
+    fix: `${failed ? 'give the account a valid payment method for Marketplace purchases; then ' : ''}${who}: ${subscribe}`,
   };
 }
 
@@ -89,11 +83,16 @@ async function callerMaySubscribe(ctx: PreflightContext): Promise<boolean | stri
     const { arn } = await callerIdentity(ctx);
     if (/:root$/.test(arn)) return true;
     const source = await principalArn(ctx, arn);
-    const out = await ctx.clients
-      .iam()
-      .send(new SimulatePrincipalPolicyCommand({ PolicySourceArn: source, ActionNames: MARKETPLACE_ACTIONS }));
+    const out = await ctx.clients.iam().send(
+      new SimulatePrincipalPolicyCommand({
+        PolicySourceArn: source,
+        ActionNames: [...MARKETPLACE_SUBSCRIBE_ACTIONS],
+      }),
+    );
     const results = out.EvaluationResults ?? [];
-    return results.length === MARKETPLACE_ACTIONS.length && results.every((r) => r.EvalDecision === 'allowed');
+    return MARKETPLACE_SUBSCRIBE_ACTIONS.every((action) =>
+      results.some((r) => r.EvalActionName === action && r.EvalDecision === 'allowed'),
+    );
   } catch (e) {
     return describeError(e);
   }
