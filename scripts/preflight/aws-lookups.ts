@@ -14,6 +14,7 @@ import {
   type ServiceQuota,
 } from '@aws-sdk/client-service-quotas';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
+import { parseModelId } from '../../domain/generative';
 import { errorName, once, type PreflightContext } from './types';
 
 export interface Caller {
@@ -31,39 +32,44 @@ export function callerIdentity(ctx: PreflightContext): Promise<Caller> {
 /** A configured `modelId`: an inference profile (cross-Region or application) or a foundation model, as Bedrock says. */
 export interface ResolvedModel {
   readonly modelId: string;
+  /** What the id names by its form (domain/generative.ts's parseModelId). */
+  readonly kind: 'profile' | 'foundation';
+  /** The profile as Bedrock describes it; null for a foundation model or a profile Bedrock does not know. */
   readonly profile: GetInferenceProfileCommandOutput | null;
   /** The foundation model behind it (a profile's models are one model in several regions). */
   readonly foundationId: string;
+  /** Null = no such foundation model in the region. */
   readonly details: FoundationModelDetails | null;
 }
 
 const FOUNDATION_ARN = /:foundation-model\/(.+)$/;
 
-/**
- * Asks Bedrock (in config.bedrockRegion) whether the id is an inference profile, else reads it as a foundation model.
- * Null details = no such foundation model there.
- */
+/** Reads a configured model id in config.bedrockRegion: its profile (if it names one) and its foundation model. */
 export function resolveModel(ctx: PreflightContext, modelId: string): Promise<ResolvedModel> {
   return once(ctx, `model:${modelId}`, async () => {
     const bedrock = ctx.clients.bedrock(ctx.config.bedrockRegion);
+    const ref = parseModelId(modelId);
+    const kind = ref && ref.kind !== 'foundation-model' ? 'profile' : 'foundation';
     let profile: GetInferenceProfileCommandOutput | null = null;
-    try {
-      profile = await bedrock.send(new GetInferenceProfileCommand({ inferenceProfileIdentifier: modelId }));
-    } catch (e) {
-      // A foundation model id is not a profile: Bedrock answers not found (or, for its pattern, a validation error).
-      if (errorName(e) !== 'ResourceNotFoundException' && errorName(e) !== 'ValidationException') throw e;
-    }
+    if (kind === 'profile')
+      profile = await notFoundAsNull(
+        bedrock.send(new GetInferenceProfileCommand({ inferenceProfileIdentifier: modelId })),
+      );
     const fromProfile = profile?.models?.map((m) => FOUNDATION_ARN.exec(m.modelArn ?? '')?.[1]).find(Boolean);
-    const foundationId = fromProfile ?? modelId;
-    let details: FoundationModelDetails | null = null;
-    try {
-      details =
-        (await bedrock.send(new GetFoundationModelCommand({ modelIdentifier: foundationId }))).modelDetails ?? null;
-    } catch (e) {
-      if (errorName(e) !== 'ResourceNotFoundException' && errorName(e) !== 'ValidationException') throw e;
-    }
-    return { modelId, profile, foundationId, details };
+    const foundationId = fromProfile ?? (ref?.kind === 'inference-profile' ? ref.foundationModel : modelId);
+    const model = await notFoundAsNull(bedrock.send(new GetFoundationModelCommand({ modelIdentifier: foundationId })));
+    return { modelId, kind, profile, foundationId, details: model?.modelDetails ?? null };
   });
+}
+
+/** Bedrock's answer, or null when it says there is no such thing (not found, or an id it cannot hold). */
+async function notFoundAsNull<T>(answer: Promise<T>): Promise<T | null> {
+  try {
+    return await answer;
+  } catch (e) {
+    if (errorName(e) === 'ResourceNotFoundException' || errorName(e) === 'ValidationException') return null;
+    throw e;
+  }
 }
 
 /** The distinct model ids the configured generative styles call, with the styles using each. */

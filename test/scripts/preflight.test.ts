@@ -101,9 +101,6 @@ function bedrockWithProfile(regions = ['us-east-1', 'us-east-2', 'us-west-2']) {
     type: 'SYSTEM_DEFINED',
     models: regions.map((r) => ({ modelArn: fmArn(r) })),
   });
-  bedrock
-    .on(GetInferenceProfileCommand, { inferenceProfileIdentifier: FM })
-    .rejects(awsError('ResourceNotFoundException'));
   bedrock.on(GetFoundationModelCommand, { modelIdentifier: FM }).resolves({
     modelDetails: {
       modelId: FM,
@@ -227,6 +224,16 @@ describe('Bedrock models and inference profiles', () => {
     expect(f.status).toBe('fail');
     expect(f.detail).toContain('us-east-1, us-east-2');
     expect(f.fix).toBe('deploy with -c bedrockProfileRegions=us-east-1,us-east-2,us-west-2');
+  });
+
+  it('fails a profile Bedrock does not know in the region', async () => {
+    bedrockWithProfile();
+    bedrock
+      .on(GetInferenceProfileCommand, { inferenceProfileIdentifier: `eu.${FM}` })
+      .rejects(awsError('ResourceNotFoundException'));
+    const f = only(await bedrockModels.run(ctx(prodConfig(`eu.${FM}`))));
+    expect(f).toMatchObject({ status: 'fail', detail: 'no such inference profile in us-west-2' });
+    expect(f.fix).toContain('aws bedrock list-inference-profiles --region us-west-2');
   });
 
   it('fails an id Bedrock knows neither as a profile nor as a model', async () => {

@@ -4,6 +4,7 @@
  * on-demand calls (a profile-only model answers every on-demand call with ValidationException: all refunded).
  */
 import { type BedrockClient, ListInferenceProfilesCommand } from '@aws-sdk/client-bedrock';
+import { inferenceProfileId } from '../../../domain/generative';
 import { configuredModels, type ResolvedModel, resolveModel } from '../aws-lookups';
 import type { Check, Finding, PreflightContext } from '../types';
 
@@ -15,7 +16,11 @@ export const bedrockModels: Check = {
     for (const [modelId, styles] of configuredModels(ctx)) {
       const title = `Bedrock model ${modelId} (${styles.join(', ')})`;
       const model = await resolveModel(ctx, modelId);
-      out.push(model.profile ? profileFinding(ctx, title, model) : await foundationFinding(ctx, title, model, styles));
+      out.push(
+        model.kind === 'profile'
+          ? profileFinding(ctx, title, model)
+          : await foundationFinding(ctx, title, model, styles),
+      );
       const lifecycle = model.details?.modelLifecycle?.status;
       if (lifecycle && lifecycle !== 'ACTIVE')
         out.push({
@@ -32,7 +37,14 @@ export const bedrockModels: Check = {
 };
 
 function profileFinding(ctx: PreflightContext, title: string, model: ResolvedModel): Finding {
-  const profile = model.profile!;
+  const profile = model.profile;
+  if (!profile)
+    return {
+      status: 'fail',
+      title,
+      detail: `no such inference profile in ${ctx.config.bedrockRegion}`,
+      fix: `name one that exists: aws bedrock list-inference-profiles --region ${ctx.config.bedrockRegion}`,
+    };
   if (profile.status !== 'ACTIVE')
     return {
       status: 'fail',
@@ -77,7 +89,8 @@ async function foundationFinding(
   if (types.includes('ON_DEMAND'))
     return { status: 'pass', title, detail: `foundation model, on-demand calls supported in ${region}` };
   const profiles = await profilesFor(ctx.clients.bedrock(region), model.foundationId);
-  const suggestion = profiles.find((p) => p.startsWith(geographyOf(region))) ?? profiles[0];
+  const own = inferenceProfileIdOrNull(model.foundationId, region);
+  const suggestion = profiles.find((p) => p === own) ?? profiles[0];
   return {
     status: 'fail',
     title,
@@ -102,8 +115,11 @@ async function profilesFor(bedrock: BedrockClient, foundationId: string): Promis
   return ids;
 }
 
-/** The geography prefix of the region's cross-Region profiles: us-west-2 → `us.`, eu-central-1 → `eu.`, ap-* → `apac.`. */
-function geographyOf(region: string): string {
-  const area = region.split('-')[0];
-  return `${area === 'ap' ? 'apac' : area}.`;
+/** The region's own cross-Region profile id for the model (domain/generative.ts), or null for a region without one. */
+function inferenceProfileIdOrNull(foundationId: string, region: string): string | null {
+  try {
+    return inferenceProfileId(foundationId, region);
+  } catch {
+    return null;
+  }
 }

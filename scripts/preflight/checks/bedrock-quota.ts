@@ -20,13 +20,13 @@ export const bedrockQuota: Check = {
       const title = `Bedrock quota ${modelId}`;
       // bedrock-models already fails an unknown model, and a profile-only model called by its plain id.
       if (!name) continue;
-      if (!model.profile && !model.details?.inferenceTypesSupported?.includes('ON_DEMAND')) continue;
-      const quota = findRpmQuota(await serviceQuotas(ctx, 'bedrock', region), name, model.profile !== null);
+      if (model.kind === 'foundation' && !model.details?.inferenceTypesSupported?.includes('ON_DEMAND')) continue;
+      const quota = findRpmQuota(await serviceQuotas(ctx, 'bedrock', region), name, model.kind === 'profile');
       if (!quota) {
         out.push({
           status: 'warn',
           title,
-          detail: `no "${model.profile ? 'Cross-Region' : 'On-demand'} InvokeModel requests per minute for ${name}" quota listed in ${region}`,
+          detail: `no "${model.kind === 'profile' ? 'Cross-Region' : 'On-demand'} InvokeModel requests per minute for ${name}" quota listed in ${region}`,
           fix: `look it up in the Service Quotas console (Amazon Bedrock, ${region}) before launch`,
         });
         continue;
