@@ -4,7 +4,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PaymentMode } from '../lib/config';
 import { ENTRY_METADATA_KEY, REPO_ROOT } from '../lib/functions';
-import { viewerRequestCode } from './cloudfront-function';
 import { writeFileDurably } from './durable-file';
 
 /**
@@ -145,6 +144,15 @@ function synthesize(paymentMode: PaymentMode): CfnTemplate {
     env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION },
   });
   return app.synth().getStackByName(stack.stackName).template as CfnTemplate;
+}
+
+/** The code of the template's one viewer-request CloudFront Function. */
+export function viewerRequestCode(template: CfnTemplate): string {
+  const fns = Object.values(template.Resources).filter((r) => r.Type === 'AWS::CloudFront::Function');
+  if (fns.length !== 1) throw new Error(`Expected one CloudFront Function in the template, found ${fns.length}`);
+  const code = fns[0].Properties?.FunctionCode;
+  if (typeof code !== 'string') throw new Error('The CloudFront Function code is not inline text');
+  return code;
 }
 
 /** Local physical names, derived from logical ids so they stay stable across restarts (data is kept). */
