@@ -50,6 +50,9 @@ export const ENV = {
   generativePreviewsPerDay: 'GENERATIVE_PREVIEWS_PER_DAY',
 } as const;
 
+/** Template metadata key that names a function's source module; the local runtime maps functions back to code with it. */
+export const ENTRY_METADATA_KEY = 'toonzap:entry';
+
 /** Media bucket key prefixes; lifecycle rules, IAM grants and handlers agree on them through this one list. */
 export const MEDIA_PREFIX = {
   uploads: 'uploads/',

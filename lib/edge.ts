@@ -1,8 +1,8 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { ROUTES } from '../domain/api-routes';
 import type { EnvConfig } from './config';
-import { ROUTES } from './routes';
 
 /** CloudFront-scope web ACLs exist only in us-east-1, whatever region the app is in. */
 export const EDGE_REGION = 'us-east-1';

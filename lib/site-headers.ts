@@ -6,7 +6,7 @@ import {
   contentSecurityPolicy,
   HSTS_SECONDS,
   type SiteHeaderOptions,
-} from './security-headers';
+} from '../domain/security-headers';
 
 /**
  * The site's headers (lib/security-headers.ts) as a CloudFront response headers policy. CloudFront sets its

@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PaymentMode } from '../lib/config';
-import { ENTRY_METADATA_KEY, REPO_ROOT } from '../lib/functions';
+import type { EnvConfig } from '../domain/config';
+import type { PaymentMode } from '../domain/contract';
+import { REPO_ROOT } from '../domain/repo-paths';
+import { ENTRY_METADATA_KEY } from '../domain/wiring';
 import { writeFileDurably } from './durable-file';
 
 /**
@@ -134,7 +136,7 @@ function synthesize(paymentMode: PaymentMode): CfnTemplate {
   const { ToonZapStack } = require('../lib/toonzap-stack') as typeof import('../lib/toonzap-stack');
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: undefined });
   // The engine runs in process here, so no container image needs staging.
-  const config: import('../lib/config').EnvConfig = {
+  const config: EnvConfig = {
     ...ENVIRONMENTS.dev,
     paymentMode,
     engineImageUri: `${LOCAL_ACCOUNT}.dkr.ecr.${LOCAL_REGION}.amazonaws.com/toonzap-engine:local`,

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { REPO_ROOT } from '../../lib/functions';
-import { contentSecurityPolicy } from '../../lib/security-headers';
+import { REPO_ROOT } from '../../domain/repo-paths';
+import { contentSecurityPolicy } from '../../domain/security-headers';
 import { prerenderedPaths } from '../../lib/site-function';
 import { launchChromium } from '../support/browser';
 import { api, sha256, startTestRuntime, uploadHeaders } from '../support/runtime';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PaymentMode } from '../../lib/config';
+import type { PaymentMode } from '../../domain/contract';
 import { type LocalRuntime, startLocalRuntime } from '../../local/runtime';
 
 import { sha256 } from '../fixtures/photos';

@@ -1,4 +1,4 @@
-import { WEBHOOK_TIMEOUT_SECONDS } from '../domain/orders';
+import { WEBHOOK_TIMEOUT_SECONDS } from './orders';
 /**
  * The one route table. The CDK stack makes one Lambda + API Gateway route per entry; the local runtime
  * serves the same routes by reading them back out of the synthesized template. List only routes that work.
