@@ -2,7 +2,7 @@
  * The API contract: every route's request and response, defined once with zod. Handlers parse requests with these
  * schemas (the first failed check's message becomes the 400's `detail`, so messages here are user-facing, and the
  * spec's texts where it names one); the frontend takes its types from them (type-only imports: no bytes shipped).
- * Keyed by handler name, the same key lib/routes.ts uses; a test keeps the two lists equal.
+ * Keyed by handler name, the same key domain/api-routes.ts uses; a test keeps the two lists equal.
  */
 import { z } from 'zod';
 import { EMAIL_MESSAGES, isValidEmail } from './email';

@@ -42,7 +42,7 @@ export const ENV = {
   /** Route functions only: task functions must not know the machines that run them (a dependency cycle). */
   jobsMachineArn: 'JOBS_MACHINE_ARN',
   orderMachineArn: 'ORDER_MACHINE_ARN',
-  /** Route functions only: the value CloudFront sends in its origin header (lib/security-headers.ts); unset = no check. */
+  /** Route functions only: the value CloudFront sends in its origin header (domain/security-headers.ts); unset = no check. */
   originVerifySecret: 'ORIGIN_VERIFY_SECRET',
   /** JSON of the generative styles (domain/generative.ts); styles absent from it are drawn by the engine. */
   generativeStyles: 'GENERATIVE_STYLES',

@@ -38,6 +38,13 @@ describe('layout', () => {
     expect(show(edges.filter((e) => under('local')(e.from) && under('lib')(e.to) && !allowed.has(e.to!)))).toEqual([]);
   });
 
+  test('engine/ imports only engine/ and domain/ (it ships alone in its container)', () => {
+    const outside = edges.filter(
+      (e) => under('engine')(e.from) && e.to && !under('engine')(e.to) && !under('domain')(e.to),
+    );
+    expect(show(outside)).toEqual([]);
+  });
+
   test('no import circle anywhere', () => {
     expect(importCircles(files)).toEqual([]);
   });
