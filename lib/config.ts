@@ -1,6 +1,7 @@
 /**
- * Typed per-environment configuration, chosen with `-c env=dev|prod`.
- * Everything an operator may want to change per environment lives here, nothing else reads context.
+ * Per-environment configuration, chosen with `-c env=dev|prod`: what each environment sets apart from the defaults,
+ * and the `-c key=value` overrides; nothing else reads context. Every setting, its check and its default are in the
+ * one schema, domain/config.ts.
  */
 import { type ConfigKey, configValueFromText, type EnvConfig, generativePresets, parseConfig } from '../domain/config';
 import type { PaymentMode } from '../domain/contract';

@@ -66,7 +66,7 @@ export const settings = {
   get generativePreviewsPerDay() {
     return setting('generativePreviewsPerDay');
   },
-  /** Where visitors write to (lib/config.ts supportEmail). */
+  /** Where visitors write to (supportEmail, domain/config.ts). */
   get supportEmail() {
     return required(ENV.supportEmail);
   },
