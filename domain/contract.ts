@@ -2,28 +2,28 @@
  * The API contract: every route's request and response, defined once with zod. Handlers parse requests with these
  * schemas (the first failed check's message becomes the 400's `detail`, so messages here are user-facing, and the
  * spec's texts where it names one); the frontend takes its types from them (type-only imports: no bytes shipped).
- * Keyed by handler name, the same key lib/routes.ts uses; a test keeps the two lists equal.
+ * Keyed by handler name, the same key domain/api-routes.ts uses; a test keeps the two lists equal.
  */
 import { z } from 'zod';
 import { EMAIL_MESSAGES, isValidEmail } from './email';
-import { ACCEPTED_TYPES } from './image-format';
+import { IMAGE_HASH_RE } from './image-format';
 import { STYLE_IDS, type StyleId } from './styles';
-import { MAX_FILE_BYTES, MAX_FILES, MESSAGES as UPLOAD_MESSAGES } from './upload-rules';
+import { ACCEPTED_TYPES, MAX_FILE_BYTES, MAX_FILES, MESSAGES as UPLOAD_MESSAGES } from './upload-rules';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Building blocks
 
-const HASH_RE = /^[0-9a-f]{64}$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A photo's identity: the SHA-256 of its bytes. */
 export const imageHash = (field = 'image_hash') =>
   z
     .string({ error: `${field} must be a SHA-256 hash (64 lowercase hex characters).` })
-    .regex(HASH_RE, `${field} must be a SHA-256 hash (64 lowercase hex characters).`);
+    .regex(IMAGE_HASH_RE, `${field} must be a SHA-256 hash (64 lowercase hex characters).`);
 
 /** Ids the server makes (jobs, orders, generations): a malformed one is simply not found. */
 export const serverId = z.string().regex(UUID_RE);
+export const isServerId = (value: unknown): value is string => serverId.safeParse(value).success;
 
 export const styleId = z.enum(STYLE_IDS as [StyleId, ...StyleId[]], {
   error: (iss) => `Unknown style: ${JSON.stringify(iss.input).slice(0, 40)}.`,
@@ -115,11 +115,11 @@ export const contract = {
   },
   'process-moderation': {
     request: z.object({ image_hashes: hashList('image_hashes') }),
-    response: z.object({ job_id: z.string() }),
+    response: z.object({ job_id: serverId }),
   },
   'process-thumbnail': {
     request: z.object({ image_hash: imageHash('image_hash') }),
-    response: z.object({ job_id: z.string() }),
+    response: z.object({ job_id: serverId }),
   },
   'get-job': {
     params: z.object({ job_id: z.string() }),
@@ -150,7 +150,7 @@ export const contract = {
         .min(1, 'styles must be a non-empty list of style ids.')
         .transform((styles) => [...new Set(styles)]),
     }),
-    response: z.object({ session_id: z.string(), order_id: z.string(), url: z.string().nullable() }),
+    response: z.object({ session_id: z.string(), order_id: serverId, url: z.string().nullable() }),
   },
   'preview-signup': {
     request: z.object({ email, image_hash: imageHash('image_hash') }),

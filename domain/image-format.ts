@@ -1,8 +1,6 @@
-import { MAX_FILE_BYTES, sniffImageType } from './upload-rules';
+import { type AcceptedType, isAcceptedType, MAX_FILE_BYTES, sniffImageType } from './upload-rules';
 
-/** What the service accepts, and how it reads an image's type and size from its first bytes (no decoder needed). */
-export const ACCEPTED_TYPES = ['image/jpeg', 'image/png'] as const;
-export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
+/** How the service reads an image's type and size from its first bytes (no decoder needed), and its limits. */
 
 /** Long side in px of a free preview (every style, engine or model). */
 export const PREVIEW_LONG_SIDE = 256;
@@ -14,10 +12,9 @@ export const MAX_PIXELS = 40_000_000;
 /** Uploads must be smaller than this (spec: under 10 MB); the same limit the browser enforces. */
 export const MAX_UPLOAD_BYTES = MAX_FILE_BYTES;
 
-const HASH_RE = /^[0-9a-f]{64}$/;
-export const isImageHash = (value: unknown): value is string => typeof value === 'string' && HASH_RE.test(value);
-export const isAcceptedType = (value: unknown): value is AcceptedType =>
-  typeof value === 'string' && (ACCEPTED_TYPES as readonly string[]).includes(value);
+/** A photo's identity: the SHA-256 of its bytes, in lowercase hex. */
+export const IMAGE_HASH_RE = /^[0-9a-f]{64}$/;
+export const isImageHash = (value: unknown): value is string => typeof value === 'string' && IMAGE_HASH_RE.test(value);
 
 /** JPEG or PNG by the bytes (the browser's sniffer, narrowed to what the service accepts). */
 export function sniffType(bytes: Uint8Array): AcceptedType | null {

@@ -14,7 +14,7 @@ export const CHECKOUT_SESSION_SECONDS = 31 * 60;
 export type OrderStatus = 'created' | 'paid' | 'expired' | 'refunded';
 
 /**
- * Timeout of the Stripe webhook function (lib/routes.ts). Lambda stops a run at this age, so it also bounds how
+ * Timeout of the Stripe webhook function (domain/api-routes.ts). Lambda stops a run at this age, so it also bounds how
  * long a webhook's event claim can belong to a live run (the claim's lease, lambdas/lib/orders.ts).
  */
 export const WEBHOOK_TIMEOUT_SECONDS = 30;

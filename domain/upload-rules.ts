@@ -7,7 +7,11 @@ export const MAX_FILES = 50;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** Size of the leading sample used to detect the real file type. */
 export const SNIFF_BYTES = 4100;
-export const ALLOWED_TYPES: ReadonlyArray<string> = ['image/jpeg', 'image/png'];
+/** What the service accepts; the browser, the upload contract, the moderation task and the engine all check it. */
+export const ACCEPTED_TYPES = ['image/jpeg', 'image/png'] as const;
+export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
+export const isAcceptedType = (value: unknown): value is AcceptedType =>
+  typeof value === 'string' && (ACCEPTED_TYPES as readonly string[]).includes(value);
 export const FALLBACK_TYPE = 'application/octet-stream';
 
 export const MESSAGES = {
@@ -68,7 +72,7 @@ export interface ValidationResult<T> {
 
 /** The reason a single file is rejected, or null when it is acceptable. */
 export function fileProblem(candidate: FileCandidate): string | null {
-  if (!ALLOWED_TYPES.includes(candidate.type)) return MESSAGES.type;
+  if (!isAcceptedType(candidate.type)) return MESSAGES.type;
   if (!(candidate.size < MAX_FILE_BYTES)) return MESSAGES.size;
   return null;
 }

@@ -42,13 +42,16 @@ export const ENV = {
   /** Route functions only: task functions must not know the machines that run them (a dependency cycle). */
   jobsMachineArn: 'JOBS_MACHINE_ARN',
   orderMachineArn: 'ORDER_MACHINE_ARN',
-  /** Route functions only: the value CloudFront sends in its origin header (lib/security-headers.ts); unset = no check. */
+  /** Route functions only: the value CloudFront sends in its origin header (domain/security-headers.ts); unset = no check. */
   originVerifySecret: 'ORIGIN_VERIFY_SECRET',
   /** JSON of the generative styles (domain/generative.ts); styles absent from it are drawn by the engine. */
   generativeStyles: 'GENERATIVE_STYLES',
   bedrockRegion: 'BEDROCK_REGION',
   generativePreviewsPerDay: 'GENERATIVE_PREVIEWS_PER_DAY',
 } as const;
+
+/** Template metadata key that names a function's source module; the local runtime maps functions back to code with it. */
+export const ENTRY_METADATA_KEY = 'toonzap:entry';
 
 /** Media bucket key prefixes; lifecycle rules, IAM grants and handlers agree on them through this one list. */
 export const MEDIA_PREFIX = {

@@ -1,8 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
+import { MAX_PIXELS, sniffType } from '../domain/image-format';
 import { ImageInputError } from './errors';
-
-/** Default decompression-bomb guard: 40 megapixels. */
-export const DEFAULT_MAX_PIXELS = 40_000_000;
 
 // The engine is called for one image at a time per request; keep libvips' memory small and predictable.
 sharp.cache(false);
@@ -10,7 +8,7 @@ sharp.cache(false);
 export type InputFormat = 'jpeg' | 'png';
 
 export interface DecodeOptions {
-  /** Refuse inputs with more pixels than this (width x height). Default 40 MP. */
+  /** Refuse inputs with more pixels than this (width x height). Default MAX_PIXELS (domain/image-format.ts). */
   maxPixels?: number;
   /** If set, shrink (never enlarge) so the long side is at most this many px. Uses JPEG shrink-on-load. */
   maxSize?: number;
@@ -29,12 +27,10 @@ export interface DecodedImage {
   sourceHeight: number;
 }
 
-/** Identify JPEG / PNG by magic bytes; anything else is refused. */
+/** Identify JPEG / PNG by magic bytes (the service's one sniffer); anything else is refused. */
 export function sniffFormat(bytes: Uint8Array): InputFormat | undefined {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'png';
-  return undefined;
+  const type = sniffType(bytes);
+  return type === 'image/jpeg' ? 'jpeg' : type === 'image/png' ? 'png' : undefined;
 }
 
 /**
@@ -48,7 +44,7 @@ export async function decodeInput(bytes: Buffer, opts: DecodeOptions = {}): Prom
   }
   const format = sniffFormat(bytes);
   if (!format) throw new ImageInputError('Unsupported image type: only JPEG and PNG images are accepted.');
-  const maxPixels = opts.maxPixels ?? DEFAULT_MAX_PIXELS;
+  const maxPixels = opts.maxPixels ?? MAX_PIXELS;
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();

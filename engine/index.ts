@@ -20,7 +20,7 @@ export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, hasPeop
 export { analyzeImage, closeAnalysisThread, warmAnalysisThread } from './analysis-thread';
 export { applyStyle, type StyledPixels } from './apply';
 export { ImageInputError } from './errors';
-export { DEFAULT_MAX_PIXELS, type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';
+export { type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';
 export { encodeOutput, normaliseImage } from './output';
 export { closeStylePool, stylesRenderedByWorkers, warmStylePool } from './style-pool';
 

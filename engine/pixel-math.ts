@@ -1,8 +1,8 @@
 import { rgbToHsv } from './filters/color';
-import { inkCoverage } from './filters/lines';
+import { halftoneDistance } from './filters/halftone';
+import { inkCoverage, inkMix } from './filters/lines';
 import { hash2 } from './filters/noise';
 import { byte, smoothstep } from './raster';
-import { halftoneDistance, inkMix } from './renderers/common';
 
 /**
  * The small functions called once or more per output pixel, gathered in one plain object so renderers

@@ -1,13 +1,14 @@
 import { downscalePlane, resizePlane, Upsampler } from './filters/blur';
+import type { Plane } from './plane';
 
 export { Upsampler } from './filters/blur';
+
+export type { Plane } from './plane';
 
 /**
  * Planar float raster used by all style filters: three Float32Array planes (R, G, B) in [0, 1].
  * Planar layout keeps separable filters simple and fast.
  */
-export type Plane = Float32Array;
-
 export interface Raster {
   readonly width: number;
   readonly height: number;

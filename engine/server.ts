@@ -11,6 +11,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
+import {
+  type EngineBatchRequest,
+  EngineRequestError,
+  type EngineSingleRequest,
+  parseEngineRequest,
+  type S3Location,
+} from '../domain/engine-request';
 import { mediaKey } from '../domain/wiring';
 import { readBody } from './http-body';
 import {
@@ -21,11 +28,9 @@ import {
   DEFAULT_MAX_SIZE,
   DEFAULT_THUMBNAIL_SIZE,
   ImageInputError,
-  isStyleId,
   renderAllThumbnails,
   renderStyle,
   renderThumbnail,
-  STYLE_IDS,
   warmAnalysisThread,
   warmStylePool,
 } from './index';
@@ -46,70 +51,9 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-interface S3Location {
-  bucket: string;
-  key: string;
-}
-
-interface InvocationRequest {
-  input: S3Location | { data: string };
-  output?: S3Location;
-  style: string;
-  size?: number;
-  kind: 'image' | 'thumbnail';
-  watermark: boolean;
-}
-
-/** A client error (bad request / unknown style / bad image): reported as SageMaker's ModelError. */
+/** A client error (input not found, body too large or not JSON): reported as SageMaker's ModelError, as are
+ *  requests the shared schema refuses (EngineRequestError). */
 class ClientError extends Error {}
-
-function isLocation(v: unknown): v is S3Location {
-  const o = v as S3Location;
-  return (
-    !!o &&
-    typeof o === 'object' &&
-    typeof o.bucket === 'string' &&
-    o.bucket.length > 0 &&
-    typeof o.key === 'string' &&
-    o.key.length > 0
-  );
-}
-
-interface BatchRequest {
-  input: S3Location;
-  outputs: (S3Location & { style: string })[];
-  size?: number;
-  kind: 'image' | 'thumbnail';
-  watermark: boolean;
-}
-
-/** Batch form: one input decoded once, several styles, each to its own object (previews use it). */
-export function parseBatch(body: Record<string, unknown>): BatchRequest {
-  if (!isLocation(body.input)) throw new ClientError('"input" must be {"bucket","key"} for a batch.');
-  const outputs = body.outputs;
-  if (!Array.isArray(outputs) || outputs.length === 0 || outputs.length > 32)
-    throw new ClientError('"outputs" must list 1 to 32 {"style","bucket","key"}.');
-  for (const o of outputs) {
-    if (!isLocation(o)) throw new ClientError('Each output must be {"style","bucket","key"}.');
-    if (!isStyleId((o as { style?: unknown }).style))
-      throw new ClientError(
-        `Unknown style '${String((o as { style?: unknown }).style)}'. Known styles: ${STYLE_IDS.join(', ')}.`,
-      );
-  }
-  const single = parseInvocation({
-    ...body,
-    outputs: undefined,
-    output: outputs[0],
-    style: (outputs[0] as { style: string }).style,
-  });
-  return {
-    input: body.input,
-    outputs: outputs as BatchRequest['outputs'],
-    size: single.size,
-    kind: single.kind,
-    watermark: single.watermark,
-  };
-}
 
 async function readInput(s3: S3Client, { bucket, key }: S3Location): Promise<Buffer> {
   try {
@@ -155,7 +99,7 @@ export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer
   return analysis;
 }
 
-async function invokeBatch(req: BatchRequest, s3: S3Client): Promise<Record<string, unknown>> {
+async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Record<string, unknown>> {
   const t0 = performance.now();
   const bytes = await readInput(s3, req.input);
   const analysis = await cachedAnalysis(s3, req.input.bucket, bytes);
@@ -188,35 +132,6 @@ async function invokeBatch(req: BatchRequest, s3: S3Client): Promise<Record<stri
   return { outputs, ms: Math.round(performance.now() - t0) };
 }
 
-export function parseInvocation(body: unknown): InvocationRequest {
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new ClientError('Request body must be a JSON object.');
-  const b = body as Record<string, unknown>;
-  const input = b.input as Record<string, unknown> | undefined;
-  const hasData = !!input && typeof input === 'object' && typeof input.data === 'string';
-  if (!isLocation(input) && !hasData)
-    throw new ClientError('"input" must be {"bucket","key"} (or {"data": base64} for small images).');
-  if (b.output !== undefined && !isLocation(b.output)) throw new ClientError('"output" must be {"bucket","key"}.');
-  if (!hasData && b.output === undefined) throw new ClientError('"output" {"bucket","key"} is required.');
-  if (typeof b.style !== 'string') throw new ClientError('"style" is required.');
-  if (!isStyleId(b.style)) throw new ClientError(`Unknown style '${b.style}'. Known styles: ${STYLE_IDS.join(', ')}.`);
-  const kind = b.kind ?? 'image';
-  if (kind !== 'image' && kind !== 'thumbnail') throw new ClientError('"kind" must be "image" or "thumbnail".');
-  if (b.size !== undefined && (!Number.isInteger(b.size) || (b.size as number) < 16 || (b.size as number) > 4096)) {
-    throw new ClientError('"size" must be an integer between 16 and 4096.');
-  }
-  if (b.watermark !== undefined && typeof b.watermark !== 'boolean')
-    throw new ClientError('"watermark" must be a boolean.');
-  return {
-    input: hasData ? { data: input.data as string } : (input as unknown as S3Location),
-    output: b.output as S3Location | undefined,
-    style: b.style,
-    size: b.size as number | undefined,
-    kind,
-    watermark: (b.watermark as boolean | undefined) ?? false,
-  };
-}
-
 function modelError(res: http.ServerResponse, message: string): void {
   const body = JSON.stringify({
     ErrorCode: 'CLIENT_ERROR_FROM_MODEL',
@@ -244,7 +159,7 @@ function defaultS3(): S3Client {
   return new S3Client({ forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' });
 }
 
-async function invoke(req: InvocationRequest, s3: S3Client): Promise<Record<string, unknown>> {
+async function invoke(req: EngineSingleRequest, s3: S3Client): Promise<Record<string, unknown>> {
   const t0 = performance.now();
   let bytes: Buffer;
   if ('data' in req.input) {
@@ -315,13 +230,11 @@ export function startModelServer(opts: ModelServerOptions = {}): Promise<ModelSe
         } catch {
           throw new ClientError('Request body must be valid JSON.');
         }
-        const isBatch = !!body && typeof body === 'object' && 'outputs' in (body as object);
-        const result = isBatch
-          ? await invokeBatch(parseBatch(body as Record<string, unknown>), s3)
-          : await invoke(parseInvocation(body), s3);
+        const parsed = parseEngineRequest(body);
+        const result = parsed.batch ? await invokeBatch(parsed.request, s3) : await invoke(parsed.request, s3);
         sendJson(res, 200, result);
       } catch (err) {
-        if (err instanceof ClientError || err instanceof ImageInputError) {
+        if (err instanceof ClientError || err instanceof EngineRequestError || err instanceof ImageInputError) {
           modelError(res, err.message);
         } else {
           console.error('[toonzap-model] invocation failed:', err);

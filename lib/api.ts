@@ -5,8 +5,8 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { type Access, ROUTES, routeId } from '../domain/api-routes';
 import { handlerFunction } from './functions';
-import { type Access, ROUTES, routeId } from './routes';
 
 export interface ApiProps {
   readonly environment: Record<string, string>;

@@ -1,8 +1,8 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { ROUTES } from '../domain/api-routes';
 import type { EnvConfig } from './config';
-import { ROUTES } from './routes';
 
 /** CloudFront-scope web ACLs exist only in us-east-1, whatever region the app is in. */
 export const EDGE_REGION = 'us-east-1';
@@ -11,7 +11,7 @@ export interface EdgeStackProps extends StackProps {
   readonly config: EnvConfig;
 }
 
-/** Paths of the routes that start paid-for work (lib/routes.ts `startsWork`), as the WAF sees them (no parameters). */
+/** Paths of the routes that start paid-for work (domain/api-routes.ts `startsWork`), as the WAF sees them (no parameters). */
 export const WORK_PATHS = ROUTES.filter((r) => r.startsWork).map((r) => {
   if (r.path.includes('{'))
     throw new Error(`${r.path}: a work route with parameters needs a prefix match, not an exact one`);

@@ -6,9 +6,9 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
+import { REPO_ROOT } from '../domain/repo-paths';
 import { MEDIA_PREFIX } from '../domain/wiring';
 import type { EnvConfig } from './config';
-import { REPO_ROOT } from './functions';
 import { grantMedia } from './storage';
 
 export interface EngineEndpointProps {

@@ -5,11 +5,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-
-export const REPO_ROOT = path.resolve(__dirname, '..');
-
-/** Template metadata key that names a function's source module; the local runtime maps functions back to code with it. */
-export const ENTRY_METADATA_KEY = 'toonzap:entry';
+import { REPO_ROOT } from '../domain/repo-paths';
+import { ENTRY_METADATA_KEY } from '../domain/wiring';
 
 export interface HandlerFunctionProps {
   /** Module path relative to the repository root, e.g. `lambdas/routes/status.ts`. */

@@ -6,9 +6,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { METRICS, type MetricName, SERVICE_NAME } from '../domain/wiring';
+import { ENTRY_METADATA_KEY, METRICS, type MetricName, SERVICE_NAME } from '../domain/wiring';
 import type { EnvConfig } from './config';
-import { ENTRY_METADATA_KEY } from './functions';
 
 export interface MonitoringProps {
   readonly config: EnvConfig;

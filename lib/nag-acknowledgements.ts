@@ -39,7 +39,7 @@ export function acknowledgeNagFindings(t: NagTargets): void {
   ack(
     t.stack,
     'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-    "Lambda's basic execution role only lets a function write its own CloudWatch logs; AWS maintains it. All data access is in inline policies made from each function's declared access (lib/routes.ts).",
+    "Lambda's basic execution role only lets a function write its own CloudWatch logs; AWS maintains it. All data access is in inline policies made from each function's declared access (domain/api-routes.ts).",
   );
   ack(
     t.stack,

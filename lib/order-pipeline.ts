@@ -3,10 +3,10 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import type { Access } from '../domain/api-routes';
 import { ORDER_PIPELINE_TIMEOUT_SECONDS } from '../domain/orders';
 import { ENGINE_RETRYABLE, GENERATIVE_MISCONFIGURED_RETRYABLE, GENERATIVE_RETRYABLE } from '../domain/wiring';
 import { lambdaTask, taskFunctions } from './pipelines';
-import type { Access } from './routes';
 
 export interface OrderPipelineProps {
   readonly environment: Record<string, string>;

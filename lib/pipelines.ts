@@ -4,8 +4,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
+import type { Access } from '../domain/api-routes';
 import { handlerFunction } from './functions';
-import type { Access } from './routes';
 
 export interface PipelinesProps {
   readonly environment: Record<string, string>;

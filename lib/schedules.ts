@@ -3,8 +3,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
+import type { Access } from '../domain/api-routes';
 import { handlerFunction } from './functions';
-import type { Access } from './routes';
 
 export interface SchedulesProps {
   readonly environment: Record<string, string>;

@@ -6,10 +6,10 @@ import {
   contentSecurityPolicy,
   HSTS_SECONDS,
   type SiteHeaderOptions,
-} from './security-headers';
+} from '../domain/security-headers';
 
 /**
- * The site's headers (lib/security-headers.ts) as a CloudFront response headers policy. CloudFront sets its
+ * The site's headers (domain/security-headers.ts) as a CloudFront response headers policy. CloudFront sets its
  * security headers through typed fields and refuses them as custom headers, so the common ones are mapped here;
  * the rest are custom headers. A test checks that this policy and the local gateway send the same values.
  */

@@ -8,8 +8,8 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
 import { LOCAL_SITE_URL } from '../frontend/build/site-url';
-import { REPO_ROOT } from './functions';
 import {
   FALLBACK_NOT_FOUND_HTML,
   MAX_FUNCTION_BYTES,
@@ -18,8 +18,6 @@ import {
   prerenderedPaths,
   siteFunctionCode,
 } from './site-function';
-
-export const FRONTEND_DIST = path.join(REPO_ROOT, 'frontend', 'dist');
 
 export interface SiteProps {
   readonly httpApi: apigw.HttpApi;

@@ -4,7 +4,6 @@
  * with the CloudFront event shape, and a time limit (generous: CloudFront's limit is on compute, not wall time).
  */
 import * as vm from 'node:vm';
-import type { CfnTemplate } from './template';
 
 export interface CfRequest {
   method: string;
@@ -49,13 +48,4 @@ export function loadViewerRequestFunction(code: string): ViewerRequestHandler {
     // JSON in and out: the result holds no objects of the sandbox's realm.
     return JSON.parse(call.runInContext(context, { timeout: 1000 }) as string) as CfRequest | CfResponse;
   };
-}
-
-/** The code of the template's one viewer-request CloudFront Function. */
-export function viewerRequestCode(template: CfnTemplate): string {
-  const fns = Object.values(template.Resources).filter((r) => r.Type === 'AWS::CloudFront::Function');
-  if (fns.length !== 1) throw new Error(`Expected one CloudFront Function in the template, found ${fns.length}`);
-  const code = fns[0].Properties?.FunctionCode;
-  if (typeof code !== 'string') throw new Error('The CloudFront Function code is not inline text');
-  return code;
 }

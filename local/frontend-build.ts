@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
 import { siteUrl } from '../frontend/build/site-url';
-import { REPO_ROOT } from '../lib/functions';
-import { FRONTEND_DIST } from '../lib/site';
 
 /** Inputs of the frontend build; a change in any of them makes frontend/dist stale. */
 const INPUTS = [

@@ -46,7 +46,7 @@ export interface GatewayOptions {
   staticDir: string;
   /** The template's CloudFront Function: it decides which file answers a site path, or answers itself (404). */
   siteFunctionCode: string;
-  /** The site's security headers and CSP (lib/security-headers.ts), as CloudFront's response headers policy adds them. */
+  /** The site's security headers and CSP (domain/security-headers.ts), as CloudFront's response headers policy adds them. */
   siteHeaders: Record<string, string>;
   /** Headers CloudFront adds to every API request (the origin secret the HTTP wrapper checks). */
   apiOriginHeaders: Record<string, string>;

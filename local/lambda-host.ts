@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { REPO_ROOT } from '../lib/functions';
+import { REPO_ROOT } from '../domain/repo-paths';
 import { invokeStore } from './invoke-store';
 import type { LocalFunction } from './template';
 

@@ -1,5 +1,5 @@
 /** `npm start`: the whole product on http://localhost:3000 with local stand-ins for AWS, nothing to configure. */
-import type { PaymentMode } from '../lib/config';
+import type { PaymentMode } from '../domain/contract';
 import { buildFrontendIfStale } from './frontend-build';
 import { logUnhandledRejections } from './process-guard';
 import { bedrockRpmFromEnv, mailPortFromEnv, startLocalRuntime } from './runtime';

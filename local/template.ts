@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PaymentMode } from '../lib/config';
-import { ENTRY_METADATA_KEY, REPO_ROOT } from '../lib/functions';
-import { viewerRequestCode } from './cloudfront-function';
+import type { EnvConfig } from '../domain/config';
+import type { PaymentMode } from '../domain/contract';
+import { REPO_ROOT } from '../domain/repo-paths';
+import { ENTRY_METADATA_KEY } from '../domain/wiring';
 import { writeFileDurably } from './durable-file';
 
 /**
@@ -135,7 +136,7 @@ function synthesize(paymentMode: PaymentMode): CfnTemplate {
   const { ToonZapStack } = require('../lib/toonzap-stack') as typeof import('../lib/toonzap-stack');
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: undefined });
   // The engine runs in process here, so no container image needs staging.
-  const config: import('../lib/config').EnvConfig = {
+  const config: EnvConfig = {
     ...ENVIRONMENTS.dev,
     paymentMode,
     engineImageUri: `${LOCAL_ACCOUNT}.dkr.ecr.${LOCAL_REGION}.amazonaws.com/toonzap-engine:local`,
@@ -145,6 +146,15 @@ function synthesize(paymentMode: PaymentMode): CfnTemplate {
     env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION },
   });
   return app.synth().getStackByName(stack.stackName).template as CfnTemplate;
+}
+
+/** The code of the template's one viewer-request CloudFront Function. */
+export function viewerRequestCode(template: CfnTemplate): string {
+  const fns = Object.values(template.Resources).filter((r) => r.Type === 'AWS::CloudFront::Function');
+  if (fns.length !== 1) throw new Error(`Expected one CloudFront Function in the template, found ${fns.length}`);
+  const code = fns[0].Properties?.FunctionCode;
+  if (typeof code !== 'string') throw new Error('The CloudFront Function code is not inline text');
+  return code;
 }
 
 /** Local physical names, derived from logical ids so they stay stable across restarts (data is kept). */

@@ -1,4 +1,4 @@
-import type { Plane } from '../raster';
+import type { Plane } from '../plane';
 
 /**
  * Box blur of radius r (window 2r+1) along rows then columns, edges clamped.

@@ -23,3 +23,11 @@ export function inkCoverage(d: number, threshold: number, softness: number): num
   v = v < 0 ? 0 : v > 1 ? 1 : v;
   return v * v * (3 - 2 * v);
 }
+
+/**
+ * Mix ink into one pixel's colour: toward `inkLevel` (+ a share of the colour, `tintKeep`) by coverage a.
+ * Shared by the fused finishing passes.
+ */
+export function inkMix(c: number, a: number, inkLevel: number, tintKeep: number): number {
+  return c + (inkLevel + c * tintKeep - c) * a;
+}

@@ -50,14 +50,6 @@ export function abstractRegions(work: Raster, s: number, strength = 1, range = 1
 }
 
 /**
- * Mix ink into one pixel's colour: toward `inkLevel` (+ a share of the colour, `tintKeep`) by coverage a.
- * Shared by the fused finishing passes.
- */
-export function inkMix(c: number, a: number, inkLevel: number, tintKeep: number): number {
-  return c + (inkLevel + c * tintKeep - c) * a;
-}
-
-/**
  * Behind people, a second and much stronger abstraction (large calm areas, no camouflage blotches), blended
  * in by the inverse of the (softened) person mask. In place; returns that person weight at work size, for
  * styles that also thin out their background lines.
@@ -129,19 +121,6 @@ export function skinAnchors(work: Raster, scene: Scene | undefined, s: number): 
 /** The strokes of the faces' features at output size (width w), or undefined without people. */
 export function featureInk(scene: Scene | undefined, w: number, weight: number): StrokeRows | undefined {
   return scene ? new StrokeRows(featureStrokes(scene, w, weight), w) : undefined;
-}
-
-/**
- * Distance (in periods) from (x, y) to the nearest dot centre of a halftone screen at 45 degrees with
- * `inv` = 1 / period: 0 at a dot's centre, about 0.707 at a cell's corner. Comic and pop art share it.
- */
-export function halftoneDistance(x: number, y: number, inv: number): number {
-  const c45 = Math.SQRT1_2;
-  const u = (x * c45 + y * c45) * inv;
-  const v = (x * c45 - y * c45) * inv;
-  const du = u - Math.round(u);
-  const dv = v - Math.round(v);
-  return Math.sqrt(du * du + dv * dv);
 }
 
 /**

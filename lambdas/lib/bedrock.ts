@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { GenerativeStyleSettings } from '../../domain/generative';
+import { sniffType } from '../../domain/image-format';
 import { GENERATIVE_ERRORS, type GenerativeErrorName, METRICS } from '../../domain/wiring';
-import { sniffFormat } from '../../engine/image-io';
 import { bedrock } from './aws';
 import { countMetric, logger, timed } from './observability';
 import { settings } from './settings';
@@ -141,7 +141,7 @@ export function readResult(raw: Uint8Array): Buffer {
   const bytes = Buffer.from(b64, 'base64');
   if (bytes.length > MAX_RESULT_BYTES)
     throw new GenerativeError(`The model's image is too large (${bytes.length} bytes)`, GENERATIVE_ERRORS.unavailable);
-  if (!sniffFormat(bytes))
+  if (!sniffType(bytes))
     throw new GenerativeError("The model's image is neither PNG nor JPEG", GENERATIVE_ERRORS.unavailable);
   return bytes;
 }

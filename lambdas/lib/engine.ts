@@ -1,23 +1,15 @@
 import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
+import {
+  type EngineBatchInput,
+  type EngineBatchResponse,
+  engineBatchRequest,
+  engineBatchResponse,
+  parseWith,
+} from '../../domain/engine-request';
 import { ENGINE_ERRORS, type EngineErrorName, METRICS } from '../../domain/wiring';
 import { sagemaker } from './aws';
 import { timed } from './observability';
 import { settings } from './settings';
-
-/** Request to the engine's model server (engine/server.ts documents the contract). S3 in, S3 out. */
-export interface EngineRequest {
-  input: { bucket: string; key: string };
-  kind: 'image' | 'thumbnail';
-  size?: number;
-  watermark?: boolean;
-  /** One decode, several renders: each style written to its own object. */
-  outputs: { style: string; bucket: string; key: string }[];
-}
-
-export interface EngineResponse {
-  outputs: { style: string; bucket: string; key: string; width: number; height: number }[];
-  ms: number;
-}
 
 /** Errors the pipeline retries with backoff (throttling, model errors, timeouts), named so Step Functions can match them. */
 export class EngineError extends Error {
@@ -29,7 +21,12 @@ export class EngineError extends Error {
   }
 }
 
-export async function renderOnEngine(request: EngineRequest): Promise<EngineResponse> {
+/**
+ * One engine call (engine/server.ts): the request is checked against the schema the engine parses with before it
+ * is sent, so a malformed one fails here with its reason instead of as a model error; the answer is checked too.
+ */
+export async function renderOnEngine(input: EngineBatchInput): Promise<EngineBatchResponse> {
+  const request = parseWith(engineBatchRequest, input);
   try {
     const res = await timed(METRICS.engineLatency, METRICS.engineErrors, () =>
       sagemaker().send(
@@ -41,7 +38,7 @@ export async function renderOnEngine(request: EngineRequest): Promise<EngineResp
         }),
       ),
     );
-    return JSON.parse(new TextDecoder().decode(res.Body)) as EngineResponse;
+    return parseWith(engineBatchResponse, JSON.parse(new TextDecoder().decode(res.Body)));
   } catch (err) {
     const name = (err as Error).name;
     const message = (err as Error).message;

@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { z } from 'zod';
 import type { GoneOf, GoneRoute, ResponseOf, RouteName } from '../../domain/contract';
+import { API_SECURITY_HEADERS, ORIGIN_VERIFY_HEADER } from '../../domain/security-headers';
 import { ENV, METRICS } from '../../domain/wiring';
-import { API_SECURITY_HEADERS, ORIGIN_VERIFY_HEADER } from '../../lib/security-headers';
 import { type InvocationContext, instrumented, logger, metrics } from './observability';
 
 /** Minimal API Gateway HTTP API (payload 2.0) shapes: the only parts the handlers use. */

@@ -1,4 +1,4 @@
-import type { PaymentMode } from '../../domain/contract';
+import { type ConfigKey, configValueFromText, type EnvConfig } from '../../domain/config';
 import { ENV, type TableName, tableEnvVar } from '../../domain/wiring';
 
 /**
@@ -11,10 +11,10 @@ function required(name: string): string {
   return value;
 }
 
-const int = (name: string, fallback: number) => {
-  const n = Number(process.env[name]);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-};
+/** A setting the stack passes on (lib/toonzap-stack.ts), read and checked by the one schema; unset = its default. */
+function setting<K extends ConfigKey & keyof typeof ENV>(key: K): EnvConfig[K] {
+  return configValueFromText(key, process.env[ENV[key]]);
+}
 
 export const settings = {
   table: (name: TableName) => required(tableEnvVar(name)),
@@ -22,22 +22,22 @@ export const settings = {
     return required(ENV.mediaBucket);
   },
   get brandName() {
-    return process.env[ENV.brandName] || 'ToonZap';
+    return setting('brandName');
   },
   get paymentMode() {
-    return (process.env[ENV.paymentMode] || 'prelaunch') as PaymentMode;
+    return setting('paymentMode');
   },
   get stripePublishableKey() {
-    return process.env[ENV.stripePublishableKey] || null;
+    return setting('stripePublishableKey');
   },
   get uploadUrlTtlSeconds() {
-    return int(ENV.uploadUrlTtlSeconds, 300);
+    return setting('uploadUrlTtlSeconds');
   },
   get imageUrlTtlSeconds() {
-    return int(ENV.imageUrlTtlSeconds, 24 * 3600);
+    return setting('imageUrlTtlSeconds');
   },
   get moderationMinConfidence() {
-    return int(ENV.moderationMinConfidence, 60);
+    return setting('moderationMinConfidence');
   },
   get engineEndpoint() {
     return required(ENV.engineEndpoint);
@@ -64,10 +64,9 @@ export const settings = {
   },
   /** 0 is a valid budget (no generative previews at all). */
   get generativePreviewsPerDay() {
-    const n = Number(process.env[ENV.generativePreviewsPerDay]);
-    return Number.isInteger(n) && n >= 0 ? n : 0;
+    return setting('generativePreviewsPerDay');
   },
-  /** Where visitors write to (lib/config.ts supportEmail). */
+  /** Where visitors write to (supportEmail, domain/config.ts). */
   get supportEmail() {
     return required(ENV.supportEmail);
   },

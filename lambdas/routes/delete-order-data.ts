@@ -1,9 +1,7 @@
-import { contract } from '../../domain/contract';
+import { contract, isServerId } from '../../domain/contract';
 import { eraseOrder } from '../lib/erasure';
 import { HttpError, httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
 import { getGeneration, getOrder } from '../lib/orders';
-
-const ORDER_ID = /^[0-9a-f-]{36}$/;
 
 /**
  * POST /api/generation/{id}/delete → what was deleted. The id is the order's (its status page's) capability: whoever
@@ -12,7 +10,7 @@ const ORDER_ID = /^[0-9a-f-]{36}$/;
  */
 export const handler = httpHandler(async (event) => {
   const { id } = parseWith(contract['delete-order-data'].params, { id: pathParam(event, 'id') });
-  const order = ORDER_ID.test(id) ? await getOrder(id) : null;
+  const order = isServerId(id) ? await getOrder(id) : null;
   if (!order) throw notFound('Order not found.');
   if (order.status === 'created' && order.session_expires_at > Date.now() / 1000) {
     throw new HttpError(

@@ -1,3 +1,4 @@
+import { isServerId } from '../../domain/contract';
 import { imageFileName } from '../../domain/download-names';
 import { progressPercent } from '../../domain/orders';
 import { getStyle, STYLES } from '../../domain/styles';
@@ -5,7 +6,6 @@ import { httpHandler, notFound, pathParam, respond, respondGone } from '../lib/h
 import { mediaKey, presignDownload } from '../lib/media';
 import { getGeneration } from '../lib/orders';
 
-const GENERATION_ID = /^[0-9a-f-]{36}$/;
 const styleOrder = new Map<string, number>(STYLES.map((s, i) => [s.id, i]));
 
 /**
@@ -15,7 +15,7 @@ const styleOrder = new Map<string, number>(STYLES.map((s, i) => [s.id, i]));
  */
 export const handler = httpHandler(async (event) => {
   const id = pathParam(event, 'id');
-  const generation = GENERATION_ID.test(id) ? await getGeneration(id) : null;
+  const generation = isServerId(id) ? await getGeneration(id) : null;
   if (!generation) throw notFound('Generation not found.');
   if (generation.erased_at) {
     return respondGone('get-generation', {

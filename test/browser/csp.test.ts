@@ -1,14 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { REPO_ROOT } from '../../lib/functions';
-import { contentSecurityPolicy } from '../../lib/security-headers';
+import { REPO_ROOT } from '../../domain/repo-paths';
+import { contentSecurityPolicy } from '../../domain/security-headers';
 import { prerenderedPaths } from '../../lib/site-function';
 import { launchChromium } from '../support/browser';
 import { api, sha256, startTestRuntime, uploadHeaders } from '../support/runtime';
 import { newContext } from './site-helpers';
 
 /**
- * The site's Content-Security-Policy (lib/security-headers.ts, served by the local gateway as CloudFront serves it)
+ * The site's Content-Security-Policy (domain/security-headers.ts, served by the local gateway as CloudFront serves it)
  * against the real app in Chromium: every page loads with no violation, and what the app does with the media bucket
  * (PUT an upload, show a preview) is allowed. A policy that blocked any of it would fail here.
  */

@@ -1,6 +1,6 @@
+import { ROUTES } from '../../domain/api-routes';
 import { contract } from '../../domain/contract';
 import { EMAIL_MESSAGES } from '../../domain/email';
-import { ROUTES } from '../../lib/routes';
 
 const hash = 'a'.repeat(64);
 const firstMessage = (

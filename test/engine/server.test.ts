@@ -228,5 +228,18 @@ describe('model server (SageMaker container contract)', () => {
     const raw = await fetch(`${server.url}/invocations`, { method: 'POST', body: '{not json' });
     expect(raw.status).toBe(424);
     expect(raw.headers.get('x-amzn-errortype')).toMatch(/^ModelError:/);
+    // a batch the shared schema (domain/engine-request.ts) refuses: 4xx with its reason, nothing rendered
+    const batch = await fetch(`${server.url}/invocations`, {
+      method: 'POST',
+      body: JSON.stringify({
+        input: { bucket: 'uploads', key: 'u1/photo.jpg' },
+        size: 8,
+        outputs: [{ style: 'anime', bucket: 'results', key: 'never.png' }],
+      }),
+    });
+    expect(batch.status).toBe(424);
+    expect(((await batch.json()) as { OriginalMessage: string }).OriginalMessage).toBe(
+      '"size" must be an integer between 16 and 4096',
+    );
   });
 });

@@ -1,8 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
+import { ENTRY_METADATA_KEY } from '../../domain/wiring';
 import { ENVIRONMENTS, type EnvConfig, resolveConfig } from '../../lib/config';
-import { ENTRY_METADATA_KEY } from '../../lib/functions';
 import { ToonZapStack } from '../../lib/toonzap-stack';
 
 type Json = any;

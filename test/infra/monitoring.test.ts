@@ -1,9 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { METRICS, SERVICE_NAME } from '../../domain/wiring';
+import { ENTRY_METADATA_KEY, METRICS, SERVICE_NAME } from '../../domain/wiring';
 import { buildToonZap } from '../../lib/app';
 import { ENVIRONMENTS } from '../../lib/config';
-import { ENTRY_METADATA_KEY } from '../../lib/functions';
 import { WEBHOOK_ROUTE } from '../../lib/monitoring';
 
 describe('monitoring', () => {

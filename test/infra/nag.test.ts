@@ -4,10 +4,10 @@ import * as path from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { ROUTES, routeId } from '../../domain/api-routes';
 import { MEDIA_PREFIX } from '../../domain/wiring';
 import { buildToonZap } from '../../lib/app';
 import { ENVIRONMENTS, type EnvConfig } from '../../lib/config';
-import { ROUTES, routeId } from '../../lib/routes';
 
 /** Synthesizes the whole app (edge + main stack) with cdk-nag's AwsSolutions checks; returns the unacknowledged findings. */
 function nag(

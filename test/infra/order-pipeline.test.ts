@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { ENTRY_METADATA_KEY } from '../../domain/wiring';
 import { ENVIRONMENTS, type EnvConfig } from '../../lib/config';
-import { ENTRY_METADATA_KEY } from '../../lib/functions';
 import { ToonZapStack } from '../../lib/toonzap-stack';
 import { type CfnTemplate, readModel } from '../../local/template';
 

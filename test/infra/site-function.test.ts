@@ -9,15 +9,14 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { FRONTEND_DIST, REPO_ROOT } from '../../domain/repo-paths';
 import { ENVIRONMENTS } from '../../lib/config';
-import { REPO_ROOT } from '../../lib/functions';
-import { FRONTEND_DIST } from '../../lib/site';
 import { contentSlugs, MAX_FUNCTION_BYTES, pageFile, prerenderedPaths } from '../../lib/site-function';
 import { ToonZapStack } from '../../lib/toonzap-stack';
-import { isResponse, loadViewerRequestFunction, viewerRequestCode } from '../../local/cloudfront-function';
+import { isResponse, loadViewerRequestFunction } from '../../local/cloudfront-function';
 import { createGateway } from '../../local/gateway';
 import type { LambdaHost } from '../../local/lambda-host';
-import { type CfnTemplate, readModel } from '../../local/template';
+import { type CfnTemplate, readModel, viewerRequestCode } from '../../local/template';
 
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 const stack = new ToonZapStack(app, 'SiteFunctionTest', {

@@ -1,10 +1,9 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { ROUTES } from '../../domain/api-routes';
 import { RETENTION_DAYS } from '../../domain/privacy';
-import { TABLES } from '../../domain/wiring';
+import { ENTRY_METADATA_KEY, TABLES } from '../../domain/wiring';
 import { ENVIRONMENTS, resolveConfig } from '../../lib/config';
-import { ENTRY_METADATA_KEY } from '../../lib/functions';
-import { ROUTES } from '../../lib/routes';
 import { ToonZapStack } from '../../lib/toonzap-stack';
 import { rateMs, readModel, synthesizeLocal } from '../../local/template';
 

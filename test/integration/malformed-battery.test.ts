@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ROUTES, type RouteDef } from '../../lib/routes';
+import { ROUTES, type RouteDef } from '../../domain/api-routes';
 import { UNHANDLED_REJECTION_MARKER } from '../../local/process-guard';
 import { startRuntimeProcess } from '../support/orders';
 

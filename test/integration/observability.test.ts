@@ -1,6 +1,6 @@
+import { ORIGIN_VERIFY_HEADER } from '../../domain/security-headers';
 import { ENV } from '../../domain/wiring';
 import type { HttpEvent, HttpResult } from '../../lambdas/lib/http';
-import { ORIGIN_VERIFY_HEADER } from '../../lib/security-headers';
 import { checkout, deliverWebhook, moderate, pay, waitForGeneration } from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 

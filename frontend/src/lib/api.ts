@@ -2,6 +2,8 @@
  * Typed client for the ToonZap API (same origin, /api/...). Every error message here is the exact text
  * of the spec's error catalogue (section 8); screens only prefix or display them.
  */
+
+import { apiPath } from '../../../domain/api-routes';
 import type {
   AppConfig,
   CheckoutResponse,
@@ -56,7 +58,7 @@ export class JobNotFoundError extends Error {
 // Config and health
 
 export async function getConfig(): Promise<AppConfig> {
-  const res = await getJson('/api/config');
+  const res = await getJson(apiPath('config'));
   if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
   return (await res.json()) as AppConfig;
 }
@@ -64,7 +66,7 @@ export async function getConfig(): Promise<AppConfig> {
 /** Health ping on wizard load; only the outcome is recorded. */
 export async function pingStatus(): Promise<boolean> {
   try {
-    const res = await getJson('/api/status');
+    const res = await getJson(apiPath('status'));
     if (!res.ok) return false;
     const body = (await res.json()) as { status?: string };
     return body.status === 'ok';
@@ -77,7 +79,7 @@ export async function pingStatus(): Promise<boolean> {
 // Upload
 
 export async function registerUpload(imageHash: string, fileType: string, fileSize: number): Promise<RegisterResult> {
-  const res = await postJson('/api/upload-image', {
+  const res = await postJson(apiPath('upload-image'), {
     image_hash: imageHash,
     file_type: fileType,
     file_size: fileSize,
@@ -121,7 +123,7 @@ export async function putToStorage(url: string, file: Blob, fileType: string, im
 // Styles, moderation, thumbnails
 
 export async function getAvailableStyles(): Promise<Style[]> {
-  const res = await getJson('/api/available-styles');
+  const res = await getJson(apiPath('available-styles'));
   if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
   const body = (await res.json()) as { styles?: Style[] };
   return Array.isArray(body.styles) ? body.styles : [];
@@ -145,7 +147,7 @@ async function startJob(url: string, payload: unknown, failPrefix: string, endpo
 
 export function startModeration(imageHashes: string[]): Promise<string> {
   return startJob(
-    '/api/process-moderation',
+    apiPath('process-moderation'),
     { image_hashes: imageHashes },
     'Failed to start moderation',
     '/process-moderation',
@@ -154,7 +156,7 @@ export function startModeration(imageHashes: string[]): Promise<string> {
 
 export function startThumbnails(imageHash: string): Promise<string> {
   return startJob(
-    '/api/process-thumbnail',
+    apiPath('process-thumbnail'),
     { image_hash: imageHash },
     'Failed to start thumbnail generation',
     '/process-thumbnail',
@@ -165,7 +167,7 @@ export type JobKind = 'moderation' | 'thumbnail';
 
 /** One status read of a job. 404 throws JobNotFoundError; other failures throw a plain Error. */
 export async function getJobStatus(jobId: string, kind: JobKind, signal?: AbortSignal): Promise<JobStatus> {
-  const res = await getJson(`/api/jobs/${encodeURIComponent(jobId)}`, { signal });
+  const res = await getJson(apiPath('get-job', { job_id: jobId }), { signal });
   if (res.status === 404) {
     throw new JobNotFoundError(kind === 'thumbnail' ? `Thumbnail job ${jobId} not found.` : `Job ${jobId} not found.`);
   }
@@ -182,13 +184,13 @@ export async function getJobStatus(jobId: string, kind: JobKind, signal?: AbortS
 }
 
 export async function getModeration(imageHash: string, signal?: AbortSignal): Promise<ModerationResult> {
-  const res = await getJson(`/api/get-moderation/${encodeURIComponent(imageHash)}`, { signal });
+  const res = await getJson(apiPath('get-moderation', { image_hash: imageHash }), { signal });
   if (!res.ok) throw new Error(`Failed to get moderation result: ${statusTextOf(res)}`);
   return (await res.json()) as ModerationResult;
 }
 
 export async function getThumbnails(imageHash: string, signal?: AbortSignal): Promise<Thumbnail[]> {
-  const res = await getJson(`/api/get-thumbnails/${encodeURIComponent(imageHash)}`, { signal });
+  const res = await getJson(apiPath('get-thumbnails', { image_hash: imageHash }), { signal });
   if (!res.ok) throw new Error(`Failed to get thumbnails: ${statusTextOf(res)}`);
   const body: unknown = await res.json();
   return Array.isArray(body) ? (body as Thumbnail[]) : [];
@@ -218,7 +220,7 @@ export function toDisplayUrl(url: string, pageHostname: string): string {
 
 /** Creates a checkout session. Failures throw with the server detail or 'HTTP error! status: {code}'. */
 export async function createCheckout(email: string, hashes: string[], styles: string[]): Promise<CheckoutResponse> {
-  const res = await postJson('/api/checkout', { email, hashes, styles });
+  const res = await postJson(apiPath('checkout'), { email, hashes, styles });
   if (!res.ok) {
     const detail = await readDetail(res);
     throw new Error(detail ?? `HTTP error! status: ${res.status}`);
@@ -228,7 +230,7 @@ export async function createCheckout(email: string, hashes: string[], styles: st
 
 /** Preview (pre-launch) sign-up. Failures throw with the server detail or 'HTTP error! Status: {code}'. */
 export async function previewSignup(email: string, imageHash: string): Promise<void> {
-  const res = await postJson('/api/preview-signup', { email, image_hash: imageHash });
+  const res = await postJson(apiPath('preview-signup'), { email, image_hash: imageHash });
   if (!res.ok) {
     const detail = await readDetail(res);
     throw new Error(detail ?? `HTTP error! Status: ${res.status}`);
@@ -239,7 +241,7 @@ export async function previewSignup(email: string, imageHash: string): Promise<v
 // Generations and images
 
 export async function getGeneration(id: string, signal?: AbortSignal): Promise<Generation> {
-  const res = await getJson(`/api/generation/${encodeURIComponent(id)}`, { signal });
+  const res = await getJson(apiPath('get-generation', { id }), { signal });
   if (res.status === 410) {
     const body = (await res.json().catch(() => null)) as Partial<GenerationGone> | null;
     if (typeof body?.detail === 'string' && typeof body.erased_at === 'string') {
@@ -253,7 +255,7 @@ export async function getGeneration(id: string, signal?: AbortSignal): Promise<G
 
 /** Deletes the order's photos, images and e-mail address. Failures throw with the server detail. */
 export async function deleteOrderData(id: string): Promise<ErasureReport> {
-  const res = await postJson(`/api/generation/${encodeURIComponent(id)}/delete`, {});
+  const res = await postJson(apiPath('delete-order-data', { id }), {});
   if (!res.ok) {
     const detail = await readDetail(res);
     throw new Error(detail ?? `HTTP error! status: ${res.status}`);
@@ -262,14 +264,14 @@ export async function deleteOrderData(id: string): Promise<ErasureReport> {
 }
 
 export async function getImage(hash: string, style: string, signal?: AbortSignal): Promise<GeneratedImage> {
-  const res = await getJson(`/api/image/${encodeURIComponent(hash)}/${encodeURIComponent(style)}`, { signal });
+  const res = await getJson(apiPath('get-image', { hash, style }), { signal });
   if (res.status === 404) throw new Error('Image or style not found.');
   if (!res.ok) throw new Error('Failed to load image.');
   return (await res.json()) as GeneratedImage;
 }
 
 export async function getGallery(hash: string, signal?: AbortSignal): Promise<GeneratedImage[]> {
-  const res = await getJson(`/api/image/${encodeURIComponent(hash)}`, { signal });
+  const res = await getJson(apiPath('get-images', { hash }), { signal });
   if (res.status === 404) throw new Error('No images found for this hash.');
   if (!res.ok) throw new Error('Failed to load images.');
   const body: unknown = await res.json();

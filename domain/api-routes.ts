@@ -1,4 +1,6 @@
-import { WEBHOOK_TIMEOUT_SECONDS } from '../domain/orders';
+import type { z } from 'zod';
+import type { Contract, RouteName } from './contract';
+import { WEBHOOK_TIMEOUT_SECONDS } from './orders';
 /**
  * The one route table. The CDK stack makes one Lambda + API Gateway route per entry; the local runtime
  * serves the same routes by reading them back out of the synthesized template. List only routes that work.
@@ -150,4 +152,23 @@ export const ROUTES: readonly RouteDef[] = [
 export function routeId(route: RouteDef): string {
   const words = `${route.method} ${route.path.replace(/^\/api\//, '')}`.split(/[^A-Za-z0-9]+/).filter(Boolean);
   return words.map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('');
+}
+
+type ParamsOf<R extends RouteName> = Contract[R] extends { params: infer S extends z.ZodType } ? z.input<S> : undefined;
+
+/**
+ * A route's URL path with its parameters filled in (each URI-encoded), from the one route table: the browser's
+ * client (frontend/src/lib/api.ts) builds every request here instead of typing the paths again.
+ */
+export function apiPath<R extends RouteName>(
+  handler: R,
+  ...[params]: ParamsOf<R> extends undefined ? [] : [ParamsOf<R>]
+): string {
+  const route = ROUTES.find((r) => r.handler === handler);
+  if (!route) throw new Error(`No route has the handler ${handler}`);
+  const values = (params ?? {}) as Record<string, string>;
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (values[name] === undefined) throw new Error(`${route.path} needs ${name}`);
+    return encodeURIComponent(values[name]);
+  });
 }

@@ -1,0 +1,148 @@
+/**
+ * The one configuration schema: every setting, its check and its default, written once. The CDK app
+ * (lib/config.ts: per-environment values and `-c key=value` overrides) parses with it, and the handlers
+ * (lambdas/lib/settings.ts: the values the stack hands them as environment variables) read their defaults and
+ * checks from it. A new setting is one entry here; `EnvConfig` follows.
+ */
+import { z } from 'zod';
+import { paymentMode } from './contract';
+import { DEFAULT_BEDROCK_REGION, type GenerativeStyles, generativePreset } from './generative';
+import { DEFAULT_SUPPORT_EMAIL, RETENTION_DAYS } from './privacy';
+import type { StyleId } from './styles';
+
+/** Default generative styles: at least `3d` and `anime` in every deployed environment (and in `npm start`). */
+const DEFAULT_GENERATIVE: StyleId[] = ['3d', 'anime'];
+/** Presets of these styles, their model called through the inference profile of the region's geography. */
+export const generativePresets = (ids: readonly StyleId[], region: string): GenerativeStyles =>
+  Object.fromEntries(ids.map((id) => [id, generativePreset(id, region)]));
+
+const text = z.string().min(1);
+const optionalText = z.string().min(1).nullable().default(null);
+const seconds = z.number().int().positive();
+// WAF accepts 10 to 2,000,000,000 requests per window.
+const WAF_LIMIT = { message: 'must be a whole number from 10 to 2000000000' };
+const ENGINE_CONCURRENCY = { message: 'must be a whole number from 1 to 200' };
+const PROVISIONED = { message: 'must be a whole number from 0 to engineMaxConcurrency' };
+const wafLimit = z.number().int(WAF_LIMIT).min(10, WAF_LIMIT).max(2e9, WAF_LIMIT);
+
+export const configSchema = z
+  .object({
+    /** Environment name, part of every resource name. */
+    envName: z.enum(['dev', 'prod']),
+    brandName: text.default('ToonZap'),
+    /**
+     * 'stripe' needs the secret in Secrets Manager (see README); 'prelaunch' takes sign-ups instead of payments.
+     * 'simulated' exists only in the local runtime (npm start), which sets it itself; the dev environment deploys
+     * 'prelaunch' (lib/config.ts).
+     */
+    paymentMode: paymentMode.default('stripe'),
+    stripePublishableKey: optionalText,
+    /** Secrets Manager secret holding {"secretKey": "...", "webhookSecret": "..."} for payment mode 'stripe'. */
+    stripeSecretName: text.default('toonzap/stripe'),
+    /** Lifetime of presigned upload URLs. */
+    uploadUrlTtlSeconds: seconds.default(300),
+    /** Lifetime of links to generated images handed out by the API. */
+    imageUrlTtlSeconds: seconds.default(24 * 3600),
+    /**
+     * How long data is kept (days): S3 lifecycle rules and DynamoDB TTL. The same figures the privacy page states
+     * (domain/privacy.ts), so they are not overridable per environment: change them there, for both.
+     */
+    retention: z.custom<typeof RETENTION_DAYS>().default(RETENTION_DAYS),
+    /** Where visitors write to: shown on the site (footer, privacy, refund, terms) and the Reply-To of order e-mails. */
+    supportEmail: z
+      .string()
+      .regex(/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/, { message: 'must be a plain e-mail address' })
+      .default(DEFAULT_SUPPORT_EMAIL),
+    /** Rekognition moderation confidence threshold (percent). */
+    moderationMinConfidence: z.number().positive().max(100).default(60),
+    /** Sender of order e-mails; must be a verified SES identity in the account. */
+    mailFrom: text.default('ToonZap <no-reply@toonzap.example>'),
+    /** Public site URL used in e-mails when a custom domain fronts CloudFront; null = CloudFront domain. */
+    siteUrl: optionalText,
+    /** Existing container image (ECR URI) for the engine's model server; null builds engine/Dockerfile at deploy. */
+    engineImageUri: optionalText,
+    /** Keep data (tables, media bucket) when the stack is deleted. */
+    retainData: z.boolean().default(false),
+    /** Who hears about alarms: an e-mail subscription to the environment's alarm topic (confirm the first mail). null = topic only. */
+    alarmEmail: optionalText,
+    /** CloudWatch namespace of the app's own metrics (orders paid, refunds failed, ...); alarms and dashboard read it. */
+    metricsNamespace: text.default('ToonZap'),
+    /** WAF: requests per client IP in any 5 minutes, all routes (a tab polling every 2 s makes 150). */
+    rateLimitPer5Min: wafLimit.default(2000),
+    /** WAF: requests per client IP in any 5 minutes to the routes that start work (moderation, previews, checkout, sign-up). */
+    workRateLimitPer5Min: wafLimit.default(100),
+    /** Custom domain for the site, e.g. toonzap.example; needs siteCertificateArn. null = the CloudFront domain. */
+    siteDomain: optionalText,
+    /** ACM certificate for siteDomain, in us-east-1 (CloudFront's region). With it, viewers need TLS 1.2 or later. */
+    siteCertificateArn: optionalText,
+    /**
+     * Styles a Bedrock image model redraws (the rest stay on the engine), with their model, prompts, strength, sizes
+     * and seed policy (domain/generative.ts). `-c generativeStyles=3d,anime` picks presets ("none" for none);
+     * `-c generativeSettings='{"3d":{"controlStrength":0.8}}'` overrides fields per style.
+     */
+    generativeStyles: z
+      .custom<GenerativeStyles>()
+      .default(() => generativePresets(DEFAULT_GENERATIVE, DEFAULT_BEDROCK_REGION)),
+    /** Region the Bedrock runtime is called in (the model must be offered there; see docs/bedrock.md). */
+    bedrockRegion: text.default(DEFAULT_BEDROCK_REGION),
+    /** Regions an inference profile id (us./eu./apac./global. prefix) may route to: its foundation-model ARNs are granted there. */
+    bedrockProfileRegions: z.array(text).readonly().default(['us-east-1', 'us-east-2', 'us-west-2']),
+    /** Free generative previews per UTC day (each is one paid model call); past it tiles show the static sample. 0 = none. */
+    generativePreviewsPerDay: z.number().int().min(0, { message: 'must be a whole number >= 0' }).default(200),
+    /**
+     * The engine's SageMaker serverless endpoint: concurrent invocations it serves (MaxConcurrency, 1..200; beyond
+     * it SageMaker answers ThrottlingException) and instances kept warm (ProvisionedConcurrency, 0 = none, at most
+     * MaxConcurrency), so the first visitor after idle does not wait for a cold start. Both count against the
+     * account's serverless concurrency quota in the region.
+     */
+    engineMaxConcurrency: z
+      .number()
+      .int(ENGINE_CONCURRENCY)
+      .min(1, ENGINE_CONCURRENCY)
+      .max(200, ENGINE_CONCURRENCY)
+      .default(10),
+    engineProvisionedConcurrency: z.number().int(PROVISIONED).min(0, PROVISIONED).default(0),
+  })
+  .refine((c) => c.engineProvisionedConcurrency <= c.engineMaxConcurrency, {
+    path: ['engineProvisionedConcurrency'],
+    ...PROVISIONED,
+  });
+
+export type EnvConfig = Readonly<z.output<typeof configSchema>>;
+export type ConfigKey = keyof EnvConfig;
+
+/** Checks a whole configuration and fills in the defaults; throws naming every field that is wrong. */
+export function parseConfig(input: Partial<Record<ConfigKey, unknown>>): EnvConfig {
+  const result = configSchema.safeParse(input);
+  if (result.success) return result.data;
+  throw new Error(
+    result.error.issues
+      .map((i) => {
+        const value = i.path.reduce<unknown>((o, k) => (o as Record<PropertyKey, unknown>)?.[k], input);
+        return `${i.path.join('.')} ${i.message}, not ${JSON.stringify(value)}`;
+      })
+      .join('; '),
+  );
+}
+
+/** The default of one setting (the value an environment gets when it says nothing). */
+export function configDefault<K extends Exclude<ConfigKey, 'envName'>>(key: K): EnvConfig[K] {
+  return configSchema.shape[key].parse(undefined) as EnvConfig[K];
+}
+
+/**
+ * One setting from its text form (an environment variable or a `-c` context value): numbers and booleans are
+ * read as such, empty means the default. Throws naming the setting when the text is not a valid value.
+ */
+export function configValueFromText<K extends Exclude<ConfigKey, 'envName'>>(
+  key: K,
+  raw: string | undefined,
+): EnvConfig[K] {
+  if (raw === undefined || raw === '') return configDefault(key);
+  const field = configSchema.shape[key];
+  const def = configDefault(key);
+  const value = typeof def === 'number' ? Number(raw) : typeof def === 'boolean' ? raw === 'true' : raw;
+  const result = field.safeParse(value);
+  if (!result.success) throw new Error(`${key} ${result.error.issues[0]?.message}, not ${JSON.stringify(raw)}`);
+  return result.data as EnvConfig[K];
+}
