@@ -33,7 +33,7 @@ module.exports = {
   testTimeout: 120000,
   maxWorkers: 2,
   projects: [
-    project('unit', ['domain', 'frontend', 'lambdas']),
+    project('unit', ['domain', 'frontend', 'lambdas', 'scripts']),
     project('engine', ['engine']),
     project('infra', ['infra'], withSite),
     project('local', ['local']),

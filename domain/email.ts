@@ -44,3 +44,14 @@ export function validateEmail(value: string): string | null {
   if (!isValidEmail(value)) return EMAIL_MESSAGES.invalid;
   return null;
 }
+
+/**
+ * The SES identities a sender such as `Brand <no-reply@example.com>` can be verified as: the address itself and its
+ * domain (either one lets SES send from the address). Throws when the sender holds no address.
+ */
+export function senderIdentities(mailFrom: string): { address: string; domain: string } {
+  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  const domain = address.split('@')[1];
+  if (!domain) throw new Error(`mailFrom "${mailFrom}" has no e-mail address`);
+  return { address, domain };
+}

@@ -6,6 +6,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { type Access, ROUTES, routeId } from '../domain/api-routes';
+import { senderIdentities } from '../domain/email';
 import { ORIGIN_VERIFY_HEADER } from '../domain/security-headers';
 import { ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
 import { Api } from './api';
@@ -39,9 +40,7 @@ function executionArns(stack: Stack, machine: sfn.StateMachine): string {
 
 /** SES identity ARNs for a sender such as `Brand <no-reply@example.com>`: the address and its domain. */
 export function sesIdentityArns(stack: Stack, mailFrom: string): string[] {
-  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
-  const domain = address.split('@')[1];
-  if (!domain) throw new Error(`mailFrom "${mailFrom}" has no e-mail address`);
+  const { address, domain } = senderIdentities(mailFrom);
   return [address, domain].map((identity) =>
     stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
   );

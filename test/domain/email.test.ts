@@ -1,4 +1,4 @@
-import { EMAIL_MESSAGES, isValidEmail, validateEmail } from '../../domain/email';
+import { EMAIL_MESSAGES, isValidEmail, senderIdentities, validateEmail } from '../../domain/email';
 
 describe('validateEmail', () => {
   it('requires a value', () => {
@@ -53,5 +53,19 @@ describe('validateEmail', () => {
   ])('accepts %s', (v) => {
     expect(validateEmail(v)).toBeNull();
     expect(isValidEmail(v)).toBe(true);
+  });
+});
+
+describe('senderIdentities', () => {
+  it('reads the address and its domain from a sender with or without a display name', () => {
+    expect(senderIdentities('ToonZap <no-reply@toonzap.example>')).toEqual({
+      address: 'no-reply@toonzap.example',
+      domain: 'toonzap.example',
+    });
+    expect(senderIdentities(' orders@toonzap.com ')).toEqual({ address: 'orders@toonzap.com', domain: 'toonzap.com' });
+  });
+
+  it('refuses a sender without an address', () => {
+    expect(() => senderIdentities('ToonZap')).toThrow('has no e-mail address');
   });
 });
