@@ -77,6 +77,17 @@ export interface EnvConfig {
   readonly engineProvisionedConcurrency: number;
   /** Free generative previews per UTC day (each is one paid model call); past it tiles show the static sample. */
   readonly generativePreviewsPerDay: number;
+  /**
+   * The account's Bedrock quota "InvokeModel requests per minute" for each generative model (Service Quotas, Amazon
+   * Bedrock): the order pipeline's admission control never sends a model more in one minute (lambdas/lib/capacity.ts).
+   * Set it to what Service Quotas shows for the account: new accounts may get less than the default.
+   */
+  readonly bedrockRequestsPerMinute: number;
+  /**
+   * Minutes a paid order has to be delivered from its payment. Items waiting for capacity (a busy evening, a throttled
+   * model, a misconfigured account) wait until then; only at the deadline is an undelivered item refunded.
+   */
+  readonly orderDeadlineMinutes: number;
 }
 
 /** Default generative styles: at least `3d` and `anime` in every deployed environment (and in `npm start`). */
@@ -110,6 +121,8 @@ const base: Omit<EnvConfig, 'envName'> = {
   generativePreviewsPerDay: 200,
   engineMaxConcurrency: 10,
   engineProvisionedConcurrency: 0,
+  bedrockRequestsPerMinute: 10,
+  orderDeadlineMinutes: 120,
 };
 
 export const ENVIRONMENTS: Record<EnvConfig['envName'], EnvConfig> = {
@@ -164,7 +177,12 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
       throw new Error(`${key} must be a whole number from 10 to 2000000000, not "${String(value)}"`);
     out[key] = n;
   }
-  for (const key of ['engineMaxConcurrency', 'engineProvisionedConcurrency'] as const) {
+  for (const key of [
+    'engineMaxConcurrency',
+    'engineProvisionedConcurrency',
+    'bedrockRequestsPerMinute',
+    'orderDeadlineMinutes',
+  ] as const) {
     const value = getContext(key);
     if (value !== undefined && value !== null && value !== '') out[key] = Number(value);
   }
@@ -179,6 +197,11 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
     throw new Error(
       `engineProvisionedConcurrency must be a whole number from 0 to engineMaxConcurrency, not "${cfg.engineProvisionedConcurrency}"`,
     );
+  if (!Number.isInteger(cfg.bedrockRequestsPerMinute) || cfg.bedrockRequestsPerMinute < 1)
+    throw new Error(`bedrockRequestsPerMinute must be a whole number >= 1, not "${cfg.bedrockRequestsPerMinute}"`);
+  // At least 15 minutes (a render and its retries), at most 12 h (Stripe refunds, the customer's patience).
+  if (!Number.isInteger(cfg.orderDeadlineMinutes) || cfg.orderDeadlineMinutes < 15 || cfg.orderDeadlineMinutes > 720)
+    throw new Error(`orderDeadlineMinutes must be a whole number from 15 to 720, not "${cfg.orderDeadlineMinutes}"`);
   if (!cfg.siteDomain !== !cfg.siteCertificateArn)
     throw new Error('siteDomain and siteCertificateArn go together: set both or neither');
   if (cfg.siteDomain && !cfg.siteUrl) out.siteUrl = `https://${cfg.siteDomain}`;

@@ -1,4 +1,5 @@
 import type { PaymentMode } from '../../domain/contract';
+import { DEFAULT_ORDER_DEADLINE_MINUTES } from '../../domain/orders';
 import { ENV, type TableName, tableEnvVar } from '../../domain/wiring';
 
 /**
@@ -66,6 +67,15 @@ export const settings = {
   get generativePreviewsPerDay() {
     const n = Number(process.env[ENV.generativePreviewsPerDay]);
     return Number.isInteger(n) && n >= 0 ? n : 0;
+  },
+  get bedrockRequestsPerMinute() {
+    return int(ENV.bedrockRequestsPerMinute, 10);
+  },
+  get engineMaxConcurrency() {
+    return int(ENV.engineMaxConcurrency, 10);
+  },
+  get orderDeadlineMinutes() {
+    return int(ENV.orderDeadlineMinutes, DEFAULT_ORDER_DEADLINE_MINUTES);
   },
   /** Where visitors write to (lib/config.ts supportEmail). */
   get supportEmail() {
