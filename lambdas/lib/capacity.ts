@@ -10,7 +10,7 @@ import { settings } from './settings';
  * Step Functions with a DynamoDB semaphore": a conditional UpdateItem on one row per renderer takes a slot only while
  * fewer than the limit are held; the holder's id and when it took the slot are stored in the row, so a holder that
  * crashed (Lambda timeout, a lost process) is found stale and its slot given back. The render releases its slot when
- * it ends, whether it succeeded or failed. A model's requests per minute are a fixed-window counter the same way.
+ * it ends, whether it succeeded or failed. A model's requests per minute are counted the same way, per minute.
  *
  * Paid work may use the whole limit; previews only what paid work leaves (the limit less a reserve of half, rounded
  * down), so a busy evening's previews can never keep a paid item waiting for long.
@@ -122,10 +122,19 @@ export async function slotsHeld(renderer: string): Promise<number> {
 export const minuteWindowId = (model: string, now = Date.now()) => `rpm#${model}#${Math.floor(now / 60_000)}`;
 
 /**
- * Counts one request to `model` against this minute's window (one atomic conditional increment, no read first). False
- * when the priority's share of the minute is spent: the caller waits for the next minute instead of calling.
+ * Counts one request to `model` against its quota of `limit` a minute, as a sliding window counter: this minute's
+ * counter row (one atomic conditional increment) plus the share of the previous minute's count that still lies in the
+ * last 60 s (AWS counts requests per minute on a sliding window, so a fixed window would let twice the limit through
+ * around each full minute). False when the priority's share is spent: the caller waits instead of calling.
  */
 export async function takeModelRequest(model: string, limit: number, priority: Priority, now = Date.now()) {
+  const previous = await ddb().send(
+    new GetCommand({ TableName: counters(), Key: { counter_id: minuteWindowId(model, now - 60_000) } }),
+  );
+  const elapsed = (now % 60_000) / 60_000;
+  const carried = Math.ceil(Number(previous.Item?.count ?? 0) * (1 - elapsed));
+  const share = shareOf(limit, priority) - carried;
+  if (share <= 0) return false;
   try {
     await ddb().send(
       new UpdateCommand({
@@ -134,12 +143,8 @@ export async function takeModelRequest(model: string, limit: number, priority: P
         UpdateExpression: 'ADD #n :one SET expires_at = if_not_exists(expires_at, :exp)',
         ConditionExpression: 'attribute_not_exists(#n) OR #n < :share',
         ExpressionAttributeNames: { '#n': 'count' },
-        // A past minute is never read again: the table's TTL removes it after a day.
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':share': shareOf(limit, priority),
-          ':exp': Math.floor(now / 1000) + 86400,
-        },
+        // Read for two minutes only: the table's TTL removes it after a day.
+        ExpressionAttributeValues: { ':one': 1, ':share': share, ':exp': Math.floor(now / 1000) + 86400 },
       }),
     );
     return true;

@@ -80,7 +80,7 @@ describe('capacity', () => {
     expect(await slotsHeld('r3')).toBe(1);
   });
 
-  test("a model's requests per minute: paid up to the limit, previews up to their share, a new minute starts afresh", async () => {
+  test("a model's requests per minute: paid up to the limit, previews up to their share, the last minute's requests carried over", async () => {
     const minute = 60_000 * 1000;
     const takes = [];
     for (let i = 0; i < 3; i++) takes.push(await takeModelRequest('m', 4, 'preview', minute));
@@ -88,7 +88,13 @@ describe('capacity', () => {
     expect(await takeModelRequest('m', 4, 'paid', minute + 1)).toBe(true);
     expect(await takeModelRequest('m', 4, 'paid', minute + 2)).toBe(true);
     expect(await takeModelRequest('m', 4, 'paid', minute + 3)).toBe(false);
-    expect(await takeModelRequest('m', 4, 'paid', minute + 60_000)).toBe(true);
+    // The next minute: the last one's 4 still count while they lie in the last 60 s (a sliding window, as AWS's).
+    expect(await takeModelRequest('m', 4, 'paid', minute + 60_000)).toBe(false);
+    expect(await takeModelRequest('m', 4, 'paid', minute + 90_000)).toBe(true); // half of them carried: 2 free
+    expect(await takeModelRequest('m', 4, 'paid', minute + 90_001)).toBe(true);
+    expect(await takeModelRequest('m', 4, 'paid', minute + 90_002)).toBe(false);
+    // Two minutes on, nothing is carried over any more.
+    expect(await takeModelRequest('m', 4, 'paid', minute + 180_000)).toBe(true);
   });
 
   test('withCapacity holds an engine slot only while the render runs, and gives it back when the render fails', async () => {
