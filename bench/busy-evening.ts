@@ -34,6 +34,8 @@ export async function runBusyEveningBench(visitors = 6, rpm = 6): Promise<BusyEv
     dataDir,
     paymentMode: 'simulated',
     bedrockRequestsPerMinute: rpm,
+    // Throttled calls are expected here: only errors are worth a line beside the figure.
+    logLevel: 'ERROR',
   });
   try {
     const call = async (method: string, p: string, body?: unknown) => {

@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { ENVIRONMENTS, type EnvConfig } from '../../lib/config';
+import { ENVIRONMENTS, type EnvConfig, resolveConfig } from '../../lib/config';
 import { ENTRY_METADATA_KEY } from '../../lib/functions';
 import { ToonZapStack } from '../../lib/toonzap-stack';
 import { type CfnTemplate, readModel } from '../../local/template';
@@ -162,6 +162,24 @@ describe('order pipeline stack', () => {
           JitterStrategy: 'FULL',
         }),
       );
+    }
+  });
+
+  test('the deadline and the admission limits are configuration, and every function is told them', () => {
+    const ctx: Record<string, string> = { env: 'prod', orderDeadlineMinutes: '240', bedrockRequestsPerMinute: '20' };
+    const cfg = resolveConfig((k) => ctx[k]);
+    expect([cfg.orderDeadlineMinutes, cfg.bedrockRequestsPerMinute]).toEqual([240, 20]);
+    expect(ENVIRONMENTS.prod.orderDeadlineMinutes).toBe(120);
+    const bad = (ctx: Record<string, string>) => () => resolveConfig((k) => ({ env: 'prod', ...ctx })[k]);
+    expect(bad({ orderDeadlineMinutes: '5' })).toThrow(/orderDeadlineMinutes/);
+    expect(bad({ orderDeadlineMinutes: '1.5' })).toThrow(/orderDeadlineMinutes/);
+    expect(bad({ bedrockRequestsPerMinute: '0' })).toThrow(/bedrockRequestsPerMinute/);
+    for (const fn of model.functions.values()) {
+      expect(fn.environment).toMatchObject({
+        BEDROCK_REQUESTS_PER_MINUTE: String(ENVIRONMENTS.prod.bedrockRequestsPerMinute),
+        ENGINE_MAX_CONCURRENCY: String(ENVIRONMENTS.prod.engineMaxConcurrency),
+        ORDER_DEADLINE_MINUTES: '120',
+      });
     }
   });
 });
