@@ -22,8 +22,9 @@ const OUTPUT_SIZE = 2048;
 /**
  * Order pipeline, one Map iteration: renders one (photo, style) with the style's renderer (lambdas/lib/renderer.ts)
  * and records it, once admission control (lambdas/lib/capacity.ts) lets it run. Errors are thrown by name for the
- * state's Retry and Catch: no capacity, a throttled renderer or a misconfigured model are waited out (the item shows
- * queued) until the order's deadline, when the item fails; engine and Bedrock service errors get a few quick
+ * state's Retry and Catch: no capacity, a throttled renderer or a model the account may not call
+ * (GenerativeMisconfigured, until an operator fixes it) are waited out (the item shows queued) until the order's
+ * deadline, when the item fails; engine and Bedrock service errors get a few quick
  * retries; content filtered, input refused or a renderer other than the preview's fail the item at once (it is
  * refunded when the order finishes).
  * Idempotent: an item no longer pending is skipped, and an output already rendered and recorded is not rendered again.

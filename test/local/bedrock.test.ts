@@ -13,6 +13,7 @@ import { controlStructureBody, GenerativeError, invokeControlStructure, readResu
 import { metrics } from '../../lambdas/lib/observability';
 import { accountGate } from '../../local/bedrock/gate';
 import { type LocalBedrock, startLocalBedrock } from '../../local/bedrock/server';
+import { bedrockRpmFromEnv } from '../../local/runtime';
 import { photo } from '../fixtures/photos';
 
 /** The Bedrock stand-in through the real SDK: the documented Control Structure body in, the documented answer out. */
@@ -206,6 +207,14 @@ describe('local Bedrock runtime: the account', () => {
     expect(() => gate.admit(profile, t + 60_001)).toThrow(expect.objectContaining({ type: 'ThrottlingException' }));
     // Refused calls do not use the quota.
     expect(() => gate.admit(profile, t + 90_000)).not.toThrow();
+  });
+
+  test('npm start takes the quota from TOONZAP_BEDROCK_RPM (default none: unlimited, as before)', () => {
+    expect(bedrockRpmFromEnv({})).toBeUndefined();
+    expect(bedrockRpmFromEnv({ TOONZAP_BEDROCK_RPM: '' })).toBeUndefined();
+    expect(bedrockRpmFromEnv({ TOONZAP_BEDROCK_RPM: '6' })).toBe(6);
+    for (const bad of ['0', '-1', '2.5', 'six'])
+      expect(() => bedrockRpmFromEnv({ TOONZAP_BEDROCK_RPM: bad })).toThrow(/TOONZAP_BEDROCK_RPM/);
   });
 
   test('application inference profile ARNs and every system profile geography are accepted', () => {
