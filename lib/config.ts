@@ -78,9 +78,11 @@ export interface EnvConfig {
   /** Free generative previews per UTC day (each is one paid model call); past it tiles show the static sample. */
   readonly generativePreviewsPerDay: number;
   /**
-   * The account's Bedrock quota "InvokeModel requests per minute" for each generative model (Service Quotas, Amazon
-   * Bedrock): the order pipeline's admission control never sends a model more in one minute (lambdas/lib/capacity.ts).
-   * Set it to what Service Quotas shows for the account: new accounts may get less than the default.
+   * Requests per minute the app sends each generative model at most (lambdas/lib/capacity.ts admission control: paid
+   * renders first). No AWS default to copy: AWS's Bedrock user guide ("Quotas for the bedrock-runtime endpoint") says
+   * requests-per-minute quotas are no longer enforced there and throttling follows the per-model token quotas
+   * (Service Quotas, Amazon Bedrock; new accounts may get less). 10 is a cautious pace for a new account; raise it to
+   * what the account sustains without ThrottlingException (throttled calls still wait, they are only slower).
    */
   readonly bedrockRequestsPerMinute: number;
   /**
