@@ -1,4 +1,5 @@
 /** `npm run bench`: every speed, memory and weight figure, printed; targets beside them. Tests never time anything. */
+import { formatBusyEvening, runBusyEveningBench } from './busy-evening';
 import { runEngineBench } from './engine';
 import { runJobsBench } from './jobs';
 import { runPipelineBench } from './pipeline';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
       `pipeline: webhook → completed, 1 photo × ${p.styles} styles: ${p.ms.toFixed(0)} ms (target ≤ 5000 ms)`,
     );
   }
+  if (!only || only === 'busy-evening') console.log(formatBusyEvening(await runBusyEveningBench()));
   if (!only || only === 'site') console.log(`\n${formatSiteBench(await runSiteBench())}`);
 }
 

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { paymentMode } from './contract';
 import { DEFAULT_BEDROCK_REGION, type GenerativeStyles, generativePreset } from './generative';
+import { DEFAULT_ORDER_DEADLINE_MINUTES } from './orders';
 import { DEFAULT_SUPPORT_EMAIL, RETENTION_DAYS } from './privacy';
 import type { StyleId } from './styles';
 
@@ -23,6 +24,8 @@ const seconds = z.number().int().positive();
 const WAF_LIMIT = { message: 'must be a whole number from 10 to 2000000000' };
 const ENGINE_CONCURRENCY = { message: 'must be a whole number from 1 to 200' };
 const PROVISIONED = { message: 'must be a whole number from 0 to engineMaxConcurrency' };
+const AT_LEAST_ONE = { message: 'must be a whole number >= 1' };
+const DEADLINE = { message: 'must be a whole number from 15 to 720' };
 const wafLimit = z.number().int(WAF_LIMIT).min(10, WAF_LIMIT).max(2e9, WAF_LIMIT);
 
 export const configSchema = z
@@ -102,6 +105,25 @@ export const configSchema = z
       .max(200, ENGINE_CONCURRENCY)
       .default(10),
     engineProvisionedConcurrency: z.number().int(PROVISIONED).min(0, PROVISIONED).default(0),
+    /**
+     * Requests per minute the app sends each generative model at most (lambdas/lib/capacity.ts admission control: paid
+     * renders first). No AWS default to copy: AWS's Bedrock user guide ("Quotas for the bedrock-runtime endpoint") says
+     * requests-per-minute quotas are no longer enforced there and throttling follows the per-model token quotas
+     * (Service Quotas, Amazon Bedrock; new accounts may get less). 10 is a cautious pace for a new account; raise it to
+     * what the account sustains without ThrottlingException (throttled calls still wait, they are only slower).
+     */
+    bedrockRequestsPerMinute: z.number().int(AT_LEAST_ONE).min(1, AT_LEAST_ONE).default(10),
+    /**
+     * Minutes a paid order has to be delivered from its payment. Items waiting for capacity (a busy evening, a throttled
+     * model, a misconfigured account) wait until then; only at the deadline is an undelivered item refunded. At least
+     * 15 minutes (a render and its retries), at most 12 h (Stripe refunds, the customer's patience).
+     */
+    orderDeadlineMinutes: z
+      .number()
+      .int(DEADLINE)
+      .min(15, DEADLINE)
+      .max(720, DEADLINE)
+      .default(DEFAULT_ORDER_DEADLINE_MINUTES),
   })
   .refine((c) => c.engineProvisionedConcurrency <= c.engineMaxConcurrency, {
     path: ['engineProvisionedConcurrency'],

@@ -180,6 +180,19 @@ export const contract = {
           z.object({ imageHash: z.string(), styleId: z.string(), styleName: z.string(), error: z.string().nullable() }),
         )
         .optional(),
+      /**
+       * Every (photo, style) of the order and where it is: `queued` waits for capacity (a busy evening, a throttled
+       * model) and starts by itself; `pending` is still to render; `done` delivered; `failed` refunded.
+       */
+      items: z.array(
+        z.object({
+          imageHash: z.string(),
+          styleId: z.string(),
+          state: z.enum(['pending', 'queued', 'done', 'failed']),
+        }),
+      ),
+      /** How many items wait for capacity now (the status page says the order is queued). */
+      queued: z.number(),
     }),
     /**
      * 410 Gone: the customer deleted the order's photos and images (POST /api/generation/{id}/delete). `erased_at` says

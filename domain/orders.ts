@@ -19,8 +19,29 @@ export type OrderStatus = 'created' | 'paid' | 'expired' | 'refunded';
  */
 export const WEBHOOK_TIMEOUT_SECONDS = 30;
 
-/** Timeout of the order pipeline's execution (lib/order-pipeline.ts); past it a generation can only be stuck. */
-export const ORDER_PIPELINE_TIMEOUT_SECONDS = 2 * 3600;
+/** Minutes a paid order has to be delivered (lib/config.ts orderDeadlineMinutes). */
+export const DEFAULT_ORDER_DEADLINE_MINUTES = 120;
+/** After the deadline: time for the last item's run, Finalize (the refunds) and the e-mail. */
+const PIPELINE_GRACE_SECONDS = 15 * 60;
+
+/**
+ * The one definition of an order's time limits, from its deadline: items wait for capacity until `deadlineSeconds`
+ * after payment, then fail and are refunded; the pipeline's execution times out `pipelineTimeoutSeconds` after it
+ * started (Finalize and the e-mail fit after the deadline); the reconciler closes a generation still unfinished
+ * `stuckAfterSeconds` after it was created (its pipeline would have timed out by then).
+ */
+export function orderTimeline(deadlineMinutes: number) {
+  const deadlineSeconds = deadlineMinutes * 60;
+  return {
+    deadlineSeconds,
+    pipelineTimeoutSeconds: deadlineSeconds + PIPELINE_GRACE_SECONDS,
+    stuckAfterSeconds: deadlineSeconds + 2 * PIPELINE_GRACE_SECONDS,
+  };
+}
+
+/** When a generation created at `createdAt` must be done, as stored on its record (ISO 8601). */
+export const deadlineAt = (createdAt: Date, deadlineMinutes: number) =>
+  new Date(createdAt.getTime() + deadlineMinutes * 60_000).toISOString();
 export type GenerationStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export type ItemStatus = 'pending' | 'done' | 'failed';
 
@@ -35,6 +56,7 @@ export const ITEM_ERRORS = {
   refused: 'This photo did not pass our safety check, so it was not processed.',
   render: 'This image could not be generated.',
   stopped: 'Processing stopped because of a technical problem.',
+  deadline: 'This image could not be made in time: we were too busy.',
 } as const;
 
 /** Key of an item in the generation record's item map. Hashes are hex and style ids have no ':'. */

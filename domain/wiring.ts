@@ -48,6 +48,11 @@ export const ENV = {
   generativeStyles: 'GENERATIVE_STYLES',
   bedrockRegion: 'BEDROCK_REGION',
   generativePreviewsPerDay: 'GENERATIVE_PREVIEWS_PER_DAY',
+  /** Admission control (lambdas/lib/capacity.ts): requests per minute per Bedrock model, engine concurrency. */
+  bedrockRequestsPerMinute: 'BEDROCK_REQUESTS_PER_MINUTE',
+  engineMaxConcurrency: 'ENGINE_MAX_CONCURRENCY',
+  /** Minutes a paid order has from its payment (domain/orders.ts orderTimeline). */
+  orderDeadlineMinutes: 'ORDER_DEADLINE_MINUTES',
 } as const;
 
 /** Template metadata key that names a function's source module; the local runtime maps functions back to code with it. */
@@ -80,15 +85,16 @@ export const ENGINE_ERRORS = {
   unavailable: 'EngineUnavailable',
 } as const;
 export type EngineErrorName = (typeof ENGINE_ERRORS)[keyof typeof ENGINE_ERRORS];
-export const ENGINE_RETRYABLE: readonly EngineErrorName[] = Object.values(ENGINE_ERRORS);
+/** Retried soon (a few quick attempts): the model or the network failed on this call. */
+export const ENGINE_RETRYABLE: readonly EngineErrorName[] = [ENGINE_ERRORS.modelError, ENGINE_ERRORS.unavailable];
 
 /**
  * Errors of generative renders (lambdas/lib/bedrock.ts), by name for the order pipeline: throttled and unavailable
  * pass with time (retried with backoff); refused (content filtered, input refused for this photo) and
  * rendererChanged never do, so the item fails at once and is refunded. misconfigured is the operator's problem
  * (access denied, not subscribed, on-demand call of a profile-only model, model not found or not ready): it never
- * says anything about the photo, is alarmed at once (METRICS.modelMisconfigured) and retried at a long interval
- * (GENERATIVE_MISCONFIGURED_RETRYABLE), so the item is delivered once the configuration is fixed.
+ * says anything about the photo, is alarmed at once (METRICS.modelMisconfigured) and waited out like throttling
+ * (WAIT_FOR_CAPACITY), so the item is delivered once the configuration is fixed, or refunded at the deadline.
  */
 export const GENERATIVE_ERRORS = {
   throttled: 'GenerativeThrottled',
@@ -99,12 +105,21 @@ export const GENERATIVE_ERRORS = {
 } as const;
 export type GenerativeErrorName = (typeof GENERATIVE_ERRORS)[keyof typeof GENERATIVE_ERRORS];
 /** Retried soon with backoff: these pass in seconds. */
-export const GENERATIVE_RETRYABLE: readonly GenerativeErrorName[] = [
+export const GENERATIVE_RETRYABLE: readonly GenerativeErrorName[] = [GENERATIVE_ERRORS.unavailable];
+
+/** A paid item found no capacity (lambdas/lib/capacity.ts admission control): it waits and tries again. */
+export const CAPACITY_BUSY = 'CapacityBusy';
+/**
+ * Conditions a paid item waits out until its order's deadline (retried with full jitter, lib/order-pipeline.ts
+ * WAIT_RETRY): no capacity, a renderer throttled, a misconfigured model (which the operator fixes when alarmed).
+ * At the deadline generate-item fails the item, and it is refunded.
+ */
+export const WAIT_FOR_CAPACITY: readonly string[] = [
+  CAPACITY_BUSY,
+  ENGINE_ERRORS.throttled,
   GENERATIVE_ERRORS.throttled,
-  GENERATIVE_ERRORS.unavailable,
+  GENERATIVE_ERRORS.misconfigured,
 ];
-/** Retried at a long interval: these pass when an operator fixes the account. */
-export const GENERATIVE_MISCONFIGURED_RETRYABLE: readonly GenerativeErrorName[] = [GENERATIVE_ERRORS.misconfigured];
 
 /** Powertools service name: the `service` dimension of every metric and field of every log line. */
 export const SERVICE_NAME = 'toonzap';

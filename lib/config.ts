@@ -49,6 +49,8 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
     'generativePreviewsPerDay',
     'engineMaxConcurrency',
     'engineProvisionedConcurrency',
+    'bedrockRequestsPerMinute',
+    'orderDeadlineMinutes',
   ];
   for (const key of overridable) {
     const value = getContext(key);

@@ -4,11 +4,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { Access } from '../domain/api-routes';
-import { ORDER_PIPELINE_TIMEOUT_SECONDS } from '../domain/orders';
-import { ENGINE_RETRYABLE, GENERATIVE_MISCONFIGURED_RETRYABLE, GENERATIVE_RETRYABLE } from '../domain/wiring';
+import { orderTimeline } from '../domain/orders';
+import { ENGINE_RETRYABLE, GENERATIVE_RETRYABLE, WAIT_FOR_CAPACITY } from '../domain/wiring';
 import { lambdaTask, taskFunctions } from './pipelines';
 
 export interface OrderPipelineProps {
+  /** lib/config.ts orderDeadlineMinutes: how long items may wait for capacity before they are refunded. */
+  readonly orderDeadlineMinutes: number;
   readonly environment: Record<string, string>;
   readonly grant: (fn: lambda.Function, access: readonly Access[]) => void;
 }
@@ -27,6 +29,7 @@ const ORDER_TASKS = {
     access: [
       'generations:read',
       'images:write',
+      'counters:write',
       'engine',
       'bedrock',
       'media:uploads:read',
@@ -42,6 +45,7 @@ const ORDER_TASKS = {
     access: [
       'generations:write',
       'images:write',
+      'counters:write',
       'media:outputs:read',
       'engine',
       'bedrock',
@@ -79,8 +83,8 @@ const ORDER_TASKS = {
 type OrderTaskName = keyof typeof ORDER_TASKS;
 
 /**
- * Bedrock throttling and service errors (lambdas/lib/bedrock.ts): more attempts with a longer backoff, since a
- * throttled on-demand model frees up in seconds. Content filtered or refused input is not among them: never retried.
+ * Bedrock service errors (lambdas/lib/bedrock.ts): a few attempts with backoff, since a failed model call often
+ * passes at once. Content filtered or refused input is not among them: never retried. Throttling is waited out.
  */
 export const GENERATIVE_RETRY = {
   errors: [...GENERATIVE_RETRYABLE],
@@ -88,28 +92,34 @@ export const GENERATIVE_RETRY = {
   backoffRate: 2,
   maxAttempts: 4,
 };
+
 /**
- * A generative model the account may not call (access denied, not subscribed, profile-only model called on demand):
- * the item waits for the operator's fix (alarmed at once) instead of being refunded, retried every 30 s at first,
- * then every 5 min, full jitter so a fixed account is not met by every waiting item at once. 20 attempts take at
- * most 5,250 s, inside the execution's timeout (ORDER_PIPELINE_TIMEOUT_SECONDS); then the item fails and is refunded.
+ * Waiting for capacity (domain/wiring.ts WAIT_FOR_CAPACITY: no slot or request left, a throttled renderer, a
+ * misconfigured model): 5 s doubling to at most 30 s, full jitter (AWS's advice: waiting items do not come back
+ * together). Each attempt waits 15 s on average; generate-item ends the wait itself at the order's deadline (it fails
+ * the item, which is refunded), so the attempts are counted to outlast the deadline many times over (each wait
+ * below a quarter of the cap is unlikely: a sum of uniform waits) and never end it early.
  */
-export const MISCONFIGURED_RETRY = {
-  errors: [...GENERATIVE_MISCONFIGURED_RETRYABLE],
-  intervalSeconds: 30,
-  backoffRate: 2,
-  maxDelaySeconds: 300,
-  maxAttempts: 20,
-};
+export function waitRetry(deadlineMinutes: number) {
+  const maxDelaySeconds = 30;
+  return {
+    errors: [...WAIT_FOR_CAPACITY],
+    intervalSeconds: 5,
+    backoffRate: 2,
+    maxDelaySeconds,
+    maxAttempts: Math.ceil((orderTimeline(deadlineMinutes).deadlineSeconds / maxDelaySeconds) * 4),
+  };
+}
 /** Concurrent engine renders per order; the serverless endpoint's concurrency is shared by all orders. */
 export const ORDER_MAX_CONCURRENCY = 3;
 
 /**
  * Order machine: one execution per paid order, named after the order id (a replayed webhook cannot start a second).
  *
- *   Prepare order (verify + moderate again) → Make previews (best effort) → Generate images (Map over every pending
- *   (photo, style): Generate image, retried on engine errors, Catch → Record item failure) → Finalize order (refund
- *   the failed items, final status) → Send order e-mail → done.
+ *   Prepare order (verify + moderate again) → Make previews (Map over the allowed photos, best effort) → Generate
+ *   images (Map over every pending (photo, style): Generate image, waiting for capacity until the order's deadline,
+ *   retried on engine and model errors, Catch → Record item failure) → Finalize order (refund the failed items,
+ *   final status) → Send order e-mail → done.
  *   Any step failing → Order failed (refund what was not delivered, mark the generation, e-mail) → Fail.
  *
  * Every task is idempotent: the local runtime and Step Functions' own retries may run any of them again.
@@ -139,23 +149,37 @@ export class OrderPipeline extends Construct {
     const prepare = invoke('orderPrepare', 'Prepare order', '$.prepared')
       .addRetry(transient)
       .addCatch(orderFailed, onFailure);
-    const previews = invoke('orderPreviews', 'Make previews').addCatch(orderFailed, onFailure);
+    // One photo per iteration (a slow photo cannot time out the others); best effort, so a photo that fails is skipped.
+    const previews = new sfn.Map(this, 'Make previews', {
+      itemsPath: '$.prepared.allowed',
+      itemSelector: {
+        order_id: sfn.JsonPath.stringAt('$.order_id'),
+        image_hash: sfn.JsonPath.stringAt('$$.Map.Item.Value'),
+      },
+      maxConcurrency: ORDER_MAX_CONCURRENCY,
+      resultPath: sfn.JsonPath.DISCARD,
+    }).itemProcessor(
+      invoke('orderPreviews', 'Make photo previews').addCatch(new sfn.Pass(this, 'Previews skipped'), {
+        resultPath: '$.error',
+      }),
+    );
 
+    const wait = waitRetry(props.orderDeadlineMinutes);
     const generate = invoke('generateItem', 'Generate image')
+      .addRetry({
+        errors: wait.errors,
+        interval: Duration.seconds(wait.intervalSeconds),
+        backoffRate: wait.backoffRate,
+        maxDelay: Duration.seconds(wait.maxDelaySeconds),
+        jitterStrategy: sfn.JitterType.FULL,
+        maxAttempts: wait.maxAttempts,
+      })
       .addRetry({ errors: [...ENGINE_RETRYABLE], interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 2 }) // 3 attempts in all
       .addRetry({
         errors: GENERATIVE_RETRY.errors,
         interval: Duration.seconds(GENERATIVE_RETRY.intervalSeconds),
         backoffRate: GENERATIVE_RETRY.backoffRate,
         maxAttempts: GENERATIVE_RETRY.maxAttempts,
-      })
-      .addRetry({
-        errors: MISCONFIGURED_RETRY.errors,
-        interval: Duration.seconds(MISCONFIGURED_RETRY.intervalSeconds),
-        backoffRate: MISCONFIGURED_RETRY.backoffRate,
-        maxDelay: Duration.seconds(MISCONFIGURED_RETRY.maxDelaySeconds),
-        jitterStrategy: sfn.JitterType.FULL,
-        maxAttempts: MISCONFIGURED_RETRY.maxAttempts,
       })
       .addCatch(invoke('itemFailed', 'Record item failure').addRetry(transient), { resultPath: '$.error' });
     const generateAll = new sfn.Map(this, 'Generate images', {
@@ -185,7 +209,7 @@ export class OrderPipeline extends Construct {
     this.machine = new sfn.StateMachine(this, 'OrderMachine', {
       definitionBody: sfn.DefinitionBody.fromChainable(definition),
       stateMachineType: sfn.StateMachineType.STANDARD,
-      timeout: Duration.seconds(ORDER_PIPELINE_TIMEOUT_SECONDS),
+      timeout: Duration.seconds(orderTimeline(props.orderDeadlineMinutes).pipelineTimeoutSeconds),
       tracingEnabled: true,
       logs: {
         destination: new logs.LogGroup(this, 'OrderMachineLogs', { retention: logs.RetentionDays.ONE_MONTH }),

@@ -5,6 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import type { Access } from '../domain/api-routes';
+import { CAPACITY_BUSY } from '../domain/wiring';
 import { handlerFunction } from './functions';
 
 export interface PipelinesProps {
@@ -93,14 +94,37 @@ export function lambdaTask(
   timeoutSeconds: number,
   resultPath: string | undefined,
 ): tasks.LambdaInvoke {
-  return new tasks.LambdaInvoke(scope, stateName, {
+  const task = new tasks.LambdaInvoke(scope, stateName, {
     lambdaFunction: fn,
     payloadResponseOnly: true,
     resultPath: resultPath === undefined ? sfn.JsonPath.DISCARD : resultPath,
-    retryOnServiceExceptions: true,
+    // Ours below, so that throttling (TooManyRequestsException) is among them, with jitter.
+    retryOnServiceExceptions: false,
     taskTimeout: sfn.Timeout.duration(Duration.seconds(timeoutSeconds + 5)),
   });
+  task.addRetry({
+    errors: [...LAMBDA_SERVICE_ERRORS],
+    interval: Duration.seconds(LAMBDA_RETRY.intervalSeconds),
+    backoffRate: LAMBDA_RETRY.backoffRate,
+    maxDelay: Duration.seconds(LAMBDA_RETRY.maxDelaySeconds),
+    jitterStrategy: sfn.JitterType.FULL,
+    maxAttempts: LAMBDA_RETRY.maxAttempts,
+  });
+  return task;
 }
+
+/**
+ * Errors of the Lambda service itself (not of our code): the function was throttled (a new account's concurrency is
+ * low), or the service or the SDK failed. Every task retries them, first of its retriers.
+ */
+export const LAMBDA_SERVICE_ERRORS = [
+  'Lambda.TooManyRequestsException',
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+] as const;
+/** 2 s doubling to at most 60 s, full jitter so throttled tasks do not return together: about 6 minutes in all. */
+export const LAMBDA_RETRY = { intervalSeconds: 2, backoffRate: 2, maxDelaySeconds: 60, maxAttempts: 12 };
 
 /**
  * The asynchronous work, as Step Functions state machines whose tasks are Lambda functions.
@@ -117,8 +141,19 @@ export class Pipelines extends Construct {
       lambdaTask(this, stateName, this.functions[name], TASKS[name].timeoutSeconds, resultPath);
 
     const recordFailure = invoke('jobFailed', 'Record job failure', undefined).next(new sfn.Fail(this, 'Job failed'));
+    // The engine's previews wait while paid renders hold its capacity (lambdas/lib/capacity.ts): within the job's 10 min.
+    const busy = {
+      errors: [CAPACITY_BUSY],
+      interval: Duration.seconds(2),
+      backoffRate: 2,
+      maxDelay: Duration.seconds(30),
+      jitterStrategy: sfn.JitterType.FULL,
+      maxAttempts: 20,
+    };
     const moderate = invoke('moderateImages', 'Moderate images').addCatch(recordFailure, { resultPath: '$.error' });
-    const previews = invoke('makePreviews', 'Make previews').addCatch(recordFailure, { resultPath: '$.error' });
+    const previews = invoke('makePreviews', 'Make previews')
+      .addRetry(busy)
+      .addCatch(recordFailure, { resultPath: '$.error' });
     const definition = new sfn.Choice(this, 'Job kind')
       .when(sfn.Condition.stringEquals('$.kind', 'moderation'), moderate)
       .when(sfn.Condition.stringEquals('$.kind', 'thumbnail'), previews)

@@ -91,6 +91,9 @@ export class ToonZapStack extends Stack {
       [ENV.generativeStyles]: JSON.stringify(config.generativeStyles),
       [ENV.bedrockRegion]: config.bedrockRegion,
       [ENV.generativePreviewsPerDay]: String(config.generativePreviewsPerDay),
+      [ENV.bedrockRequestsPerMinute]: String(config.bedrockRequestsPerMinute),
+      [ENV.engineMaxConcurrency]: String(config.engineMaxConcurrency),
+      [ENV.orderDeadlineMinutes]: String(config.orderDeadlineMinutes),
       // Links in e-mails and Checkout redirects. The distribution is made last (it fronts the API), hence Lazy;
       // functions may depend on it, the distribution depends only on the HTTP API, so there is no cycle.
       [ENV.siteUrl]:
@@ -113,7 +116,11 @@ export class ToonZapStack extends Stack {
 
     const grant = (fn: lambda.Function, access: readonly Access[]) => this.grant(fn, access);
     this.pipelines = new Pipelines(this, 'Pipelines', { environment, grant });
-    this.orderPipeline = new OrderPipeline(this, 'OrderPipeline', { environment, grant });
+    this.orderPipeline = new OrderPipeline(this, 'OrderPipeline', {
+      environment,
+      grant,
+      orderDeadlineMinutes: config.orderDeadlineMinutes,
+    });
     // CloudFront sends this secret with every API request and the HTTP wrapper refuses requests without it, so the
     // execute-api endpoint cannot be used to go around CloudFront and its WAF. Both sides read it by dynamic reference.
     const originSecret = new secretsmanager.Secret(this, 'OriginSecret', {

@@ -222,6 +222,11 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
         env[k] = v;
       }
     }
+    // The app's admission control (lambdas/lib/capacity.ts) is sized to the stand-ins' account, as an operator sets
+    // lib/config.ts from the account's quotas.
+    if (opts.bedrockRequestsPerMinute !== undefined)
+      env[ENV.bedrockRequestsPerMinute] = String(opts.bedrockRequestsPerMinute);
+    if (opts.engineMaxConcurrency !== undefined) env[ENV.engineMaxConcurrency] = String(opts.engineMaxConcurrency);
     // Links in e-mails and Checkout redirects lead back to this app, not to the template's CloudFront domain.
     env.SITE_URL = url;
     // Powertools: metrics (EMF on stdout) and X-Ray are AWS's; logs show warnings and errors unless the shell asks

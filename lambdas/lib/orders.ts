@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  deadlineAt,
   type GenerationStatus,
   type ItemStatus,
   itemKey,
@@ -46,6 +47,8 @@ export interface GenerationItem extends OrderItem {
   error?: string;
   /** Operator-facing detail behind a failure. */
   error_detail?: string;
+  /** Set while the item waits for capacity (admission control, a throttled renderer, a misconfigured model). */
+  queued_at?: string;
   finished_at?: string;
 }
 
@@ -83,6 +86,8 @@ export interface GenerationRecord {
   created_at: string;
   updated_at: string;
   finished_at?: string;
+  /** Until when items may wait for capacity (lib/config.ts orderDeadlineMinutes from creation); then refunded. */
+  deadline_at?: string;
 }
 
 const orders = () => settings.table('orders');
@@ -178,7 +183,8 @@ export function markOrderRefunded(orderId: string, reason: string): Promise<bool
 
 /** Creates the generation of a paid order once: every (photo, style) pair pending. False if it already existed. */
 export async function createGeneration(order: OrderRecord, paymentIntent: string): Promise<boolean> {
-  const now = new Date().toISOString();
+  const created = new Date();
+  const now = created.toISOString();
   const items: Record<string, GenerationItem> = {};
   for (const item of orderItems(order.hashes, order.styles))
     items[itemKey(item.image_hash, item.style)] = { ...item, status: 'pending' };
@@ -196,6 +202,7 @@ export async function createGeneration(order: OrderRecord, paymentIntent: string
     payment_intent: paymentIntent,
     created_at: now,
     updated_at: now,
+    deadline_at: deadlineAt(created, settings.orderDeadlineMinutes),
   };
   return writeIf(
     new PutCommand({
@@ -266,6 +273,25 @@ export function finishItem(
         ...(outcome.status === 'failed' ? { '#e': 'error' } : {}),
       },
       ExpressionAttributeValues: values,
+    }),
+  );
+}
+
+/** When a generation's items stop waiting: its stored deadline (records from before it: created + the setting). */
+export function generationDeadline(g: Pick<GenerationRecord, 'created_at' | 'deadline_at'>): number {
+  return Date.parse(g.deadline_at ?? deadlineAt(new Date(g.created_at), settings.orderDeadlineMinutes));
+}
+
+/** A pending item waits for capacity: the status page shows it queued. Once is enough (the first wait is kept). */
+export async function markItemQueued(id: string, item: OrderItem): Promise<void> {
+  await writeIf(
+    new UpdateCommand({
+      TableName: generations(),
+      Key: { generation_id: id },
+      UpdateExpression: 'SET #items.#k.queued_at = :now, updated_at = :now',
+      ConditionExpression: '#items.#k.#s = :pending AND attribute_not_exists(#items.#k.queued_at)',
+      ExpressionAttributeNames: { '#items': 'items', '#k': itemKey(item.image_hash, item.style), '#s': 'status' },
+      ExpressionAttributeValues: { ':pending': 'pending', ':now': new Date().toISOString() },
     }),
   );
 }

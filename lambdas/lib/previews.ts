@@ -2,6 +2,7 @@ import { PREVIEW_LONG_SIDE } from '../../domain/image-format';
 import { STYLE_IDS } from '../../domain/styles';
 import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
 import { takePreviewBudget } from './budget';
+import { CapacityBusyError, withCapacity } from './capacity';
 import { renderOnEngine } from './engine';
 import { renderGenerative } from './generative';
 import { recordPreviews } from './images';
@@ -33,8 +34,8 @@ export interface PreviewOptions {
 /**
  * Watermarked previews of one allowed photo, each from the renderer its style is rendered with (lambdas/lib/renderer.ts):
  * every engine style in one engine call, each generative style with one model call. Made once per (photo, style,
- * renderer) and reused. A generative style past the day's budget is recorded as paused (its tile shows the static
- * sample); a generative call that fails leaves that style without a preview, the others are kept.
+ * renderer) and reused. A generative style past the day's budget, or finding its model's minute taken by paid
+ * renders, is recorded as paused (its tile shows the static sample); a generative call that fails leaves that style without a preview, the others are kept.
  */
 export async function makePreviews(hash: string, opts: PreviewOptions) {
   const started = Date.now();
@@ -54,13 +55,21 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
 
   const engineStyles = todo.filter((s) => rendererFor(s).kind === 'engine');
   const generative = todo.filter((s) => rendererFor(s).kind === 'bedrock');
+  // Previews get what paid renders leave of each renderer (lambdas/lib/capacity.ts). The engine's previews wait
+  // (CapacityBusy: the jobs machine retries); a model's are paused, as past the day's budget.
+  const holder = `preview:${hash}:${crypto.randomUUID()}`;
   const engineCall = engineStyles.length
-    ? renderOnEngine({
-        input: { bucket, key: mediaKey.upload(hash) },
-        kind: 'thumbnail',
-        size: PREVIEW_SIZE,
-        watermark: true,
-        outputs: engineStyles.map((style) => ({ style, bucket, key: mediaKey.preview(hash, style) })),
+    ? withCapacity(rendererFor(engineStyles[0]), holder, 'preview', () =>
+        renderOnEngine({
+          input: { bucket, key: mediaKey.upload(hash) },
+          kind: 'thumbnail',
+          size: PREVIEW_SIZE,
+          watermark: true,
+          outputs: engineStyles.map((style) => ({ style, bucket, key: mediaKey.preview(hash, style) })),
+        }),
+      ).then((run) => {
+        if (!run.admitted) throw new CapacityBusyError('No engine capacity for previews now');
+        return run.value;
       })
     : null;
   const generativeCalls = mapLimit(generative, 2, async (style) => {
@@ -71,13 +80,16 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
       return;
     }
     try {
-      await renderGenerative(hash, style, r.settings, {
-        key: mediaKey.preview(hash, style),
-        inputSize: r.settings.previewSize,
-        size: PREVIEW_SIZE,
-        watermark: true,
-      });
-      made[style] = r.id;
+      const run = await withCapacity(r, holder, 'preview', () =>
+        renderGenerative(hash, style, r.settings, {
+          key: mediaKey.preview(hash, style),
+          inputSize: r.settings.previewSize,
+          size: PREVIEW_SIZE,
+          watermark: true,
+        }),
+      );
+      if (run.admitted) made[style] = r.id;
+      else paused.push(style);
     } catch (err) {
       // A refusal is final for this photo and model: remembered, so later visits do not pay for it again.
       if ((err as Error).name === GENERATIVE_ERRORS.refused) refused[style] = r.id;

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { ORDER_PIPELINE_TIMEOUT_SECONDS } from '../../domain/orders';
+import { orderTimeline } from '../../domain/orders';
 import { fulfilSession } from './fulfilment';
 import { logger } from './observability';
 import { closeBrokenOrder } from './order-outcome';
@@ -10,7 +10,7 @@ import { executionArn, executionStatus, stopExecution } from './workflows';
 /** Sessions created this long ago or less are checked: Checkout Sessions live at most 24 h, Stripe retries webhooks for 3 days. */
 export const RECONCILE_LOOKBACK_SECONDS = 3 * 24 * 3600;
 /** A generation unfinished this long after it was created is stuck: its pipeline would have timed out by then. */
-export const GENERATION_DEADLINE_SECONDS = ORDER_PIPELINE_TIMEOUT_SECONDS + 15 * 60;
+export const stuckAfterSeconds = () => orderTimeline(settings.orderDeadlineMinutes).stuckAfterSeconds;
 
 export type RepairKind =
   | 'session-paid-order-unpaid'
@@ -64,8 +64,7 @@ export async function reconcileSession(
   }
   if (execution.status === 'RUNNING' || execution.status === 'PENDING_REDRIVE') {
     // A live pipeline finishes the order itself (e-mail included), unless it is past any sane deadline.
-    if (isFinal(generation) || nowMs - Date.parse(generation.created_at) < GENERATION_DEADLINE_SECONDS * 1000)
-      return null;
+    if (isFinal(generation) || nowMs - Date.parse(generation.created_at) < stuckAfterSeconds() * 1000) return null;
     const reason = `generation still ${generation.status} ${Math.round((nowMs - Date.parse(generation.created_at)) / 60_000)} min after it was created`;
     await stopExecution(arn, reason);
     const closed = await closeBrokenOrder(orderId, reason);

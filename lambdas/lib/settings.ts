@@ -66,6 +66,15 @@ export const settings = {
   get generativePreviewsPerDay() {
     return setting('generativePreviewsPerDay');
   },
+  get bedrockRequestsPerMinute() {
+    return setting('bedrockRequestsPerMinute');
+  },
+  get engineMaxConcurrency() {
+    return setting('engineMaxConcurrency');
+  },
+  get orderDeadlineMinutes() {
+    return setting('orderDeadlineMinutes');
+  },
   /** Where visitors write to (supportEmail, domain/config.ts). */
   get supportEmail() {
     return required(ENV.supportEmail);

@@ -9,7 +9,8 @@ import { getGeneration } from '../lib/orders';
 const styleOrder = new Map<string, number>(STYLES.map((s, i) => [s.id, i]));
 
 /**
- * GET /api/generation/{id} → {status, progress, error, images: [{url, styleName, styleId, imageHash}], refund?}.
+ * GET /api/generation/{id} → {status, progress, error, images: [{url, styleName, styleId, imageHash}], items (each
+ * (photo, style) with its state, `queued` while it waits for capacity), queued, refund?, failed?}.
  * Image URLs are presigned afresh on every call (they expire; the page polls), for delivered items only.
  * After the customer deleted the order's photos and images: 410 with when (the record stays, marked `erased_at`).
  */
@@ -49,11 +50,18 @@ export const handler = httpHandler(async (event) => {
     }),
   );
   const failed = items.filter((i) => i.status === 'failed');
+  const states = items.map((i) => ({
+    imageHash: i.image_hash,
+    styleId: i.style,
+    state: i.status === 'pending' && i.queued_at ? ('queued' as const) : i.status,
+  }));
   return respond('get-generation', 200, {
     status: generation.status,
     progress: progressPercent(generation.done_count + generation.failed_count, generation.item_count),
     error: generation.error ?? null,
     images,
+    items: states,
+    queued: states.filter((i) => i.state === 'queued').length,
     ...(generation.refund
       ? {
           refund: {

@@ -1,6 +1,7 @@
 import { ITEM_ERRORS, itemKey } from '../../domain/orders';
-import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
+import { GENERATIVE_ERRORS, METRICS, WAIT_FOR_CAPACITY } from '../../domain/wiring';
 import { GenerativeError } from '../lib/bedrock';
+import { CapacityBusyError, withCapacity } from '../lib/capacity';
 import { renderOnEngine } from '../lib/engine';
 import { pausePoint } from '../lib/fault-points';
 import { renderGenerative } from '../lib/generative';
@@ -8,7 +9,7 @@ import { getImage } from '../lib/images';
 import { mediaKey, objectExists } from '../lib/media';
 import { allowedUpload } from '../lib/moderation';
 import { countMetric } from '../lib/observability';
-import { finishItem, getGeneration } from '../lib/orders';
+import { finishItem, generationDeadline, getGeneration, markItemQueued } from '../lib/orders';
 import { deliveredStyles, recordOutput } from '../lib/outputs';
 import { previewRenderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
@@ -20,10 +21,12 @@ const OUTPUT_SIZE = 2048;
 
 /**
  * Order pipeline, one Map iteration: renders one (photo, style) with the style's renderer (lambdas/lib/renderer.ts)
- * and records it. Errors are thrown by name for the state's Retry and Catch: engine errors and Bedrock throttling or
- * service errors are retried with backoff; a model the account may not call (GenerativeMisconfigured) is retried at
- * a long interval until an operator fixes it; content filtered, input refused or a renderer other than the
- * preview's fail the item at once (it is refunded when the order finishes).
+ * and records it, once admission control (lambdas/lib/capacity.ts) lets it run. Errors are thrown by name for the
+ * state's Retry and Catch: no capacity, a throttled renderer or a model the account may not call
+ * (GenerativeMisconfigured, until an operator fixes it) are waited out (the item shows queued) until the order's
+ * deadline, when the item fails; engine and Bedrock service errors get a few quick
+ * retries; content filtered, input refused or a renderer other than the preview's fail the item at once (it is
+ * refunded when the order finishes).
  * Idempotent: an item no longer pending is skipped, and an output already rendered and recorded is not rendered again.
  */
 async function run(input: WorkItem) {
@@ -51,22 +54,44 @@ async function run(input: WorkItem) {
         GENERATIVE_ERRORS.rendererChanged,
       );
     }
-    if (renderer.kind === 'bedrock') {
-      await renderGenerative(input.image_hash, input.style, renderer.settings, {
-        key,
-        inputSize: renderer.settings.outputSize,
-        size: renderer.settings.outputSize,
-        watermark: false,
-      });
-    } else {
-      const bucket = settings.mediaBucket;
-      await renderOnEngine({
-        input: { bucket, key: mediaKey.upload(input.image_hash) },
-        kind: 'image',
-        size: OUTPUT_SIZE,
-        watermark: false,
-        outputs: [{ style: input.style, bucket, key }],
-      });
+    const render = async () => {
+      if (renderer.kind === 'bedrock') {
+        await renderGenerative(input.image_hash, input.style, renderer.settings, {
+          key,
+          inputSize: renderer.settings.outputSize,
+          size: renderer.settings.outputSize,
+          watermark: false,
+        });
+      } else {
+        const bucket = settings.mediaBucket;
+        await renderOnEngine({
+          input: { bucket, key: mediaKey.upload(input.image_hash) },
+          kind: 'image',
+          size: OUTPUT_SIZE,
+          watermark: false,
+          outputs: [{ style: input.style, bucket, key }],
+        });
+      }
+    };
+    // Waiting (no capacity, throttled, misconfigured) lasts until the order's deadline; then the item is refunded.
+    const waitOrGiveUp = async (reason: string) => {
+      if (Date.now() < generationDeadline(generation!)) {
+        await markItemQueued(input.order_id, input);
+        return null;
+      }
+      await finishItem(input.order_id, input, { status: 'failed', error: ITEM_ERRORS.deadline, detail: reason });
+      return { deadline: reason };
+    };
+    const holder = `${input.order_id}:${itemKey(input.image_hash, input.style)}`;
+    try {
+      const run = await withCapacity(renderer, holder, 'paid', render);
+      if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
+    } catch (err) {
+      if (WAIT_FOR_CAPACITY.includes((err as Error).name)) {
+        const gaveUp = await waitOrGiveUp(`${(err as Error).name}: ${(err as Error).message}`);
+        if (gaveUp) return gaveUp;
+      }
+      throw err;
     }
     await pausePoint('item:rendered');
     await recordOutput(input.image_hash, input.style);

@@ -60,14 +60,8 @@ export interface Check {
 /** The app's stack, named as lib/app.ts names it. */
 export const stackName = (config: EnvConfig) => `ToonZap-${config.envName}`;
 
-/**
- * Bedrock requests per minute per model the configuration plans (`bedrockRequestsPerMinute`), read optionally: the
- * admission control of issue #22 adds the key to EnvConfig; until it exists nothing is planned.
- */
-export function plannedBedrockRpm(config: EnvConfig): number | undefined {
-  const value = (config as unknown as Record<string, unknown>).bedrockRequestsPerMinute;
-  return typeof value === 'number' ? value : undefined;
-}
+/** Bedrock requests per minute per model the admission control plans (lambdas/lib/capacity.ts). */
+export const plannedBedrockRpm = (config: EnvConfig): number => config.bedrockRequestsPerMinute;
 
 /** `Name: message` of an SDK error, for a detail line. */
 export function describeError(e: unknown): string {

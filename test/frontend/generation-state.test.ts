@@ -7,9 +7,18 @@ import {
   isFinalStatus,
   isInProgress,
   progressPercent,
+  queuedText,
 } from '../../frontend/src/lib/generation-state';
 
-const gen = (g: Partial<Generation>): Generation => ({ status: 'pending', progress: 0, error: null, images: [], ...g });
+const gen = (g: Partial<Generation>): Generation => ({
+  status: 'pending',
+  progress: 0,
+  error: null,
+  images: [],
+  items: [],
+  queued: 0,
+  ...g,
+});
 
 describe('generationReducer', () => {
   it('starts loading', () => {
@@ -113,5 +122,12 @@ describe('status helpers', () => {
       ['a', ['3d']],
     ]);
     expect(groupByImageHash([])).toEqual([]);
+  });
+});
+
+describe('queuedText', () => {
+  it('says the order is queued only while items wait for capacity', () => {
+    expect(queuedText(gen({ status: 'processing', queued: 0 }))).toBeNull();
+    expect(queuedText(gen({ status: 'processing', queued: 2 }))).toMatch(/^Queued: many orders right now/);
   });
 });

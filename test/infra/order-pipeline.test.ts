@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ENTRY_METADATA_KEY } from '../../domain/wiring';
-import { ENVIRONMENTS, type EnvConfig } from '../../lib/config';
+import { ENVIRONMENTS, type EnvConfig, resolveConfig } from '../../lib/config';
 import { ToonZapStack } from '../../lib/toonzap-stack';
 import { type CfnTemplate, readModel } from '../../local/template';
 
@@ -47,15 +47,22 @@ describe('order pipeline stack', () => {
     expect(generate.Retry).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
-          ErrorEquals: ['EngineThrottled', 'EngineModelError', 'EngineUnavailable'],
+          ErrorEquals: ['EngineModelError', 'EngineUnavailable'],
           BackoffRate: 2,
           MaxAttempts: 2,
         }),
       ]),
     );
     expect(entryOf(map.ItemProcessor.States[generate.Catch[0].Next].Resource)).toBe('lambdas/tasks/item-failed.ts');
+    // Previews are made per photo, and a photo whose previews fail is skipped (best effort), never the order.
+    const previews = states['Make previews'];
+    expect(previews.Type).toBe('Map');
+    expect(previews.ItemsPath).toBe('$.prepared.allowed');
+    const photo = previews.ItemProcessor.States['Make photo previews'];
+    expect(entryOf(photo.Resource)).toBe('lambdas/tasks/order-previews.ts');
+    expect(previews.ItemProcessor.States[photo.Catch[0].Next].Type).toBe('Pass');
     // Every top-level step is caught by the handler that refunds what was not delivered.
-    for (const name of ['Prepare order', 'Make previews', 'Generate images', 'Finalize order', 'Send order e-mail']) {
+    for (const name of ['Prepare order', 'Generate images', 'Finalize order', 'Send order e-mail']) {
       expect(states[name].Catch).toEqual([
         expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: 'Order failed' }),
       ]);
@@ -103,25 +110,76 @@ describe('order pipeline stack', () => {
     expect(JSON.stringify(prelaunch)).not.toContain('secretsmanager:GetSecretValue');
   });
 
-  test('a misconfigured generative model makes the item wait (long retries), never fail at once', () => {
+  test('waiting for capacity, throttling and a misconfigured model are waited out until the deadline', () => {
     const generate = states['Generate images'].ItemProcessor.States['Generate image'];
-    const misconfigured = (generate.Retry as Json[]).filter((r) => r.ErrorEquals.includes('GenerativeMisconfigured'));
-    expect(misconfigured).toEqual([
-      {
-        ErrorEquals: ['GenerativeMisconfigured'],
-        IntervalSeconds: 30,
-        BackoffRate: 2,
-        MaxDelaySeconds: 300,
-        JitterStrategy: 'FULL',
-        MaxAttempts: 20,
-      },
-    ]);
-    // Its retries end inside the execution's timeout (2 h), so the item is refunded by the pipeline, not stranded.
-    let total = 0;
-    for (let i = 0; i < 20; i++) total += Math.min(30 * 2 ** i, 300);
-    expect(total).toBeLessThan(resources[machine.logicalId].Properties.TimeoutSeconds ?? 7200);
-    // The quick retries do not include it (they would give up in seconds and refund).
-    for (const r of generate.Retry as Json[])
-      if (r.ErrorEquals.includes('GenerativeThrottled')) expect(r.ErrorEquals).not.toContain('GenerativeMisconfigured');
+    const retries = generate.Retry as Json[];
+    const wait = retries.find((r) => r.ErrorEquals.includes('CapacityBusy'));
+    expect(wait).toEqual({
+      ErrorEquals: ['CapacityBusy', 'EngineThrottled', 'GenerativeThrottled', 'GenerativeMisconfigured'],
+      IntervalSeconds: 5,
+      BackoffRate: 2,
+      MaxDelaySeconds: 30,
+      JitterStrategy: 'FULL',
+      MaxAttempts: expect.any(Number),
+    });
+    // Full jitter waits half the cap on average: even at a quarter of the cap each, the attempts outlast the deadline.
+    const deadlineSeconds = ENVIRONMENTS.prod.orderDeadlineMinutes * 60;
+    expect(wait.MaxAttempts * (wait.MaxDelaySeconds / 4)).toBeGreaterThanOrEqual(deadlineSeconds);
+    // No quicker retrier before it takes these errors (Step Functions uses the first that matches).
+    const before = retries.slice(0, retries.indexOf(wait));
+    for (const r of before) for (const e of wait.ErrorEquals) expect(r.ErrorEquals).not.toContain(e);
+    // The execution outlives the deadline, so the pipeline itself refunds what waited too long.
+    expect(machine.definition.TimeoutSeconds).toBeGreaterThan(deadlineSeconds);
+    // The deadline follows the configuration.
+    const longer = readModel(synth({ orderDeadlineMinutes: 240 }).toJSON() as CfnTemplate, (_id, attr) =>
+      attr === 'DomainName' ? 'd111.cloudfront.net' : undefined,
+    ).stateMachines.find((m) => m.logicalId.startsWith('OrderPipelineOrderMachine'))!;
+    expect(longer.definition.TimeoutSeconds).toBeGreaterThan(240 * 60);
+    expect(longer.definition.TimeoutSeconds).toBeLessThan(300 * 60);
+  });
+
+  test('every Lambda task of both machines retries the Lambda service errors, throttling first, with jitter', () => {
+    const jobs = model.stateMachines.find((m) => m.logicalId.startsWith('PipelinesJobsMachine'))!;
+    const tasks: Json[] = [];
+    const visit = (st: Record<string, Json>) => {
+      for (const s of Object.values(st)) {
+        if (s.Type === 'Task') tasks.push(s);
+        if (s.Type === 'Map') visit(s.ItemProcessor.States);
+      }
+    };
+    visit(states);
+    visit(jobs.definition.States);
+    expect(tasks.length).toBeGreaterThanOrEqual(10);
+    for (const t of tasks) {
+      expect(t.Retry[0]).toEqual(
+        expect.objectContaining({
+          ErrorEquals: [
+            'Lambda.TooManyRequestsException',
+            'Lambda.ServiceException',
+            'Lambda.AWSLambdaException',
+            'Lambda.SdkClientException',
+          ],
+          JitterStrategy: 'FULL',
+        }),
+      );
+    }
+  });
+
+  test('the deadline and the admission limits are configuration, and every function is told them', () => {
+    const ctx: Record<string, string> = { env: 'prod', orderDeadlineMinutes: '240', bedrockRequestsPerMinute: '20' };
+    const cfg = resolveConfig((k) => ctx[k]);
+    expect([cfg.orderDeadlineMinutes, cfg.bedrockRequestsPerMinute]).toEqual([240, 20]);
+    expect(ENVIRONMENTS.prod.orderDeadlineMinutes).toBe(120);
+    const bad = (ctx: Record<string, string>) => () => resolveConfig((k) => ({ env: 'prod', ...ctx })[k]);
+    expect(bad({ orderDeadlineMinutes: '5' })).toThrow(/orderDeadlineMinutes/);
+    expect(bad({ orderDeadlineMinutes: '1.5' })).toThrow(/orderDeadlineMinutes/);
+    expect(bad({ bedrockRequestsPerMinute: '0' })).toThrow(/bedrockRequestsPerMinute/);
+    for (const fn of model.functions.values()) {
+      expect(fn.environment).toMatchObject({
+        BEDROCK_REQUESTS_PER_MINUTE: String(ENVIRONMENTS.prod.bedrockRequestsPerMinute),
+        ENGINE_MAX_CONCURRENCY: String(ENVIRONMENTS.prod.engineMaxConcurrency),
+        ORDER_DEADLINE_MINUTES: '120',
+      });
+    }
   });
 });

@@ -57,6 +57,15 @@ export function failedAlertText(data: Generation): string {
   return data.error || UNEXPECTED_GENERATION_FAILURE;
 }
 
+/**
+ * The line under the progress bar while items wait for capacity (a busy evening): they start by themselves, and
+ * nothing paid for is lost. null when nothing waits.
+ */
+export function queuedText(data: Pick<Generation, 'queued'>): string | null {
+  if (!(data.queued > 0)) return null;
+  return 'Queued: many orders right now, yours will start shortly. Every image you paid for is made as soon as there is room.';
+}
+
 /** Clamped integer percent, or null when the response has no usable progress number. */
 export function progressPercent(progress: unknown): number | null {
   if (typeof progress !== 'number' || !Number.isFinite(progress)) return null;

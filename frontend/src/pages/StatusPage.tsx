@@ -20,6 +20,7 @@ import {
   isFinalStatus,
   isInProgress,
   progressPercent,
+  queuedText,
 } from '../lib/generation-state';
 import { useDocumentTitle } from '../lib/head';
 import { GENERATION_POLL_MS } from '../lib/polling';
@@ -173,6 +174,7 @@ export default function StatusPage() {
           <p className="text-lg font-semibold">Your images are being generated. Please wait...</p>
         </div>
         {pct !== null && <Progress value={pct} label="Generation progress" />}
+        {queuedText(data) && <p className="text-sm">{queuedText(data)}</p>}
         <p className="text-sm text-muted-foreground">
           Status: <span className="font-medium text-foreground capitalize">{data.status}</span>
           {pct !== null && <> · {pct}%</>}

@@ -32,7 +32,7 @@ export const bedrockQuota: Check = {
         continue;
       }
       const value = quota.Value ?? 0;
-      const need = Math.max(1, planned ?? 1);
+      const need = Math.max(1, planned);
       if (value < need)
         out.push({
           status: 'fail',
@@ -41,7 +41,8 @@ export const bedrockQuota: Check = {
             value === 0
               ? `"${quota.QuotaName}" is 0 in this account: every call would be throttled`
               : `"${quota.QuotaName}" is ${value}, the configuration plans ${need} per minute`,
-          fix: quotaIncreaseFix(quota, need, region) + (planned ? ` (or -c bedrockRequestsPerMinute=${value})` : ''),
+          // The admission control can pace the app to a smaller quota (at least 1 a minute).
+          fix: quotaIncreaseFix(quota, need, region) + (value >= 1 ? ` (or -c bedrockRequestsPerMinute=${value})` : ''),
         });
       else
         out.push({

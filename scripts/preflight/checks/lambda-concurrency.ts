@@ -13,7 +13,7 @@ const BEDROCK_CALLS_IN_FLIGHT_PER_RPM = 20 / 60;
 
 export function lambdaConcurrencyNeeded(ctx: PreflightContext): number {
   const models = new Set(Object.values(ctx.config.generativeStyles).map((s) => s?.modelId)).size;
-  const bedrock = Math.ceil((plannedBedrockRpm(ctx.config) ?? 0) * models * BEDROCK_CALLS_IN_FLIGHT_PER_RPM);
+  const bedrock = Math.ceil(plannedBedrockRpm(ctx.config) * models * BEDROCK_CALLS_IN_FLIGHT_PER_RPM);
   return API_HEADROOM + ctx.config.engineMaxConcurrency + bedrock;
 }
 

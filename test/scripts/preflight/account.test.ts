@@ -224,7 +224,7 @@ describe('Lambda concurrency', () => {
     });
     const f = only(await lambdaConcurrency.run(ctx(prodConfig(PROFILE))));
     expect(f.status).toBe('fail');
-    expect(f.detail).toContain('10 unreserved of 10 < 60');
+    expect(f.detail).toContain('10 unreserved of 10 < 64');
     expect(f.fix).toContain('--service-code lambda --quota-code L-B99A9384 --desired-value 1000 --region eu-west-1');
   });
 

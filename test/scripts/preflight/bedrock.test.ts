@@ -206,7 +206,7 @@ describe('Bedrock requests per minute', () => {
     const f = only(await bedrockQuota.run(ctx(prodConfig(PROFILE))));
     expect(f.status).toBe('fail');
     expect(f.fix).toContain(
-      'aws service-quotas request-service-quota-increase --service-code bedrock --quota-code L-RPMC --desired-value 1 --region us-west-2',
+      'aws service-quotas request-service-quota-increase --service-code bedrock --quota-code L-RPMC --desired-value 10 --region us-west-2',
     );
   });
 
