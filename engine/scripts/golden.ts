@@ -100,8 +100,7 @@ async function sheet(keys: string[], before: Map<string, Buffer>, after: Map<str
   const composites: OverlayOptions[] = [];
   for (let r = 0; r < keys.length; r++) {
     const top = r * (CELL + LABEL);
-    composites.push({ input: await label(`${keys[r]}: before (HEAD)`, CELL), left: 0, top });
-    composites.push({ input: await label('after (working tree)', CELL), left: CELL, top });
+    composites.push({ input: await label(`${keys[r]}: before (HEAD) | after (working tree)`, 2 * CELL), left: 0, top });
     const old = before.get(keys[r]);
     if (old) composites.push({ input: await tile(old), left: 2, top: top + LABEL + 2 });
     const now = after.get(keys[r]);
