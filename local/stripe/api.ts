@@ -4,7 +4,6 @@
  * plus the payment itself (driven by the hosted page or the test hook), expiry, and event emission.
  */
 
-import { cardBrand } from './cards';
 import { newSession, unsupported } from './checkout-session-params';
 import { formatAmount } from './money';
 import {
@@ -20,14 +19,13 @@ import {
   optObject,
   optString,
 } from './params';
+import { newPayment, newRefund, type PaymentDetails } from './payment-objects';
 import {
   type Charge,
   type CheckoutSession,
-  type CustomerDetails,
   type Delivery,
   type EventRecord,
   type PaymentIntent,
-  type Refund,
   randomId,
   type SessionRecord,
   type Store,
@@ -50,15 +48,6 @@ export interface ApiOptions {
   enabledEvents: string[];
   now: () => number;
   log: (line: string) => void;
-}
-
-export interface PaymentDetails {
-  email: string;
-  name: string | null;
-  cardNumber: string;
-  expMonth: number;
-  expYear: number;
-  postalCode: string | null;
 }
 
 export interface PaymentResult {
@@ -234,104 +223,9 @@ export class LocalStripeApi {
         s.status === 'complete' ? 'checkout_session_already_completed' : 'checkout_session_expired',
       );
     }
-    const now = this.nowSec();
-    const piId = randomId('pi_', 24);
-    const chargeId = randomId('ch_', 24);
-    const pmId = randomId('pm_', 24);
-    const digits = details.cardNumber.replace(/\D/g, '');
-    const address: CustomerDetails['address'] = {
-      city: null,
-      country: 'US',
-      line1: null,
-      line2: null,
-      postal_code: details.postalCode,
-      state: null,
-    };
-    const piData = rec.payment_intent_data;
-    const receiptEmail = piData.receipt_email ?? details.email;
-
-    const charge: Charge = {
-      id: chargeId,
-      object: 'charge',
-      amount: s.amount_total,
-      amount_captured: s.amount_total,
-      amount_refunded: 0,
-      balance_transaction: randomId('txn_', 24),
-      billing_details: { address, email: details.email, name: details.name, phone: null },
-      captured: true,
-      created: now,
-      currency: s.currency,
-      customer: null,
-      description: piData.description,
-      disputed: false,
-      failure_code: null,
-      failure_message: null,
-      livemode: false,
-      metadata: { ...piData.metadata },
-      outcome: {
-        network_status: 'approved_by_network',
-        reason: null,
-        risk_level: 'normal',
-        seller_message: 'Payment complete.',
-        type: 'authorized',
-      },
-      paid: true,
-      payment_intent: piId,
-      payment_method: pmId,
-      payment_method_details: {
-        type: 'card',
-        card: {
-          brand: cardBrand(digits),
-          country: 'US',
-          exp_month: details.expMonth,
-          exp_year: details.expYear,
-          funding: 'credit',
-          last4: digits.slice(-4),
-        },
-      },
-      receipt_email: receiptEmail,
-      receipt_url: null,
-      refunded: false,
-      status: 'succeeded',
-    };
-    const paymentIntent: PaymentIntent = {
-      id: piId,
-      object: 'payment_intent',
-      amount: s.amount_total,
-      amount_capturable: 0,
-      amount_details: { tip: {} },
-      amount_received: s.amount_total,
-      application: null,
-      application_fee_amount: null,
-      automatic_payment_methods: null,
-      canceled_at: null,
-      cancellation_reason: null,
-      capture_method: 'automatic_async',
-      client_secret: `${piId}_secret_${randomId('', 25)}`,
-      confirmation_method: 'automatic',
-      created: now,
-      currency: s.currency,
-      customer: null,
-      description: piData.description,
-      last_payment_error: null,
-      latest_charge: chargeId,
-      livemode: false,
-      metadata: { ...piData.metadata },
-      next_action: null,
-      on_behalf_of: null,
-      payment_method: pmId,
-      payment_method_types: ['card'],
-      processing: null,
-      receipt_email: receiptEmail,
-      review: null,
-      setup_future_usage: null,
-      shipping: null,
-      statement_descriptor: piData.statement_descriptor,
-      statement_descriptor_suffix: piData.statement_descriptor_suffix,
-      status: 'succeeded',
-      transfer_data: null,
-      transfer_group: null,
-    };
+    const { charge, paymentIntent, address } = newPayment(rec, details, this.nowSec());
+    const piId = paymentIntent.id;
+    const chargeId = charge.id;
     this.state.charges[chargeId] = charge;
     this.state.payment_intents[piId] = paymentIntent;
 
@@ -442,26 +336,7 @@ export class LocalStripeApi {
     const metadata = optMetadata(params, 'metadata') ?? {};
     const expand = expandList(params);
 
-    const refund: Refund = {
-      id: randomId('re_', 24),
-      object: 'refund',
-      amount,
-      balance_transaction: randomId('txn_', 24),
-      charge: charge.id,
-      created: this.nowSec(),
-      currency: charge.currency,
-      destination_details: {
-        card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' },
-        type: 'card',
-      },
-      metadata,
-      payment_intent: charge.payment_intent,
-      reason,
-      receipt_number: null,
-      source_transfer_reversal: null,
-      status: 'succeeded',
-      transfer_reversal: null,
-    };
+    const refund = newRefund(charge, amount, reason, metadata, this.nowSec());
     this.state.refunds[refund.id] = refund;
     const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
     charge.amount_refunded += amount;
