@@ -3,7 +3,8 @@
  * `Idempotency-Key` replay (the first response to a key is replayed; the same key with other parameters fails).
  */
 import type * as http from 'node:http';
-import type { LocalStripeApi, RequestContext } from './api';
+import type { LocalStripeApi } from './api';
+import type { RequestContext } from './api-core';
 import { decodeSegment, JSON_HEADERS, readText, send, sendJson, unrecognized } from './http-io';
 import { type FormObject, parseForm, StripeApiError } from './params';
 import { randomId } from './store';

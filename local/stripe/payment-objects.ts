@@ -3,8 +3,14 @@
  * checks the request, stores them and sends the events).
  */
 import { cardBrand } from './cards';
-import type { Charge, CustomerDetails, PaymentIntent, Refund, SessionRecord } from './store';
-import { randomId } from './store';
+import {
+  type Charge,
+  type CustomerDetails,
+  type PaymentIntent,
+  type Refund,
+  randomId,
+  type SessionRecord,
+} from './store';
 
 /** What the customer entered on the checkout page (or the test hook's defaults). */
 export interface PaymentDetails {
