@@ -72,32 +72,46 @@ function best(xs: number[]): number {
   return Math.min(...xs);
 }
 
+/** A clock: started, it returns the function that reads the time since (ms). */
+type Clock = () => () => number;
+
+/** Wall time. */
+const wall: Clock = () => {
+  const t = performance.now();
+  return () => performance.now() - t;
+};
+
 /**
- * Best CPU time (user + system of the whole process, ms) of a single-threaded step: on a machine shared with
- * other work this is what the step costs, where wall time also counts the waits for a core.
+ * CPU time (user + system of the whole process) of a single-threaded step: on a machine shared with other work this
+ * is what the step costs, where wall time also counts the waits for a core.
  */
-async function cpuIt(runs: number, fn: () => unknown | Promise<unknown>, warmup = 1): Promise<number> {
+const cpu: Clock = () => {
+  const c = process.cpuUsage();
+  return () => {
+    const d = process.cpuUsage(c);
+    return (d.user + d.system) / 1000;
+  };
+};
+
+/** The best of `runs` timings of `fn` on `clock`, after `warmup` untimed runs. */
+async function bestOf(
+  clock: Clock,
+  runs: number,
+  fn: () => unknown | Promise<unknown>,
+  warmup: number,
+): Promise<number> {
   for (let i = 0; i < warmup; i++) await fn();
   const ts: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const c = process.cpuUsage();
+    const stop = clock();
     await fn();
-    const d = process.cpuUsage(c);
-    ts.push((d.user + d.system) / 1000);
+    ts.push(stop());
   }
   return best(ts);
 }
 
-async function timeIt(runs: number, fn: () => unknown | Promise<unknown>, warmup = 1): Promise<number> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const ts: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    ts.push(performance.now() - t);
-  }
-  return best(ts);
-}
+const cpuIt = (runs: number, fn: () => unknown | Promise<unknown>, warmup = 1) => bestOf(cpu, runs, fn, warmup);
+const timeIt = (runs: number, fn: () => unknown | Promise<unknown>, warmup = 1) => bestOf(wall, runs, fn, warmup);
 
 // OpenCV.js has no usable types here.
 type CV = any;

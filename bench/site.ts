@@ -8,21 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { buildFrontendIfStale } from '../local/frontend-build';
 import { startLocalRuntime } from '../local/runtime';
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROME_FLAGS, CHROMIUM_PATH, launchChromium } from '../test/support/browser';
 
 export const TARGETS = { landingJsGzipKb: 90, performance: 95, accessibility: 100 } as const;
 
@@ -47,7 +35,7 @@ export interface SiteBenchResult {
 
 /** JS requested while '/' loads (up to network idle), with the sizes on the wire. */
 async function measureLandingJs(url: string): Promise<ScriptSize[]> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROME_FLAGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const responses: import('playwright-core').Response[] = [];

@@ -1,7 +1,8 @@
 /**
  * ToonZap style catalogue. Pure domain data: the engine, the handlers and the frontend import it (no sharp, no AWS).
- * Adding a style: its entry here, its renderer in engine/renderers/ (registered in renderers/index.ts, with its
- * cost in engine/style-pool.ts) and its default thumbnail (npm run engine:thumbnails).
+ * Adding a style: its entry here, its renderer in engine/renderers/ with one entry (renderer and cost) in
+ * engine/renderers/index.ts (the type fails until it has one), its default thumbnail (npm run engine:thumbnails)
+ * and its golden renders (npm run engine:golden).
  */
 
 export type StyleId = '3d' | 'anime' | 'comic' | 'sketch' | 'watercolor' | 'pop-art' | 'pixel-art' | 'oil-paint';

@@ -2,7 +2,7 @@ import { isStyleId, STYLE_IDS, type StyleId } from '../domain/styles';
 import { type Analysis, hasPeople } from './analysis/types';
 import { ImageInputError } from './errors';
 import type { Image8 } from './raster';
-import { RENDERERS } from './renderers';
+import { STYLE_ENGINES } from './renderers';
 
 /** Styled interleaved RGB8 pixels (same size as the input). */
 export interface StyledPixels {
@@ -26,5 +26,5 @@ export function requireStyle(styleId: string): StyleId {
 export function applyStyle(img: Image8, styleId: string, analysis?: Analysis | null): StyledPixels {
   const id = requireStyle(styleId);
   const scene = hasPeople(analysis) ? analysis : undefined;
-  return { data: RENDERERS[id](img, scene), width: img.width, height: img.height };
+  return { data: STYLE_ENGINES[id].render(img, scene), width: img.width, height: img.height };
 }

@@ -1,7 +1,7 @@
 /**
  * A small pool of persistent worker threads for rendering several styles of one image at once
  * (all-style thumbnails). Styles are split over the calling thread and the workers by a static cost
- * table, so the result is the same bytes as rendering them one after another. If a worker cannot start
+ * table (each style's cost in renderers/index.ts), so the result is the same bytes as rendering them one after another. If a worker cannot start
  * or dies, its styles are rendered in the calling thread: the pool is a speed-up, never a dependency.
  * Workers start on the first batch (which renders in the calling thread while they load) or, JIT-warmed,
  * by warmStylePool() when a server starts; a batch only uses workers that have finished loading.
@@ -14,6 +14,7 @@ import type { Analysis } from './analysis/types';
 import { applyStyle } from './apply';
 import { EngineWorker, spawnEngineWorker } from './engine-worker';
 import type { Image8 } from './raster';
+import { STYLE_ENGINES } from './renderers';
 import { warmUpStyles } from './warm-up';
 
 export interface StyleJob {
@@ -26,17 +27,7 @@ export interface StyleJob {
   analysis?: Analysis | null;
 }
 
-/** Relative cost of each style at thumbnail size (measured by `npm run bench`), used to balance the split. */
-const RELATIVE_COST: Readonly<Record<StyleId, number>> = {
-  '3d': 18,
-  anime: 21,
-  comic: 19,
-  sketch: 6,
-  watercolor: 10,
-  'pop-art': 17,
-  'pixel-art': 9,
-  'oil-paint': 10,
-};
+const cost = (s: StyleId) => STYLE_ENGINES[s].cost;
 
 /** Largest-first greedy partition of styles into `bins` groups of similar total cost (bin 0 = caller). */
 export function splitByCost(styles: readonly StyleId[], bins: number): StyleId[][] {
@@ -44,12 +35,12 @@ export function splitByCost(styles: readonly StyleId[], bins: number): StyleId[]
   const load = new Array<number>(bins).fill(0);
   // the calling thread also schedules the PNG encodes: give it a small head start
   load[0] = 2;
-  const sorted = [...styles].sort((a, b) => RELATIVE_COST[b] - RELATIVE_COST[a] || a.localeCompare(b));
+  const sorted = [...styles].sort((a, b) => cost(b) - cost(a) || a.localeCompare(b));
   for (const s of sorted) {
     let k = 0;
     for (let j = 1; j < bins; j++) if (load[j] < load[k]) k = j;
     out[k].push(s);
-    load[k] += RELATIVE_COST[s];
+    load[k] += cost(s);
   }
   // keep catalogue order inside each group (stable, readable)
   return out.map((g) => styles.filter((s) => g.includes(s)));

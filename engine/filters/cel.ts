@@ -1,5 +1,6 @@
 import type { Raster } from '../raster';
 import { gaussBlur } from './blur';
+import { dissolveThinStrips, labelMeans, mergeSmallRegions } from './cel-regions';
 import { domainTransform } from './edge-aware';
 
 /**
@@ -54,13 +55,44 @@ export interface CelResult {
 }
 
 export function celQuantize(img: Raster, opts: CelOptions): CelResult {
-  const { r, g, b } = img;
-  const n = r.length;
   const k = opts.chromaK;
   const nb = opts.bands.length + 1;
   const lw = opts.lumaWeight ?? 0.35;
-  const valleySearch = opts.valleySearch ?? 0.12;
-  // opponent axes
+  const ax = opponentAxes(img);
+  if (opts.smoothFlat && opts.smoothFlat > 0) flattenSmoothAreas(ax, img, opts.smoothFlat, opts.smoothFlatRange);
+  const centres = chromaCentres(ax, k, lw, opts.anchors ?? []);
+  const { cluster, hist } = assignClusters(ax, centres, k, lw);
+  const thr = valleyThresholds(hist, k, opts.bands, opts.valleySearch ?? 0.12);
+  const labels = bandLabels(cluster, ax.Y, thr, nb);
+  const L = k * nb;
+  mergeSmallRegions(labels, img.width, img.height, opts.minRegion, L);
+  if (opts.thinStrips) {
+    dissolveThinStrips(labels, img, L, opts.thinStrips);
+    mergeSmallRegions(labels, img.width, img.height, opts.minRegion, L); // the specks a split leaves
+  }
+  return { labels, ...labelColours(labels, img, ax.Y, L) };
+}
+
+/** A raster on opponent axes: luma Y, red-green A, yellow-blue B. */
+interface Axes {
+  Y: Float32Array;
+  A: Float32Array;
+  B: Float32Array;
+}
+
+/** Cluster centres on the opponent axes (k of each). */
+interface Centres {
+  ca: Float32Array;
+  cb: Float32Array;
+  cy: Float32Array;
+}
+
+/** Histogram bins of each cluster's luminance. */
+const HB = 128;
+
+function opponentAxes(img: Raster): Axes {
+  const { r, g, b } = img;
+  const n = r.length;
   const A = new Float32Array(n);
   const B = new Float32Array(n);
   const Y = new Float32Array(n);
@@ -70,33 +102,46 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
     A[i] = r[i] - g[i];
     B[i] = 0.5 * (r[i] + g[i]) - b[i];
   }
-  if (opts.smoothFlat && opts.smoothFlat > 0) {
-    const { width: w, height: h } = img;
-    let Ys: Float32Array;
-    let As: Float32Array;
-    let Bs: Float32Array;
-    if (opts.smoothFlatRange) {
-      const planes = { width: w, height: h, r: Float32Array.from(Y), g: Float32Array.from(A), b: Float32Array.from(B) };
-      domainTransform(planes, 2 * opts.smoothFlat, opts.smoothFlatRange, 2); // a guide only: a third pass changed nothing visible
-      Ys = planes.r;
-      As = planes.g;
-      Bs = planes.b;
-    } else {
-      Ys = gaussBlur(Y, w, h, opts.smoothFlat);
-      As = gaussBlur(A, w, h, opts.smoothFlat);
-      Bs = gaussBlur(B, w, h, opts.smoothFlat);
-    }
-    for (let i = 0; i < n; i++) {
-      const dev = Math.abs(Y[i] - Ys[i]) + 0.5 * (Math.abs(A[i] - As[i]) + Math.abs(B[i] - Bs[i]));
-      // 1 where the neighbourhood is smooth (a gradient), 0 near structure
-      let t = (0.07 - dev) / 0.04;
-      t = t < 0 ? 0 : t > 1 ? 1 : t;
-      Y[i] += (Ys[i] - Y[i]) * t;
-      A[i] += (As[i] - A[i]) * t;
-      B[i] += (Bs[i] - B[i]) * t;
-    }
+  return { Y, A, B };
+}
+
+/** CelOptions.smoothFlat: where a wide blur agrees with the pixel, the blur's value (in place on `ax`). */
+function flattenSmoothAreas(ax: Axes, img: Raster, sigma: number, range: number | undefined): void {
+  const { Y, A, B } = ax;
+  const n = Y.length;
+  const { width: w, height: h } = img;
+  let Ys: Float32Array;
+  let As: Float32Array;
+  let Bs: Float32Array;
+  if (range) {
+    const planes = { width: w, height: h, r: Float32Array.from(Y), g: Float32Array.from(A), b: Float32Array.from(B) };
+    domainTransform(planes, 2 * sigma, range, 2); // a guide only: a third pass changed nothing visible
+    Ys = planes.r;
+    As = planes.g;
+    Bs = planes.b;
+  } else {
+    Ys = gaussBlur(Y, w, h, sigma);
+    As = gaussBlur(A, w, h, sigma);
+    Bs = gaussBlur(B, w, h, sigma);
   }
-  // k-means on (A, B, lw*Y) with deterministic farthest-point init on a strided sample
+  for (let i = 0; i < n; i++) {
+    const dev = Math.abs(Y[i] - Ys[i]) + 0.5 * (Math.abs(A[i] - As[i]) + Math.abs(B[i] - Bs[i]));
+    // 1 where the neighbourhood is smooth (a gradient), 0 near structure
+    let t = (0.07 - dev) / 0.04;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    Y[i] += (Ys[i] - Y[i]) * t;
+    A[i] += (As[i] - A[i]) * t;
+    B[i] += (Bs[i] - B[i]) * t;
+  }
+}
+
+/**
+ * k-means on (A, B, lw*Y) over a strided sample of about 6000 pixels: deterministic farthest-point init from the
+ * sample mean, anchors (CelOptions.anchors) fixed in the slots after it, then 10 Lloyd iterations.
+ */
+function chromaCentres(ax: Axes, k: number, lw: number, anchorList: NonNullable<CelOptions['anchors']>): Centres {
+  const { Y, A, B } = ax;
+  const n = Y.length;
   const step = Math.max(1, Math.floor(n / 6000));
   const m = Math.floor(n / step);
   const ca = new Float32Array(k);
@@ -115,7 +160,7 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
   cb[0] = sb2 / m;
   cy[0] = sy / m;
   const dmin = new Float32Array(m).fill(Infinity);
-  const anchors = (opts.anchors ?? []).slice(0, k - 1);
+  const anchors = anchorList.slice(0, k - 1);
   const fixed = new Uint8Array(k);
   for (let c = 1; c < k; c++) {
     const anchor = anchors[c - 1];
@@ -165,9 +210,14 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
       }
     }
   }
-  const labels = new Uint16Array(n);
+  return { ca, cb, cy };
+}
+
+/** Every pixel's nearest centre, and each cluster's luminance histogram (HB bins). */
+function assignClusters(ax: Axes, { ca, cb, cy }: Centres, k: number, lw: number) {
+  const { Y, A, B } = ax;
+  const n = Y.length;
   const cluster = new Uint8Array(n);
-  const HB = 128;
   const hist = new Float64Array(k * HB);
   for (let i = 0; i < n; i++) {
     const c = nearestC(ca, cb, cy, k, A[i], B[i], Y[i], lw);
@@ -175,8 +225,15 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
     const y = Y[i] < 0 ? 0 : Y[i] > 1 ? 1 : Y[i];
     hist[c * HB + Math.min(HB - 1, (y * HB) | 0)]++;
   }
-  // Per-cluster band thresholds moved to the nearest valley of that cluster's luminance histogram,
-  // so a threshold never slices through a uniform area (the cause of camouflage blotches).
+  return { cluster, hist };
+}
+
+/**
+ * Per-cluster band thresholds moved to the nearest valley of that cluster's luminance histogram,
+ * so a threshold never slices through a uniform area (the cause of camouflage blotches).
+ */
+function valleyThresholds(hist: Float64Array, k: number, bands: readonly number[], valleySearch: number): Float32Array {
+  const nb = bands.length + 1;
   const thr = new Float32Array(k * (nb - 1));
   const sm = new Float64Array(HB);
   for (let c = 0; c < k; c++) {
@@ -193,7 +250,7 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
       sm[j] = a / wsum;
     }
     for (let t = 0; t < nb - 1; t++) {
-      const nominal = opts.bands[t];
+      const nominal = bands[t];
       const j0 = Math.max(1, Math.round((nominal - valleySearch) * HB));
       const j1 = Math.min(HB - 2, Math.round((nominal + valleySearch) * HB));
       let best = Math.round(nominal * HB);
@@ -209,6 +266,13 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
       thr[c * (nb - 1) + t] = best / HB;
     }
   }
+  return thr;
+}
+
+/** label = cluster * nb + the pixel's luminance band among its cluster's thresholds. */
+function bandLabels(cluster: Uint8Array, Y: Float32Array, thr: Float32Array, nb: number): Uint16Array {
+  const n = Y.length;
+  const labels = new Uint16Array(n);
   for (let i = 0; i < n; i++) {
     const c = cluster[i];
     let band = 0;
@@ -216,14 +280,12 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
     while (band < nb - 1 && Y[i] >= thr[o + band]) band++;
     labels[i] = c * nb + band;
   }
-  const L = k * nb;
-  mergeSmallRegions(labels, img.width, img.height, opts.minRegion, L);
-  if (opts.thinStrips) {
-    dissolveThinStrips(labels, img, L, opts.thinStrips);
-    mergeSmallRegions(labels, img.width, img.height, opts.minRegion, L); // the specks a split leaves
-  }
-  // palette = mean colour per label, levels = mean luminance, in one pass
-  const means = labelMeans(labels, [r, g, b, Y], L);
+  return labels;
+}
+
+/** palette = mean colour per label, levels = mean luminance, in one pass. */
+function labelColours(labels: Uint16Array, img: Raster, Y: Float32Array, L: number) {
+  const means = labelMeans(labels, [img.r, img.g, img.b, Y], L);
   const palette = new Float32Array(L * 3);
   const levels = new Float32Array(L);
   for (let l = 0; l < L; l++) {
@@ -232,7 +294,7 @@ export function celQuantize(img: Raster, opts: CelOptions): CelResult {
     palette[l * 3 + 2] = means[l * 4 + 2];
     levels[l] = means[l * 4 + 3];
   }
-  return { labels, palette, levels };
+  return { palette, levels };
 }
 
 function nearestC(
@@ -258,151 +320,6 @@ function nearestC(
     }
   }
   return best;
-}
-
-/**
- * Merge 4-connected regions smaller than minArea into the neighbouring label they share the
- * longest border with. In place. O(N).
- */
-export function mergeSmallRegions(labels: Uint16Array, w: number, h: number, minArea: number, numLabels: number): void {
-  if (minArea <= 1) return;
-  const n = w * h;
-  const comp = new Int32Array(n).fill(-1);
-  const stack = new Int32Array(n);
-  const members = new Int32Array(n);
-  const border = new Uint32Array(numLabels);
-  for (let start = 0; start < n; start++) {
-    if (comp[start] !== -1) continue;
-    const lab = labels[start];
-    let sp = 0;
-    let cnt = 0;
-    stack[sp++] = start;
-    comp[start] = start;
-    while (sp > 0) {
-      const i = stack[--sp];
-      members[cnt++] = i;
-      const x = i % w;
-      if (x > 0 && comp[i - 1] === -1 && labels[i - 1] === lab) {
-        comp[i - 1] = start;
-        stack[sp++] = i - 1;
-      }
-      if (x < w - 1 && comp[i + 1] === -1 && labels[i + 1] === lab) {
-        comp[i + 1] = start;
-        stack[sp++] = i + 1;
-      }
-      if (i >= w && comp[i - w] === -1 && labels[i - w] === lab) {
-        comp[i - w] = start;
-        stack[sp++] = i - w;
-      }
-      if (i < n - w && comp[i + w] === -1 && labels[i + w] === lab) {
-        comp[i + w] = start;
-        stack[sp++] = i + w;
-      }
-    }
-    if (cnt >= minArea) continue;
-    border.fill(0);
-    let best = -1;
-    let bestC = 0;
-    // a neighbour of another label counts one more border pixel for it; ties go to the first label to reach a count
-    const vote = (q: number) => {
-      const l2 = labels[q];
-      if (l2 === lab) return;
-      const c = ++border[l2];
-      if (c > bestC) {
-        bestC = c;
-        best = l2;
-      }
-    };
-    for (let j = 0; j < cnt; j++) {
-      const i = members[j];
-      const x = i % w;
-      if (x > 0) vote(i - 1);
-      if (x < w - 1) vote(i + 1);
-      if (i >= w) vote(i - w);
-      if (i < n - w) vote(i + w);
-    }
-    if (best >= 0) for (let j = 0; j < cnt; j++) labels[members[j]] = best;
-  }
-}
-
-/**
- * Anti-aliased borders: every run of at most `maxWidth` equal labels (along rows, then along columns) that sits
- * between two different labels and whose mean colour lies between theirs (a blend of the two, not a colour of
- * its own, such as a dark mast against the sky) is split between them: its first half joins the label before
- * it, the rest the label after it, so the border moves to the middle of the strip. In place.
- */
-export function dissolveThinStrips(labels: Uint16Array, img: Raster, numLabels: number, maxWidth: number): void {
-  const { width: w, height: h } = img;
-  const mean = labelMeans(labels, [img.r, img.g, img.b], numLabels);
-  const isBlend = (s: number, a: number, b: number): boolean => {
-    const dr = mean[b * 3] - mean[a * 3];
-    const dg = mean[b * 3 + 1] - mean[a * 3 + 1];
-    const db = mean[b * 3 + 2] - mean[a * 3 + 2];
-    const len2 = dr * dr + dg * dg + db * db;
-    if (len2 < 1e-6) return false;
-    const sr = mean[s * 3] - mean[a * 3];
-    const sg = mean[s * 3 + 1] - mean[a * 3 + 1];
-    const sb = mean[s * 3 + 2] - mean[a * 3 + 2];
-    const t = (sr * dr + sg * dg + sb * db) / len2;
-    if (t < 0.05 || t > 0.95) return false;
-    const pr = sr - t * dr;
-    const pg = sg - t * dg;
-    const pb = sb - t * db;
-    return pr * pr + pg * pg + pb * pb < 0.16 * len2; // off the line by less than 0.4 of the step
-  };
-  // a run of equal labels that ended just before `end`: split it if it is a thin blend between its neighbours
-  const split = (o: number, step: number, len: number, start: number, end: number, lab: number) => {
-    const run = end - start;
-    if (start === 0 || end >= len || run > maxWidth) return;
-    const before = labels[o + (start - 1) * step];
-    const after = labels[o + end * step];
-    if (before === after || !isBlend(lab, before, after)) return;
-    const half = start + (run >> 1);
-    for (let k = start; k < end; k++) labels[o + k * step] = k < half ? before : after;
-  };
-  // along rows
-  for (let y = 0; y < h; y++) {
-    const o = y * w;
-    let start = 0;
-    for (let x = 1; x <= w; x++) {
-      if (x < w && labels[o + x] === labels[o + start]) continue;
-      split(o, 1, w, start, x, labels[o + start]);
-      start = x;
-    }
-  }
-  // along columns, walked row by row (in memory order) with each column's open run: the same runs, splits and
-  // order of reads as walking each column down in turn, since a split only changes its own column above the row
-  const runStart = new Int32Array(w);
-  const runLab = new Uint16Array(w);
-  runLab.set(labels.subarray(0, w));
-  for (let y = 1; y <= h; y++) {
-    const o = y * w;
-    for (let x = 0; x < w; x++) {
-      if (y < h && labels[o + x] === runLab[x]) continue;
-      split(x, w, h, runStart[x], y, runLab[x]);
-      if (y < h) {
-        runStart[x] = y;
-        runLab[x] = labels[o + x];
-      }
-    }
-  }
-}
-
-/** Mean of each plane per label: `planes.length` values per label, label-major. Empty labels read 0. */
-function labelMeans(labels: Uint16Array, planes: readonly Float32Array[], numLabels: number): Float32Array {
-  const np = planes.length;
-  const sum = new Float64Array(numLabels * (np + 1));
-  for (let i = 0; i < labels.length; i++) {
-    const o = labels[i] * (np + 1);
-    for (let c = 0; c < np; c++) sum[o + c] += planes[c][i];
-    sum[o + np]++;
-  }
-  const out = new Float32Array(numLabels * np);
-  for (let l = 0; l < numLabels; l++) {
-    const cnt = sum[l * (np + 1) + np] || 1;
-    for (let c = 0; c < np; c++) out[l * np + c] = sum[l * (np + 1) + c] / cnt;
-  }
-  return out;
 }
 
 export function paintCel(res: CelResult, out: Raster): Raster {

@@ -122,30 +122,48 @@ function square(VH: Float32Array, VV: Float32Array): void {
 }
 
 function sweepH3(r: Plane, g: Plane, b: Plane, V: Plane, w: number, h: number): void {
+  const carry = new Float64Array(3);
   for (let y = 0; y < h; y++) {
     const o = y * w;
-    let pr = r[o];
-    let pg = g[o];
-    let pb = b[o];
-    for (let i = o + 1, end = o + w; i < end; i++) {
-      const v = V[i];
-      pr = r[i] + v * (pr - r[i]);
-      pg = g[i] + v * (pg - g[i]);
-      pb = b[i] + v * (pb - b[i]);
-      r[i] = pr;
-      g[i] = pg;
-      b[i] = pb;
-    }
-    for (let i = o + w - 2; i >= o; i--) {
-      const v = V[i + 1];
-      pr = r[i] + v * (pr - r[i]);
-      pg = g[i] + v * (pg - g[i]);
-      pb = b[i] + v * (pb - b[i]);
-      r[i] = pr;
-      g[i] = pg;
-      b[i] = pb;
-    }
+    carry[0] = r[o];
+    carry[1] = g[o];
+    carry[2] = b[o];
+    recurseRow3(r, g, b, V, o + 1, o + w, 1, 0, carry);
+    // right to left, from where the first pass ended (its unrounded values: carry)
+    recurseRow3(r, g, b, V, o + w - 2, o - 1, -1, 1, carry);
   }
+}
+
+/**
+ * One recursive pass along a row, from `start` to `end` (exclusive) by `step`: each pixel pulled toward the previous
+ * result by its weight V[i + vOff]. `carry` holds the running values in and out (doubles, as the pass computes them).
+ */
+function recurseRow3(
+  r: Plane,
+  g: Plane,
+  b: Plane,
+  V: Plane,
+  start: number,
+  end: number,
+  step: number,
+  vOff: number,
+  carry: Float64Array,
+): void {
+  let pr = carry[0];
+  let pg = carry[1];
+  let pb = carry[2];
+  for (let i = start; i !== end; i += step) {
+    const v = V[i + vOff];
+    pr = r[i] + v * (pr - r[i]);
+    pg = g[i] + v * (pg - g[i]);
+    pb = b[i] + v * (pb - b[i]);
+    r[i] = pr;
+    g[i] = pg;
+    b[i] = pb;
+  }
+  carry[0] = pr;
+  carry[1] = pg;
+  carry[2] = pb;
 }
 
 function sweepV3(r: Plane, g: Plane, b: Plane, V: Plane, w: number, h: number): void {

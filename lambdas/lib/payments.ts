@@ -13,14 +13,28 @@ export interface Payments {
   webhookSecret: string;
 }
 
-let cached: Promise<Payments> | undefined;
+let cached: { key: string; payments: Promise<Payments> } | undefined;
 
+/**
+ * Remade when the variables it is built from change, as the AWS clients are (aws.ts): only when one process starts
+ * a second local runtime with a Stripe stand-in of its own (the benchmarks); on AWS they never change.
+ */
 export function payments(): Promise<Payments> {
-  cached ??= load().catch((err) => {
-    cached = undefined; // a failed secret read is retried by the next call, not cached for the container's life
-    throw err;
-  });
-  return cached;
+  const key = [
+    process.env.STRIPE_SECRET_KEY,
+    process.env.STRIPE_WEBHOOK_SECRET,
+    process.env.STRIPE_SECRET_NAME,
+    process.env.STRIPE_API_BASE,
+  ].join('\n');
+  if (cached?.key !== key) {
+    const loading = load().catch((err) => {
+      // a failed secret read is retried by the next call, not cached for the container's life
+      if (cached?.payments === loading) cached = undefined;
+      throw err;
+    });
+    cached = { key, payments: loading };
+  }
+  return cached.payments;
 }
 
 async function load(): Promise<Payments> {

@@ -38,6 +38,13 @@ export class StripeApiError extends Error {
 export const invalid = (message: string, param?: string, code?: string): StripeApiError =>
   new StripeApiError(400, message, { param, code });
 
+/** A parameter Stripe accepts but the stand-in does not implement (it would change what is charged). */
+export const unsupported = (param: string, what = `\`${param}\``): StripeApiError =>
+  invalid(
+    `The local Stripe simulator does not support ${what}. Extend local/stripe/ or use payment mode 'stripe'.`,
+    param,
+  );
+
 export const missing = (param: string): StripeApiError =>
   new StripeApiError(400, `Missing required param: ${param}.`, { param, code: 'parameter_missing' });
 

@@ -28,7 +28,7 @@ import {
   warpSource,
 } from '../../engine/filters/eye-warp';
 import { createRaster } from '../../engine/raster';
-import { personFocus } from '../../engine/renderers/three-d';
+import { personFocus } from '../../engine/renderers/three-d-focus';
 import { photo, smallPhoto } from './helpers';
 
 jest.setTimeout(240_000);

@@ -1,4 +1,5 @@
-import { celQuantize, dissolveThinStrips } from '../../engine/filters/cel';
+import { celQuantize } from '../../engine/filters/cel';
+import { dissolveThinStrips } from '../../engine/filters/cel-regions';
 import { createRaster } from '../../engine/raster';
 
 /**

@@ -36,6 +36,21 @@ describe('payments configuration', () => {
     server.close();
   });
 
+  test('a second local runtime in the same process (the bench) gets a client of its own, the first keeps its own', async () => {
+    const mod = load();
+    Object.assign(process.env, {
+      STRIPE_SECRET_KEY: 'sk_test_a',
+      STRIPE_WEBHOOK_SECRET: 'whsec_a',
+      STRIPE_API_BASE: 'http://127.0.0.1:1111',
+    });
+    const first = await mod.payments();
+    expect(await mod.payments()).toBe(first);
+    Object.assign(process.env, { STRIPE_WEBHOOK_SECRET: 'whsec_b', STRIPE_API_BASE: 'http://127.0.0.1:2222' });
+    const second = await mod.payments();
+    expect(second).not.toBe(first);
+    expect(second.webhookSecret).toBe('whsec_b');
+  });
+
   test('otherwise from the Secrets Manager secret, read once per container', async () => {
     let reads = 0;
     const server = http.createServer((req, res) => {
