@@ -27,8 +27,13 @@ export const DEFAULT_MAX_SIZE = 2048;
 export const DEFAULT_THUMBNAIL_SIZE = 256;
 
 export interface RenderOptions {
-  /** Long side of the output in px (default 2048). The input is never upscaled. */
+  /** Long side of the output in px (default 2048). A larger photo is shrunk to it. */
   maxSize?: number;
+  /**
+   * Paid renders: a photo smaller than maxSize is enlarged to it (sharp lanczos3) before styling, so the image
+   * sold has the paid size. Without it a smaller photo renders at its own size.
+   */
+  enlarge?: boolean;
   /** Decompression-bomb guard (default 40 MP). */
   maxPixels?: number;
   /** The photo's analysis (analyzePhoto; e.g. cached). Omitted: computed here. null: render without one. */
@@ -73,7 +78,7 @@ async function analysisFor(
 export async function renderStyle(bytes: Buffer, styleId: string, opts: RenderOptions = {}): Promise<Buffer> {
   requireStyle(styleId);
   const maxSize = checkSize(opts.maxSize, DEFAULT_MAX_SIZE, 'maxSize');
-  const img = await decodeInput(bytes, { maxSize, maxPixels: opts.maxPixels });
+  const img = await decodeInput(bytes, { maxSize, maxPixels: opts.maxPixels, enlarge: opts.enlarge });
   const analysis = await analysisFor(bytes, img, maxSize, opts);
   return finish(applyStyle(img, styleId, analysis), false, false);
 }

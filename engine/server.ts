@@ -165,7 +165,10 @@ async function invokeBatch(req: BatchRequest, s3: S3Client): Promise<Record<stri
   } else {
     rendered = [];
     for (const style of wanted)
-      rendered.push({ style, png: await renderStyle(bytes, style, { maxSize: req.size ?? 2048, analysis }) });
+      rendered.push({
+        style,
+        png: await renderStyle(bytes, style, { maxSize: req.size ?? 2048, enlarge: true, analysis }),
+      });
   }
   const byStyle = new Map(rendered.map((r) => [r.style, r.png]));
   const outputs = await Promise.all(
@@ -259,7 +262,7 @@ async function invoke(req: InvocationRequest, s3: S3Client): Promise<Record<stri
   const png =
     req.kind === 'thumbnail'
       ? await renderThumbnail(bytes, req.style, { size: req.size ?? 256, watermark: req.watermark, analysis })
-      : await renderStyle(bytes, req.style, { maxSize: req.size ?? 2048, analysis });
+      : await renderStyle(bytes, req.style, { maxSize: req.size ?? 2048, enlarge: true, analysis });
   const meta = await sharp(png).metadata();
   const result: Record<string, unknown> = { width: meta.width, height: meta.height, style: req.style };
   if (req.output) {
