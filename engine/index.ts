@@ -15,7 +15,7 @@ import { encodeOutput } from './output';
 import { applyStyles } from './style-pool';
 
 export { getStyle, isStyleId, STYLE_IDS, STYLES, type StyleId, type StyleInfo } from '../domain/styles';
-export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, hasPeople } from './analysis';
+export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, DETAIL_LONG, hasPeople } from './analysis';
 export { analyzeImage, closeAnalysisThread, warmAnalysisThread } from './analysis-thread';
 export { applyStyle, type StyledPixels } from './apply';
 export { ImageInputError } from './errors';
