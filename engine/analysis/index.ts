@@ -1,8 +1,8 @@
 /**
- * One analysis per photo, shared by every style: the person mask (MediaPipe Selfie Segmentation) and faces
- * with landmarks and irises (BlazeFace -> FaceMesh -> Iris), at a small working size (ANALYSIS_LONG px long
- * side), on tfjs-wasm. Deterministic: the same pixels give the same analysis (single-threaded wasm, and the
- * crops are sampled here in plain JS).
+ * One analysis per photo, shared by every style: faces with landmarks and irises (full-range face detector over a
+ * DETAIL_LONG view and its tiles -> FaceMesh -> Iris) and the people (Selfie Segmentation's person mask, MoveNet's
+ * boxes) at ANALYSIS_LONG px, on tfjs-wasm. Deterministic: the same pixels give the same analysis
+ * (single-threaded wasm, and the crops are sampled in plain JS).
  */
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Image8 } from '../raster';
