@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { analyzePhoto, closeAnalysisThread, hasPeople } from '../../engine';
+import { analyzePhoto, applyStyle, closeAnalysisThread, decodeInput, hasPeople, STYLE_IDS } from '../../engine';
 import { darken, greyscale, group, scene } from './hard-cases';
 import { photo } from './helpers';
 
@@ -48,6 +48,10 @@ describe('the analysis sees everyone', () => {
     expect(a.faces).toHaveLength(0);
     expect(hasPeople(a)).toBe(true);
     expect(a.coverage).toBeGreaterThan(0.2);
+    // every style draws such a person (the subject's treatment without a face's), 3d's depth of field among them
+    const img = await decodeInput(hidden, { maxSize: 256 });
+    for (const id of STYLE_IDS) expect(applyStyle(img, id, a).width).toBe(256);
+    expect(applyStyle(img, '3d', a).data.equals(applyStyle(img, '3d', null).data)).toBe(false);
   });
 
   it('finds nobody in photos without people, nor in the motorcycle behind the small faces', async () => {
