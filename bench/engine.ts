@@ -2,12 +2,15 @@
  * Engine benchmark. Run: npm run bench engine (or npx tsx bench/engine.ts)
  *
  * Measures (best of several runs: this machine is a VM whose neighbours steal whole seconds of CPU, which skews
- * medians by 30-50 % from one run to the next; the fastest run is what the code costs): the photo analysis at preview size (256 px: face detector, mesh, irises, person mask), every
+ * medians by 30-50 % from one run to the next; the fastest run is what the code costs): the photo analysis (the
+ * detection cost: full-range face detector on the 1024-px view and its tiles, mesh, irises; person mask and MoveNet
+ * at 256 px), on the 12 MP photo's 1024-px decode and from its JPEG bytes (decode included), every
  * style at 1024 px and 256 px (style pipeline on decoded pixels, with the photo's analysis: the test photo is a
  * portrait), all styles as 256-px thumbnails from the 12 MP JPEG including the analysis (decode once ->
  * analysis -> renderAllThumbnails), the FLOOR (sharp's bare decode + resize of that JPEG to 256 px), peak RSS
- * during the 12 MP work, and the classic OpenCV.js cartoon pipeline at 1024 px (wasm init excluded). Prints a
- * table with pass/fail against the targets.
+ * during the 12 MP work, the classic OpenCV.js cartoon pipeline at 1024 px (wasm init excluded), and each style's
+ * likeness (engine/likeness.ts) on the portraits and a group made of them. Prints a table with pass/fail against
+ * the targets.
  *
  * The engine is measured as it ships: this file and the style worker are bundled by esbuild the way
  * engine/Dockerfile bundles the server, and run in a plain `node` child process, not through the tsx dev
@@ -20,7 +23,9 @@ import path from 'node:path';
 import { buildSync } from 'esbuild';
 import sharp from 'sharp';
 import * as engine from '../engine';
-import { bigPhoto } from '../test/fixtures/photos';
+import { likeness } from '../engine/likeness';
+import { group } from '../test/engine/hard-cases';
+import { bigPhoto, photo } from '../test/fixtures/photos';
 
 type Engine = typeof engine;
 
@@ -56,7 +61,8 @@ function bundleBench(): string {
 }
 
 const TARGET_THUMBS_VS_FLOOR = 2.5;
-const TARGET_ANALYSIS_MS = 80;
+/** Issue 23: the analysis of a 12 MP photo with the detectors that find everyone. */
+const TARGET_ANALYSIS_MS = 150;
 const TARGET_STYLE_VS_OPENCV = 1.0;
 const TARGET_PEAK_RSS_MB = 512;
 
@@ -185,6 +191,7 @@ export async function runEngineBench(): Promise<Record<string, number>> {
 async function measure(e: Engine): Promise<Record<string, number>> {
   const {
     analyzeImage,
+    analyzePhoto,
     applyStyle,
     closeAnalysisThread,
     closeStylePool,
@@ -192,6 +199,7 @@ async function measure(e: Engine): Promise<Record<string, number>> {
     renderAllThumbnails,
     renderStyle,
     STYLE_IDS,
+    DETAIL_LONG,
     warmAnalysisThread,
     warmStylePool,
   } = e;
@@ -200,10 +208,10 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   await warmAnalysisThread(); // the analysis threads' models loaded and run once, as a running server has them
   const big = await bigPhoto();
   // the first photo a freshly started server analyses (one run: it happens once per process)
-  const firstImg = await decodeInput(big, { maxSize: 256 });
+  const firstImg = await decodeInput(big, { maxSize: DETAIL_LONG });
   const tFirst = performance.now();
   const analysis = await analyzeImage(firstImg);
-  results.first_analysis_256_ms = performance.now() - tFirst;
+  results.first_analysis_ms = performance.now() - tFirst;
   results.faces = analysis.faces.length;
   const rssBefore = mb(process.resourceUsage().maxRSS);
 
@@ -225,8 +233,10 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   // --- per style at 1024 and 256 px (style pipeline on decoded pixels) ---
   const img1024 = await decodeInput(big, { maxSize: 1024 });
   const img256 = await decodeInput(big, { maxSize: 256 });
-  results.analysis_256_ms = await timeIt(9, () => analyzeImage(img256), 3);
-  results.analysis_256_cpu_ms = await cpuIt(9, () => analyzeImage(img256), 1);
+  const imgDetail = await decodeInput(big, { maxSize: DETAIL_LONG });
+  results.analysis_ms = await timeIt(9, () => analyzeImage(imgDetail), 3);
+  results.analysis_cpu_ms = await cpuIt(9, () => analyzeImage(imgDetail), 1);
+  results.analysis_photo_ms = await timeIt(5, () => analyzePhoto(big), 1);
   for (const id of STYLE_IDS) {
     // the first 1024-px render after the server's warm-up (what the first customer of a fresh container waits) ...
     const tFirst = performance.now();
@@ -263,6 +273,21 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   for (const id of STYLE_IDS)
     results[`cpu_ratio_vs_opencv.${id}`] = results[`style_1024_cpu_ms.${id}`] / results.opencv_cartoon_1024_cpu_ms;
 
+  // --- likeness of each style (last: it runs FaceRes in this thread) ---
+  const portraits: [string, Buffer][] = [
+    ['astronaut', photo('astronaut.png')],
+    ['grace_hopper', photo('grace_hopper.jpg')],
+    ['camera', photo('camera.png')],
+    ['group', await group()],
+  ];
+  for (const [name, bytes] of portraits)
+    for (const id of STYLE_IDS) {
+      const { faces } = await likeness(bytes, await renderStyle(bytes, id, { maxSize: 1024, enlarge: true }));
+      faces.forEach((f, k) => {
+        results[`likeness.${id}.${name}.${k}`] = f.similarity;
+      });
+    }
+
   await Promise.all([closeStylePool(), closeAnalysisThread()]);
   printTable(results, img1024.width, img1024.height);
   console.log(`${RESULTS_MARK}${JSON.stringify(results)}`);
@@ -293,9 +318,18 @@ function printTable(r: Record<string, number>, w: number, h: number): void {
     `OpenCV.js classic cartoon @1024: ${r.opencv_cartoon_1024_ms.toFixed(1)} ms, CPU ${r.opencv_cartoon_1024_cpu_ms.toFixed(1)} ms (wasm init ${r.opencv_init_ms.toFixed(0)} ms, excluded)`,
   );
   lines.push(
-    `analysis at 256 px (${r.faces} face(s): detector, mesh, iris on both eyes, person mask): ${r.analysis_256_ms.toFixed(1)} ms, CPU ${r.analysis_256_cpu_ms.toFixed(1)} ms (target <= ${TARGET_ANALYSIS_MS}) ${pass(r.analysis_256_ms <= TARGET_ANALYSIS_MS)}`,
+    `analysis of the 12 MP photo's 1024-px view (${r.faces} face(s): face detector on the view and its tiles, mesh, irises; person mask and MoveNet at 256 px): ${r.analysis_ms.toFixed(1)} ms, CPU ${r.analysis_cpu_ms.toFixed(1)} ms (target <= ${TARGET_ANALYSIS_MS}) ${pass(r.analysis_ms <= TARGET_ANALYSIS_MS)}`,
   );
-  lines.push(`  the first one after the server's warm-up: ${r.first_analysis_256_ms.toFixed(1)} ms (one run)`);
+  lines.push(`  from the JPEG bytes, decode to 1024 px included: ${r.analysis_photo_ms.toFixed(1)} ms`);
+  lines.push(`  the first one after the server's warm-up: ${r.first_analysis_ms.toFixed(1)} ms (one run)`);
+  const liked = Object.keys(r).filter((k) => k.startsWith('likeness.'));
+  lines.push('likeness at 1024 px (engine/likeness.ts, same person >= 0.5), per face:');
+  for (const id of STYLE_IDS) {
+    const mine = liked.filter((k) => k.startsWith(`likeness.${id}.`));
+    lines.push(
+      `  ${id.padEnd(12)}${mine.map((k) => `${k.split('.').slice(2).join('#')} ${r[k].toFixed(2)}`).join('  ')}  min ${Math.min(...mine.map((k) => r[k])).toFixed(2)}`,
+    );
+  }
   lines.push('');
   lines.push(`12 MP JPEG (4000x3000):`);
   lines.push(`  floor: sharp decode+resize to 256 px   ${r.floor_decode_resize_256_ms.toFixed(1)} ms`);

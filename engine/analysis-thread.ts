@@ -4,18 +4,25 @@
  * that isolate to a slower, checked path for the rest of its life (measured: each style 25-50 % slower after one
  * analysis in the same thread). In their own threads, the models leave the threads that render styles untouched.
  *
- * With two or more cores, the faces (detector, mesh, iris) and the person mask run at once in two threads: the
- * mask is started with the faces rather than after them, and dropped when no face is found (the cores would
- * otherwise sit idle while the batch waits for the analysis). With one core, one thread does both in turn. If a
- * thread cannot start or dies, its part runs in the calling thread: same result, slower styles after.
+ * With two or more cores, the faces (detector on the detail image and its tiles, mesh, iris) and the people (person
+ * mask, MoveNet) run at once in two threads. With one core, one thread does both in turn. If a thread cannot start
+ * or dies, its part runs in the calling thread: same result, slower styles after.
  */
 import os from 'node:os';
-import { type AnalysisPart, analysisImage, assembleAnalysis, findFaces, findPerson } from './analysis';
+import {
+  type AnalysisPart,
+  analysisImage,
+  assembleAnalysis,
+  DETAIL_LONG,
+  findFaces,
+  findPerson,
+  type PersonPart,
+} from './analysis';
 import type { Analysis, FaceInfo } from './analysis/types';
 import { EngineWorker, spawnEngineWorker, WorkerLostError } from './engine-worker';
 import type { Image8 } from './raster';
 
-/** What an analysis thread is asked for: the faces, or the person mask, of an analysis-size image. */
+/** What an analysis thread is asked for: the faces of the detail image, or the people of the analysis image. */
 export interface AnalysisRequest {
   id: number;
   part: AnalysisPart;
@@ -23,7 +30,7 @@ export interface AnalysisRequest {
   width: number;
   height: number;
 }
-type Part = FaceInfo[] | Uint8Array;
+type Part = FaceInfo[] | PersonPart;
 type Thread = EngineWorker<AnalysisRequest, Part>;
 
 /** [faces thread, mask thread]; the second only with spare cores. */
@@ -58,7 +65,7 @@ function current(k: number, warm: boolean): Thread | undefined {
 
 /** One part in thread `t`, or here if there is no thread or it dies holding the request (nothing is lost). */
 function part(t: Thread | undefined, which: 'faces', img: Image8): Promise<FaceInfo[]>;
-function part(t: Thread | undefined, which: 'person', img: Image8): Promise<Uint8Array>;
+function part(t: Thread | undefined, which: 'person', img: Image8): Promise<PersonPart>;
 function part(t: Thread | undefined, which: AnalysisPart, img: Image8): Promise<Part> {
   const here = () => (which === 'faces' ? findFaces(img) : findPerson(img));
   if (!t) return here();
@@ -75,15 +82,14 @@ function part(t: Thread | undefined, which: AnalysisPart, img: Image8): Promise<
 
 /** The photo's analysis (people, faces) at the analysis size, computed in the analysis threads. */
 export async function analyzeImage(photo: Image8): Promise<Analysis> {
-  const img = analysisImage(photo);
+  const detail = analysisImage(photo, DETAIL_LONG);
+  const img = analysisImage(detail);
   const facesThread = current(0, false);
-  const maskThread = current(1, false);
-  // the mask starts with the faces in the second thread (wasted only on photos without a face)
-  const early = maskThread && part(maskThread, 'person', img);
-  early?.catch(() => undefined); // observed below when a face is found
-  const faces = await part(facesThread, 'faces', img);
-  if (faces.length === 0) return assembleAnalysis(img, faces, null);
-  return assembleAnalysis(img, faces, await (early ?? part(facesThread, 'person', img)));
+  const personThread = current(1, false);
+  const people = personThread && part(personThread, 'person', img);
+  people?.catch(() => undefined); // observed below, after the faces
+  const faces = await part(facesThread, 'faces', detail);
+  return assembleAnalysis(img, detail.width, faces, await (people ?? part(facesThread, 'person', img)));
 }
 
 /** Start the analysis threads, load their models and run them once now (a server starting up); resolves when done. */

@@ -12,6 +12,11 @@ export interface DecodeOptions {
   maxPixels?: number;
   /** If set, shrink (never enlarge) so the long side is at most this many px. Uses JPEG shrink-on-load. */
   maxSize?: number;
+  /**
+   * With maxSize: also enlarge a smaller photo (lanczos3) so the long side is exactly maxSize. Paid renders are
+   * sold at their size; the styles' own smoothing and flat colour hide what the resampler cannot invent.
+   */
+  enlarge?: boolean;
 }
 
 export interface DecodedImage {
@@ -63,12 +68,13 @@ export async function decodeInput(bytes: Buffer, opts: DecodeOptions = {}): Prom
   const sourceWidth = swap ? h : w;
   const sourceHeight = swap ? w : h;
   let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', sequentialRead: true }).rotate();
-  if (opts.maxSize && Math.max(sourceWidth, sourceHeight) > opts.maxSize) {
+  const long = Math.max(sourceWidth, sourceHeight);
+  if (opts.maxSize && (long > opts.maxSize || (opts.enlarge && long < opts.maxSize))) {
     pipeline = pipeline.resize({
       width: opts.maxSize,
       height: opts.maxSize,
       fit: 'inside',
-      withoutEnlargement: true,
+      withoutEnlargement: !opts.enlarge,
       kernel: 'lanczos3',
     });
   }

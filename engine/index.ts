@@ -7,7 +7,7 @@
 
 import { PAID_LONG_SIDE, PREVIEW_LONG_SIDE } from '../domain/image-format';
 import { STYLE_IDS, type StyleId } from '../domain/styles';
-import { ANALYSIS_LONG, type Analysis } from './analysis';
+import { type Analysis, DETAIL_LONG } from './analysis';
 import { analyzeImage } from './analysis-thread';
 import { applyStyle, requireStyle, type StyledPixels } from './apply';
 import { ImageInputError } from './errors';
@@ -16,7 +16,7 @@ import { encodeOutput } from './output';
 import { applyStyles } from './style-pool';
 
 export { getStyle, isStyleId, STYLE_IDS, STYLES, type StyleId, type StyleInfo } from '../domain/styles';
-export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, hasPeople } from './analysis';
+export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, DETAIL_LONG, hasPeople } from './analysis';
 export { analyzeImage, closeAnalysisThread, warmAnalysisThread } from './analysis-thread';
 export { applyStyle, type StyledPixels } from './apply';
 export { ImageInputError } from './errors';
@@ -28,8 +28,13 @@ export const DEFAULT_MAX_SIZE = PAID_LONG_SIDE;
 export const DEFAULT_THUMBNAIL_SIZE = PREVIEW_LONG_SIDE;
 
 export interface RenderOptions {
-  /** Long side of the output in px (default 2048). The input is never upscaled. */
+  /** Long side of the output in px (default 2048). A larger photo is shrunk to it. */
   maxSize?: number;
+  /**
+   * Paid renders: a photo smaller than maxSize is enlarged to it (sharp lanczos3) before styling, so the image
+   * sold has the paid size. Without it a smaller photo renders at its own size.
+   */
+  enlarge?: boolean;
   /** Decompression-bomb guard (default 40 MP). */
   maxPixels?: number;
   /** The photo's analysis (analyzePhoto; e.g. cached). Omitted: computed here. null: render without one. */
@@ -56,17 +61,18 @@ function checkSize(v: number | undefined, def: number, what: string): number {
 const finish = encodeOutput;
 
 /**
- * The analysis a render uses: the one given (null: none), else analyzePhoto's. A decode at the analysis size
- * (the default preview size) is shared, so a preview batch decodes once; the pixels are the same either way.
+ * The analysis a render uses: the one given (null: none), else analyzePhoto's. The render's own decode is used
+ * when it is the whole photo at its own size, no larger than the detail size (the pixels analyzePhoto would
+ * decode); a preview of a larger photo decodes it again at the detail size, so its analysis (cached for the paid
+ * render) finds the small faces too.
  */
 async function analysisFor(
   bytes: Buffer,
   img: DecodedImage,
-  size: number,
   opts: { analysis?: Analysis | null; maxPixels?: number },
 ): Promise<Analysis | null> {
   if (opts.analysis !== undefined) return opts.analysis;
-  if (size === ANALYSIS_LONG || Math.max(img.width, img.height) < ANALYSIS_LONG) return analyzeImage(img);
+  if (img.width === img.sourceWidth && Math.max(img.width, img.height) <= DETAIL_LONG) return analyzeImage(img);
   return analyzePhoto(bytes, { maxPixels: opts.maxPixels });
 }
 
@@ -74,8 +80,8 @@ async function analysisFor(
 export async function renderStyle(bytes: Buffer, styleId: string, opts: RenderOptions = {}): Promise<Buffer> {
   requireStyle(styleId);
   const maxSize = checkSize(opts.maxSize, DEFAULT_MAX_SIZE, 'maxSize');
-  const img = await decodeInput(bytes, { maxSize, maxPixels: opts.maxPixels });
-  const analysis = await analysisFor(bytes, img, maxSize, opts);
+  const img = await decodeInput(bytes, { maxSize, maxPixels: opts.maxPixels, enlarge: opts.enlarge });
+  const analysis = await analysisFor(bytes, img, opts);
   return finish(applyStyle(img, styleId, analysis), false, false);
 }
 
@@ -84,7 +90,7 @@ export async function renderThumbnail(bytes: Buffer, styleId: string, opts: Thum
   requireStyle(styleId);
   const size = checkSize(opts.size, DEFAULT_THUMBNAIL_SIZE, 'size');
   const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
-  const analysis = await analysisFor(bytes, img, size, opts);
+  const analysis = await analysisFor(bytes, img, opts);
   return finish(applyStyle(img, styleId, analysis), opts.watermark ?? false, false);
 }
 
@@ -99,7 +105,7 @@ export async function renderAllThumbnails(
 ): Promise<{ styleId: StyleId; png: Buffer }[]> {
   const size = checkSize(opts.size, DEFAULT_THUMBNAIL_SIZE, 'size');
   const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
-  return renderAllFromDecoded(img, opts.watermark ?? false, await analysisFor(bytes, img, size, opts));
+  return renderAllFromDecoded(img, opts.watermark ?? false, await analysisFor(bytes, img, opts));
 }
 
 /**
@@ -128,9 +134,9 @@ export async function renderAllFromDecoded(
   );
 }
 
-/** The photo's analysis (people, faces): decoded at the analysis size once, then the neural models. */
+/** The photo's analysis (people, faces): decoded at the detail size once, then the neural models. */
 export async function analyzePhoto(bytes: Buffer, opts: { maxPixels?: number } = {}): Promise<Analysis> {
-  return analyzeImage(await decodeInput(bytes, { maxSize: ANALYSIS_LONG, maxPixels: opts.maxPixels }));
+  return analyzeImage(await decodeInput(bytes, { maxSize: DETAIL_LONG, maxPixels: opts.maxPixels }));
 }
 
 export type { DecodeOptions as DecodeInputOptions };

@@ -117,7 +117,7 @@ async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Recor
     for (const style of wanted)
       rendered.push({
         style,
-        png: await renderStyle(bytes, style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, analysis }),
+        png: await renderStyle(bytes, style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis }),
       });
   }
   const byStyle = new Map(rendered.map((r) => [r.style, r.png]));
@@ -187,7 +187,7 @@ async function invoke(req: EngineSingleRequest, s3: S3Client): Promise<Record<st
           watermark: req.watermark,
           analysis,
         })
-      : await renderStyle(bytes, req.style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, analysis });
+      : await renderStyle(bytes, req.style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis });
   const meta = await sharp(png).metadata();
   const result: Record<string, unknown> = { width: meta.width, height: meta.height, style: req.style };
   if (req.output) {

@@ -1,30 +1,41 @@
 /**
- * One analysis per photo, shared by every style: the person mask (MediaPipe Selfie Segmentation) and faces
- * with landmarks and irises (BlazeFace -> FaceMesh -> Iris), at a small working size (ANALYSIS_LONG px long
- * side), on tfjs-wasm. Deterministic: the same pixels give the same analysis (single-threaded wasm, and the
- * crops are sampled here in plain JS).
+ * One analysis per photo, shared by every style: faces with landmarks and irises (full-range face detector over a
+ * DETAIL_LONG view and its tiles -> FaceMesh -> Iris) and the people (Selfie Segmentation's person mask, MoveNet's
+ * boxes) at ANALYSIS_LONG px, on tfjs-wasm. Deterministic: the same pixels give the same analysis
+ * (single-threaded wasm, and the crops are sampled in plain JS).
  */
+import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Image8 } from '../raster';
-import { loadModels, type Models, tf } from './models';
+import { type Detection, detectFaces } from './detect';
+import { loadModel } from './models';
+import { detectPersons, maskInside, PERSON_N, type PersonBox } from './persons';
+import { crop, run, stretch } from './sample';
 import { type Analysis, type EyeInfo, type FaceInfo, type Point, roundAnalysis } from './types';
 
 export * from './types';
 
-/** Long side of the image the analysis runs on (the preview size, so a preview batch shares its decode). */
+/**
+ * Long side of the analysis image: the frame of the analysis' coordinates and of its person mask (the preview
+ * size). The faces are found on a larger view (DETAIL_LONG) and scaled into it.
+ */
 export const ANALYSIS_LONG = 256;
-/** BlazeFace score under which a detection is dropped. */
-const DETECT_MIN = 0.6;
+/**
+ * Long side of the view the faces are found on: a face 3 % of the long side is 31 px there, enough for the
+ * detector's tiles and the mesh; the person mask and the people are found on the ANALYSIS_LONG image.
+ */
+export const DETAIL_LONG = 1024;
 /** FaceMesh face-flag under which a detection is not a face after all. */
 const MESH_MIN = 0.5;
-const MAX_FACES = 4;
-/** Detector input size. */
-const DETECT_N = 128;
+/**
+ * Detector score x mesh face-flag under which a detection is not a face: measured, a motorcycle's headlight in a
+ * tile 0.74 x 0.59 = 0.44, the grey, turned-away face of camera.png 0.90 x 0.68 = 0.62, frontal faces 0.7-1.
+ */
+const FACE_MIN = 0.5;
 
-/** The photo at ANALYSIS_LONG px (area average), or the photo itself when it is that small already. */
-export function analysisImage(img: Image8): Image8 {
-  const long = Math.max(img.width, img.height);
-  if (long <= ANALYSIS_LONG) return img;
-  const f = ANALYSIS_LONG / long;
+/** The photo at `long` px long side (area average), or the photo itself when it is that small already. */
+export function analysisImage(img: Image8, long = ANALYSIS_LONG): Image8 {
+  if (Math.max(img.width, img.height) <= long) return img;
+  const f = long / Math.max(img.width, img.height);
   const w = Math.max(1, Math.round(img.width * f));
   const h = Math.max(1, Math.round(img.height * f));
   const acc = new Float64Array(w * h * 3);
@@ -46,150 +57,6 @@ export function analysisImage(img: Image8): Image8 {
   return { data, width: w, height: h };
 }
 
-/**
- * A square crop of `img` centred at (cx, cy), `size` px wide, rotated by `angle` (radians; the crop's x axis
- * runs along that direction), sampled bilinearly to n x n floats in [0, 1] (outside the image: black).
- * `flip` mirrors it horizontally. Returns the pixels and the crop -> image mapping.
- */
-function crop(img: Image8, cx: number, cy: number, size: number, angle: number, n: number, flip = false) {
-  const out = new Float32Array(n * n * 3);
-  const c = Math.cos(angle);
-  const s = Math.sin(angle);
-  const k = size / n;
-  const toImage = (u: number, v: number): Point => {
-    const du = ((flip ? n - u : u) - n / 2) * k;
-    const dv = (v - n / 2) * k;
-    return [cx + du * c - dv * s, cy + du * s + dv * c];
-  };
-  const { data, width: w, height: h } = img;
-  for (let v = 0; v < n; v++) {
-    const dv = (v + 0.5 - n / 2) * k;
-    for (let u = 0; u < n; u++) {
-      // toImage(u + 0.5, v + 0.5), inlined: no array per sample
-      const du = ((flip ? n - (u + 0.5) : u + 0.5) - n / 2) * k;
-      const x = cx + du * c - dv * s;
-      const y = cy + du * s + dv * c;
-      const fx = x - 0.5;
-      const fy = y - 0.5;
-      const x0 = Math.floor(fx);
-      const y0 = Math.floor(fy);
-      const ax = fx - x0;
-      const ay = fy - y0;
-      const o = (v * n + u) * 3;
-      for (let dy = 0; dy <= 1; dy++) {
-        const yy = y0 + dy;
-        if (yy < 0 || yy >= h) continue;
-        const wy = dy ? ay : 1 - ay;
-        for (let dx = 0; dx <= 1; dx++) {
-          const xx = x0 + dx;
-          if (xx < 0 || xx >= w) continue;
-          const wgt = wy * (dx ? ax : 1 - ax);
-          const j = (yy * w + xx) * 3;
-          out[o] += data[j] * wgt;
-          out[o + 1] += data[j + 1] * wgt;
-          out[o + 2] += data[j + 2] * wgt;
-        }
-      }
-      out[o] /= 255;
-      out[o + 1] /= 255;
-      out[o + 2] /= 255;
-    }
-  }
-  return { pixels: out, toImage };
-}
-
-/** Runs a single-input graph model on n x n x 3 pixels; returns each output's values. */
-function run(model: Models[keyof Models], pixels: Float32Array, n: number, m = n, batch = 1): Float32Array[] {
-  return tf
-    .tidy(() => {
-      const input = tf.tensor4d(pixels, [batch, m, n, 3]);
-      const res = model.execute(input);
-      const list = Array.isArray(res) ? res : [res];
-      return list.map((t) => t.dataSync() as Float32Array);
-    })
-    .map((a) => a.slice());
-}
-
-interface Detection {
-  score: number;
-  cx: number;
-  cy: number;
-  size: number;
-  /** BlazeFace keypoints: eyes (0, 1), nose, mouth, ears. */
-  kp: Point[];
-}
-
-let anchors: Point[] | undefined;
-/** BlazeFace (short range, 128 px) anchors: 16x16 cells x 2, then 8x8 cells x 6. */
-function blazeAnchors(): Point[] {
-  if (anchors) return anchors;
-  anchors = [];
-  for (const [stride, count] of [
-    [8, 2],
-    [16, 6],
-  ]) {
-    const cells = DETECT_N / stride;
-    for (let y = 0; y < cells; y++)
-      for (let x = 0; x < cells; x++)
-        for (let k = 0; k < count; k++) anchors.push([stride * (x + 0.5), stride * (y + 0.5)]);
-  }
-  return anchors;
-}
-
-function detectFaces(models: Models, img: Image8): Detection[] {
-  const side = Math.max(img.width, img.height);
-  // the photo letterboxed into a square, as the detector was trained
-  const { pixels } = crop(img, img.width / 2, img.height / 2, side, 0, DETECT_N);
-  for (let i = 0; i < pixels.length; i++) pixels[i] = pixels[i] * 2 - 1;
-  const outs = run(models.detector, pixels, DETECT_N);
-  // outputs (converted model): scores 512 + 384, regressors 512 x 16 + 384 x 16, in some order
-  const by = (len: number) => outs.find((o) => o.length === len) as Float32Array;
-  const s512 = by(512);
-  const s384 = by(384);
-  const r512 = by(512 * 16);
-  const r384 = by(384 * 16);
-  const a = blazeAnchors();
-  const k = side / DETECT_N;
-  const found: Detection[] = [];
-  for (let i = 0; i < 896; i++) {
-    const logit = i < 512 ? s512[i] : s384[i - 512];
-    const score = 1 / (1 + Math.exp(-logit));
-    if (score < DETECT_MIN) continue;
-    const r = i < 512 ? r512.subarray(i * 16, i * 16 + 16) : r384.subarray((i - 512) * 16, (i - 512) * 16 + 16);
-    const [ax, ay] = a[i];
-    const map = (x: number, y: number): Point => [
-      (x + ax - DETECT_N / 2) * k + img.width / 2,
-      (y + ay - DETECT_N / 2) * k + img.height / 2,
-    ];
-    const [cx, cy] = map(r[0], r[1]);
-    const kp: Point[] = [];
-    for (let j = 0; j < 6; j++) kp.push(map(r[4 + 2 * j], r[5 + 2 * j]));
-    found.push({ score, cx, cy, size: Math.max(r[2], r[3]) * k, kp });
-  }
-  // greedy non-maximum suppression
-  found.sort((p, q) => q.score - p.score);
-  const kept: Detection[] = [];
-  for (const d of found) {
-    if (kept.some((e) => iou(d, e) > 0.3)) continue;
-    kept.push(d);
-    if (kept.length === MAX_FACES) break;
-  }
-  return kept;
-}
-
-function iou(a: Detection, b: Detection): number {
-  const ix = Math.max(
-    0,
-    Math.min(a.cx + a.size / 2, b.cx + b.size / 2) - Math.max(a.cx - a.size / 2, b.cx - b.size / 2),
-  );
-  const iy = Math.max(
-    0,
-    Math.min(a.cy + a.size / 2, b.cy + b.size / 2) - Math.max(a.cy - a.size / 2, b.cy - b.size / 2),
-  );
-  const inter = ix * iy;
-  return inter / (a.size * a.size + b.size * b.size - inter);
-}
-
 /** Eye line angle (image-left eye -> image-right eye). */
 function eyeAngle(p: Point, q: Point): number {
   const [l, r] = p[0] <= q[0] ? [p, q] : [q, p];
@@ -198,7 +65,7 @@ function eyeAngle(p: Point, q: Point): number {
 
 /** FaceMesh on a rotated square crop; the 468 landmarks in image pixels, or undefined if not a face. */
 function mesh(
-  models: Models,
+  models: FaceModels,
   img: Image8,
   cx: number,
   cy: number,
@@ -240,7 +107,7 @@ function dist(a: Point, b: Point): number {
  * radii, and the lids refined in `pts` (the iris model's own eye contour, sharper than the mesh's), all in image
  * pixels.
  */
-function eyes(models: Models, img: Image8, pts: Point[], angle: number): [EyeInfo, EyeInfo] {
+function eyes(models: FaceModels, img: Image8, pts: Point[], angle: number): [EyeInfo, EyeInfo] {
   const specs = [EYE_LEFT, EYE_RIGHT];
   const crops = specs.map((which, k) => {
     const a = pts[which.corners[0]];
@@ -272,11 +139,11 @@ function eyes(models: Models, img: Image8, pts: Point[], angle: number): [EyeInf
   return [info[0], info[1]];
 }
 
-function faceInfo(models: Models, img: Image8, d: Detection): FaceInfo | undefined {
+function faceInfo(models: FaceModels, img: Image8, d: Detection): FaceInfo | undefined {
   // the mesh on the detector's box, turned upright by the detector's eye line
   const angle = eyeAngle(d.kp[0], d.kp[1]);
   const m = mesh(models, img, d.cx, d.cy, d.size * 1.5, angle);
-  if (!m) return undefined;
+  if (!m || m.score * d.score < FACE_MIN) return undefined;
   const pts = m.pts;
   const [left, right] = eyes(models, img, pts, angle);
   let x0 = Infinity;
@@ -293,10 +160,10 @@ function faceInfo(models: Models, img: Image8, d: Detection): FaceInfo | undefin
 }
 
 /** Person probability (0..255) per pixel of `img`: the selfie model at 256 x 256, resampled to the image. */
-function personMask(models: Models, img: Image8): Uint8Array {
+function personMask(selfie: GraphModel, img: Image8): Uint8Array {
   const n = 256;
   const { pixels } = stretch(img, n);
-  const prob = run(models.selfie, pixels, n)[0];
+  const prob = run(selfie, pixels, n)[0];
   const { width: w, height: h } = img;
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
@@ -317,75 +184,105 @@ function personMask(models: Models, img: Image8): Uint8Array {
   return out;
 }
 
-/** The whole image stretched to n x n floats in [0, 1] (the segmentation model's input). */
-function stretch(img: Image8, n: number): { pixels: Float32Array } {
-  const out = new Float32Array(n * n * 3);
-  const { data, width: w, height: h } = img;
-  for (let v = 0; v < n; v++) {
-    const fy = Math.min(h - 1, Math.max(0, ((v + 0.5) * h) / n - 0.5));
-    const y0 = Math.floor(fy);
-    const y1 = Math.min(h - 1, y0 + 1);
-    const ay = fy - y0;
-    for (let u = 0; u < n; u++) {
-      const fx = Math.min(w - 1, Math.max(0, ((u + 0.5) * w) / n - 0.5));
-      const x0 = Math.floor(fx);
-      const x1 = Math.min(w - 1, x0 + 1);
-      const ax = fx - x0;
-      for (let c = 0; c < 3; c++) {
-        const t = data[(y0 * w + x0) * 3 + c] + (data[(y0 * w + x1) * 3 + c] - data[(y0 * w + x0) * 3 + c]) * ax;
-        const b = data[(y1 * w + x0) * 3 + c] + (data[(y1 * w + x1) * 3 + c] - data[(y1 * w + x0) * 3 + c]) * ax;
-        out[(v * n + u) * 3 + c] = (t + (b - t) * ay) / 255;
-      }
-    }
-  }
-  return { pixels: out };
+interface FaceModels {
+  detector: GraphModel;
+  facemesh: GraphModel;
+  iris: GraphModel;
+}
+
+async function faceModels(): Promise<FaceModels> {
+  const [detector, facemesh, iris] = await Promise.all(
+    (['facemesh-detection-full', 'facemesh', 'iris'] as const).map(loadModel),
+  );
+  return { detector, facemesh, iris };
 }
 
 /**
  * Load the models and run those of `parts` once, on zeros and in the shapes the analysis uses: a model's first run
  * sets up its kernels and grows the wasm memory (measured: the first analysis after loading took about twice as
- * long). A thread that only ever finds one part warms only its models, so its memory only grows for those.
+ * long). A thread that only ever finds one part loads and warms only its models, so its memory only grows for those.
  */
 export async function warmModels(parts: readonly AnalysisPart[]): Promise<void> {
-  const m = await loadModels();
   if (parts.includes('faces')) {
-    run(m.detector, new Float32Array(DETECT_N * DETECT_N * 3), DETECT_N);
+    const m = await faceModels();
+    detectFaces(m.detector, { data: new Uint8Array(DETAIL_LONG * 768 * 3), width: DETAIL_LONG, height: 768 });
     run(m.facemesh, new Float32Array(192 * 192 * 3), 192);
     run(m.iris, new Float32Array(2 * 64 * 64 * 3), 64, 64, 2);
   }
-  if (parts.includes('person')) run(m.selfie, new Float32Array(256 * 256 * 3), 256);
+  if (parts.includes('person')) {
+    const img = { data: new Uint8Array(PERSON_N * PERSON_N * 3), width: PERSON_N, height: PERSON_N };
+    personMask(await loadModel('selfie'), img);
+    detectPersons(await loadModel('movenet-multipose'), img);
+  }
 }
 
 /** The two parts of an analysis, found separately (findFaces, findPerson) and put together by assembleAnalysis. */
 export type AnalysisPart = 'faces' | 'person';
 
-/** The faces in an analysis-size image (detector -> mesh -> iris), largest first. */
-export async function findFaces(img: Image8): Promise<FaceInfo[]> {
-  const models = await loadModels();
+/**
+ * The faces in a detail-size image (detector on the whole image and its tiles -> mesh -> iris), largest first, in
+ * that image's pixels.
+ */
+export async function findFaces(detail: Image8): Promise<FaceInfo[]> {
+  const models = await faceModels();
   const faces: FaceInfo[] = [];
-  for (const d of detectFaces(models, img)) {
-    const f = faceInfo(models, img, d);
+  for (const d of detectFaces(models.detector, detail)) {
+    const f = faceInfo(models, detail, d);
     if (f) faces.push(f);
   }
   return faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
 }
 
-/** The person mask of an analysis-size image (0..255 per pixel). */
-export async function findPerson(img: Image8): Promise<Uint8Array> {
-  return personMask(await loadModels(), img);
+/** The people of an analysis-size image: the person mask (0..255 per pixel) and the boxes of the people seen. */
+export interface PersonPart {
+  mask: Uint8Array;
+  persons: PersonBox[];
+}
+
+/** The person mask and the people of an analysis-size image. */
+export async function findPerson(img: Image8): Promise<PersonPart> {
+  const [selfie, movenet] = await Promise.all([loadModel('selfie'), loadModel('movenet-multipose')]);
+  return { mask: personMask(selfie, img), persons: detectPersons(movenet, img) };
+}
+
+/** A face found at another scale (the detail image), in analysis-image pixels (`k`: analysis / detail). */
+function scaleFace(f: FaceInfo, k: number): FaceInfo {
+  const pt = (p: Point): Point => [p[0] * k, p[1] * k];
+  const eye = (e: EyeInfo): EyeInfo => ({
+    center: pt(e.center),
+    corners: [pt(e.corners[0]), pt(e.corners[1])],
+    width: e.width * k,
+    irisRadius: e.irisRadius * k,
+    open: e.open,
+  });
+  return {
+    score: f.score,
+    box: f.box.map((v) => v * k) as FaceInfo['box'],
+    eyes: { left: eye(f.eyes.left), right: eye(f.eyes.right) },
+    landmarks: f.landmarks.map(pt),
+  };
 }
 
 /**
- * The analysis from its parts, found on the same analysis-size image. The mask is kept only when a face was
- * found: the segmentation model also lights up on cats and statues, and a photo without people must render
- * exactly as before.
+ * The analysis from its parts: the faces found on the detail image (`detailWidth` px wide) and the people on the
+ * analysis image. The person mask is kept when a face was found, or, inside the people's boxes, when MoveNet saw
+ * someone whose face does not show; otherwise there is no mask: the segmentation model also lights up on cats and
+ * statues, and a photo without people must render exactly as before.
  */
-export function assembleAnalysis(img: Image8, faces: FaceInfo[], mask: Uint8Array | null): Analysis {
-  if (faces.length === 0)
-    return { version: 1, width: img.width, height: img.height, faces: [], coverage: 0, mask: null };
-  if (!mask) throw new Error('faces need the person mask');
+export function assembleAnalysis(
+  img: Image8,
+  detailWidth: number,
+  found: FaceInfo[],
+  person: PersonPart | null,
+): Analysis {
+  const none: Analysis = { version: 1, width: img.width, height: img.height, faces: [], coverage: 0, mask: null };
+  if (found.length === 0 && !person?.persons.length) return none;
+  if (!person) throw new Error('people need the person mask');
+  const faces = found.map((f) => scaleFace(f, img.width / detailWidth));
+  const mask = faces.length > 0 ? person.mask : maskInside(person.mask, img.width, person.persons);
   let sum = 0;
   for (let i = 0; i < mask.length; i++) sum += mask[i];
+  if (sum === 0) return none;
   const coverage = Math.round((sum / 255 / mask.length) * 1e4) / 1e4;
   return roundAnalysis({
     version: 1,
@@ -398,13 +295,14 @@ export function assembleAnalysis(img: Image8, faces: FaceInfo[], mask: Uint8Arra
 }
 
 /**
- * Analyse decoded pixels (any size; the analysis runs at ANALYSIS_LONG px) in this thread: the faces, then the
- * person mask only when there is one (analysis-thread.ts runs the two at once in two threads; same result).
+ * Analyse decoded pixels (any size; the faces are found at DETAIL_LONG px, the rest at ANALYSIS_LONG) in this
+ * thread: the faces and the people (analysis-thread.ts runs the two at once in two threads; same result).
  */
 export async function analyzeImage(photo: Image8): Promise<Analysis> {
-  const img = analysisImage(photo);
-  const faces = await findFaces(img);
-  return assembleAnalysis(img, faces, faces.length > 0 ? await findPerson(img) : null);
+  const detail = analysisImage(photo, DETAIL_LONG);
+  const img = analysisImage(detail);
+  const faces = await findFaces(detail);
+  return assembleAnalysis(img, detail.width, faces, await findPerson(img));
 }
 
-export { loadModels };
+export { loadModels } from './models';

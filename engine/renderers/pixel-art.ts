@@ -13,7 +13,7 @@ const { byte } = pixelMath;
 /** Pixel block size (output px per art pixel) for an image: about 72 art pixels on the long side. */
 export function pixelBlock(w: number, h: number, scene?: Scene): number {
   const block = Math.max(2, Math.round(Math.max(w, h) / 72));
-  if (!scene) return block;
+  if (!scene || scene.faces.length === 0) return block;
   // a face gets at least FACE_CELLS art pixels across (up to 160 on the long side): eyes, brows and mouth
   // then have cells of their own instead of dissolving into one skin-coloured patch
   const faceW = Math.max(...scene.faces.map((f) => f.box[2])) * frameScale(scene, w);

@@ -1,6 +1,6 @@
 /**
  * Render one style: `npm run engine:render -- <photo> <style> <out.png> [size] [--no-analysis]`.
- * size is the output's long side (default 2048, never upscaled); --no-analysis renders as without people/faces.
+ * size is the output's long side (default 2048; a smaller photo is enlarged to it, as for a paid render); --no-analysis renders as without people/faces.
  */
 import fs from 'node:fs';
 import { analyzePhoto, closeAnalysisThread, closeStylePool, renderStyle, STYLE_IDS } from '../index';
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const analysis = args.includes('--no-analysis') ? null : await analyzePhoto(bytes);
   const t1 = performance.now();
-  const png = await renderStyle(bytes, style, { maxSize: size ? Number(size) : undefined, analysis });
+  const png = await renderStyle(bytes, style, { maxSize: size ? Number(size) : undefined, enlarge: true, analysis });
   fs.writeFileSync(out, png);
   const faces = analysis ? analysis.faces.length : 0;
   console.error(

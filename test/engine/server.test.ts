@@ -133,9 +133,10 @@ describe('model server (SageMaker container contract)', () => {
 
   it('accepts a small base64 image and answers with base64 PNG when no output is given', async () => {
     const data = (await smallPhoto('chelsea.png', 96)).toString('base64');
-    const out = await invoke({ input: { data }, style: 'sketch' });
+    // an image (paid) render: the 96-px photo is enlarged to the size asked for
+    const out = await invoke({ input: { data }, style: 'sketch', size: 160 });
     const meta = await sharp(Buffer.from(out.data, 'base64')).metadata();
-    expect([meta.format, meta.width]).toEqual(['png', 96]);
+    expect([meta.format, meta.width]).toEqual(['png', 160]);
   });
 
   it('reports an unknown style as ModelError (424) that the SDK raises with the message', async () => {

@@ -103,7 +103,7 @@ describe('orders', () => {
       expect(res.status).toBe(200);
       const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
       expect(meta.format).toBe('png');
-      expect(Math.max(meta.width!, meta.height!)).toBe(512); // full size: asked for 2048, and the engine never upscales
+      expect(Math.max(meta.width!, meta.height!)).toBe(2048); // the paid size: the 512-px photo is enlarged to it
     }
 
     // One execution, one e-mail, with links to the status page and the photo's gallery.

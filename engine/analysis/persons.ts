@@ -1,0 +1,74 @@
+/**
+ * People whether or not a face shows (seen from behind, full body, face cut off): MoveNet MultiPose (up to six
+ * people, each a box and 17 body keypoints) on the analysis image letterboxed to 256 x 256, contrast normalised.
+ * The person mask of a photo without a visible face is kept only inside these boxes, so a cat or a statue that
+ * lights up the segmentation model still leaves a photo without people as it was.
+ */
+import type { GraphModel } from '@tensorflow/tfjs-converter';
+import type { Image8 } from '../raster';
+import { tf } from './models';
+import { crop, normaliseContrast } from './sample';
+
+export const PERSON_N = 256;
+/** MoveNet person score under which a detection is not a person. */
+const PERSON_MIN = 0.3;
+/** Keypoints that must be confidently seen (of 17) for a box to count: a lone hand-shaped blob is not a person. */
+const MIN_KEYPOINTS = 4;
+
+/** A person's box in image pixels: x, y, w, h, and its score. */
+export interface PersonBox {
+  box: [number, number, number, number];
+  score: number;
+}
+
+/** The people MoveNet sees in `img`, best first. */
+export function detectPersons(model: GraphModel, img: Image8): PersonBox[] {
+  const side = Math.max(img.width, img.height);
+  const { pixels } = crop(img, img.width / 2, img.height / 2, side, 0, PERSON_N);
+  normaliseContrast(pixels);
+  const ints = new Int32Array(pixels.length);
+  for (let i = 0; i < pixels.length; i++) ints[i] = Math.round(pixels[i] * 255);
+  const out = tf
+    .tidy(() => {
+      const res = model.execute(tf.tensor4d(ints, [1, PERSON_N, PERSON_N, 3], 'int32'));
+      return (Array.isArray(res) ? res[0] : res).dataSync() as Float32Array;
+    })
+    .slice();
+  // per person: 17 x (y, x, score), then ymin, xmin, ymax, xmax, score; all in 0..1 of the square input
+  const x0 = img.width / 2 - side / 2;
+  const y0 = img.height / 2 - side / 2;
+  const found: PersonBox[] = [];
+  for (let p = 0; p < out.length / 56; p++) {
+    const r = out.subarray(p * 56, p * 56 + 56);
+    const score = r[55];
+    if (score < PERSON_MIN) continue;
+    let seen = 0;
+    for (let k = 0; k < 17; k++) if (r[k * 3 + 2] >= PERSON_MIN) seen++;
+    if (seen < MIN_KEYPOINTS) continue;
+    const bx0 = Math.max(0, x0 + r[52] * side);
+    const by0 = Math.max(0, y0 + r[51] * side);
+    const bx1 = Math.min(img.width, x0 + r[54] * side);
+    const by1 = Math.min(img.height, y0 + r[53] * side);
+    if (bx1 <= bx0 || by1 <= by0) continue;
+    found.push({ box: [bx0, by0, bx1 - bx0, by1 - by0], score });
+  }
+  return found.sort((a, b) => b.score - a.score);
+}
+
+/** `mask` (0..255 per pixel of a w-wide image) kept only inside the boxes, each grown by a fifth (hair, hands). */
+export function maskInside(mask: Uint8Array, w: number, boxes: readonly PersonBox[]): Uint8Array {
+  const h = mask.length / w;
+  const keep = new Uint8Array(mask.length);
+  for (const { box } of boxes) {
+    const gx = box[2] * 0.1;
+    const gy = box[3] * 0.1;
+    const xa = Math.max(0, Math.floor(box[0] - gx));
+    const xb = Math.min(w, Math.ceil(box[0] + box[2] + gx));
+    const ya = Math.max(0, Math.floor(box[1] - gy));
+    const yb = Math.min(h, Math.ceil(box[1] + box[3] + gy));
+    for (let y = ya; y < yb; y++) keep.fill(1, y * w + xa, y * w + xb);
+  }
+  const out = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) out[i] = keep[i] ? mask[i] : 0;
+  return out;
+}

@@ -1,0 +1,124 @@
+/**
+ * Sampling for the analysis models, in plain JS so the same pixels always give the same model input: rotated square
+ * crops, the whole image stretched or letterboxed, contrast normalised; and running a graph model on them.
+ */
+import type { GraphModel } from '@tensorflow/tfjs-converter';
+import type { Image8 } from '../raster';
+import { tf } from './models';
+import type { Point } from './types';
+
+/**
+ * A square crop of `img` centred at (cx, cy), `size` px wide, rotated by `angle` (radians; the crop's x axis
+ * runs along that direction), sampled bilinearly to n x n floats in [0, 1] (outside the image: black).
+ * `flip` mirrors it horizontally. Returns the pixels and the crop -> image mapping.
+ */
+export function crop(img: Image8, cx: number, cy: number, size: number, angle: number, n: number, flip = false) {
+  const out = new Float32Array(n * n * 3);
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  const k = size / n;
+  const toImage = (u: number, v: number): Point => {
+    const du = ((flip ? n - u : u) - n / 2) * k;
+    const dv = (v - n / 2) * k;
+    return [cx + du * c - dv * s, cy + du * s + dv * c];
+  };
+  const { data, width: w, height: h } = img;
+  for (let v = 0; v < n; v++) {
+    const dv = (v + 0.5 - n / 2) * k;
+    for (let u = 0; u < n; u++) {
+      // toImage(u + 0.5, v + 0.5), inlined: no array per sample
+      const du = ((flip ? n - (u + 0.5) : u + 0.5) - n / 2) * k;
+      const x = cx + du * c - dv * s;
+      const y = cy + du * s + dv * c;
+      const fx = x - 0.5;
+      const fy = y - 0.5;
+      const x0 = Math.floor(fx);
+      const y0 = Math.floor(fy);
+      const ax = fx - x0;
+      const ay = fy - y0;
+      const o = (v * n + u) * 3;
+      for (let dy = 0; dy <= 1; dy++) {
+        const yy = y0 + dy;
+        if (yy < 0 || yy >= h) continue;
+        const wy = dy ? ay : 1 - ay;
+        for (let dx = 0; dx <= 1; dx++) {
+          const xx = x0 + dx;
+          if (xx < 0 || xx >= w) continue;
+          const wgt = wy * (dx ? ax : 1 - ax);
+          const j = (yy * w + xx) * 3;
+          out[o] += data[j] * wgt;
+          out[o + 1] += data[j + 1] * wgt;
+          out[o + 2] += data[j + 2] * wgt;
+        }
+      }
+      out[o] /= 255;
+      out[o + 1] /= 255;
+      out[o + 2] /= 255;
+    }
+  }
+  return { pixels: out, toImage };
+}
+
+/** Runs a single-input graph model on n x n x 3 pixels; returns each output's values. */
+export function run(model: GraphModel, pixels: Float32Array, n: number, m = n, batch = 1): Float32Array[] {
+  return tf
+    .tidy(() => {
+      const input = tf.tensor4d(pixels, [batch, m, n, 3]);
+      const res = model.execute(input);
+      const list = Array.isArray(res) ? res : [res];
+      return list.map((t) => t.dataSync() as Float32Array);
+    })
+    .map((a) => a.slice());
+}
+
+/** The whole image stretched to n x n floats in [0, 1] (the segmentation model's input). */
+export function stretch(img: Image8, n: number): { pixels: Float32Array } {
+  const out = new Float32Array(n * n * 3);
+  const { data, width: w, height: h } = img;
+  for (let v = 0; v < n; v++) {
+    const fy = Math.min(h - 1, Math.max(0, ((v + 0.5) * h) / n - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(h - 1, y0 + 1);
+    const ay = fy - y0;
+    for (let u = 0; u < n; u++) {
+      const fx = Math.min(w - 1, Math.max(0, ((u + 0.5) * w) / n - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(w - 1, x0 + 1);
+      const ax = fx - x0;
+      for (let c = 0; c < 3; c++) {
+        const t = data[(y0 * w + x0) * 3 + c] + (data[(y0 * w + x1) * 3 + c] - data[(y0 * w + x0) * 3 + c]) * ax;
+        const b = data[(y1 * w + x0) * 3 + c] + (data[(y1 * w + x1) * 3 + c] - data[(y1 * w + x0) * 3 + c]) * ax;
+        out[(v * n + u) * 3 + c] = (t + (b - t) * ay) / 255;
+      }
+    }
+  }
+  return { pixels: out };
+}
+
+/**
+ * Stretches the luma of model input (floats in [0, 1], RGB interleaved) so its 1st..99th percentiles span
+ * LOW..HIGH, in place, when they span less: dark and flat photos (night, underexposed, hazy greyscale) reach the
+ * detectors with the contrast they were trained on. Hue is kept (every channel gets the same gain and offset).
+ */
+export function normaliseContrast(px: Float32Array): void {
+  const LOW = 0.04;
+  const HIGH = 0.96;
+  const hist = new Uint32Array(256);
+  const n = px.length / 3;
+  for (let i = 0; i < px.length; i += 3) {
+    const l = 0.299 * px[i] + 0.587 * px[i + 1] + 0.114 * px[i + 2];
+    hist[Math.min(255, Math.max(0, Math.round(l * 255)))]++;
+  }
+  let acc = 0;
+  let lo = 0;
+  while (lo < 255 && acc + hist[lo] < n * 0.01) acc += hist[lo++];
+  acc = 0;
+  let hi = 255;
+  while (hi > 0 && acc + hist[hi] < n * 0.01) acc += hist[hi--];
+  const span = (hi - lo) / 255;
+  if (span <= 0 || span >= HIGH - LOW) return;
+  // at most 8x: a nearly uniform crop is not turned into noise
+  const gain = Math.min(8, (HIGH - LOW) / span);
+  const off = LOW - (lo / 255) * gain;
+  for (let i = 0; i < px.length; i++) px[i] = Math.min(1, Math.max(0, px[i] * gain + off));
+}

@@ -1,0 +1,66 @@
+import sharp from 'sharp';
+import { analyzePhoto, applyStyle, closeAnalysisThread, decodeInput, hasPeople, STYLE_IDS } from '../../engine';
+import { darken, greyscale, group, scene } from './hard-cases';
+import { photo } from './helpers';
+
+afterAll(() => closeAnalysisThread());
+
+/** The faces' centres, in shares of the analysis image. */
+async function centres(png: Buffer): Promise<[number, number][]> {
+  const a = await analyzePhoto(png);
+  return a.faces.map((f) => [(f.box[0] + f.box[2] / 2) / a.width, (f.box[1] + f.box[3] / 2) / a.height]);
+}
+
+describe('the analysis sees everyone', () => {
+  it('finds faces 3 % of the long side, each of two portraits', async () => {
+    for (const name of ['astronaut.png', 'grace_hopper.jpg']) {
+      const found = await centres(await scene([{ name, share: 0.03, at: [0.5, 0.5] }]));
+      expect([name, found.length]).toEqual([name, 1]);
+    }
+  });
+
+  it('finds all three faces (3, 5, 8 %) of a group, in colour, in grey and in the dark', async () => {
+    const g = await group();
+    for (const [what, png] of [
+      ['colour', g],
+      ['grey', await greyscale(g)],
+      ['dark', await darken(g)],
+    ] as const) {
+      const found = await centres(png);
+      expect([what, found.length]).toEqual([what, 3]);
+      const xs = found.map(([x]) => Math.round(x * 10) / 10).sort();
+      expect([what, xs]).toEqual([what, [0.2, 0.5, 0.8]]);
+    }
+  });
+
+  it('keeps a person mask for someone whose face does not show', async () => {
+    const hidden = await sharp(photo('astronaut.png'))
+      .composite([
+        {
+          input: Buffer.from(
+            '<svg width="512" height="512"><ellipse cx="215" cy="110" rx="90" ry="110" fill="#3a2a20"/></svg>',
+          ),
+        },
+      ])
+      .png()
+      .toBuffer();
+    const a = await analyzePhoto(hidden);
+    expect(a.faces).toHaveLength(0);
+    expect(hasPeople(a)).toBe(true);
+    expect(a.coverage).toBeGreaterThan(0.2);
+    // every style draws such a person (the subject's treatment without a face's), 3d's depth of field among them
+    const img = await decodeInput(hidden, { maxSize: 256 });
+    for (const id of STYLE_IDS) expect(applyStyle(img, id, a).width).toBe(256);
+    expect(applyStyle(img, '3d', a).data.equals(applyStyle(img, '3d', null).data)).toBe(false);
+  });
+
+  it('finds nobody in photos without people, nor in the motorcycle behind the small faces', async () => {
+    for (const name of ['chelsea.png', 'coffee.png', 'motorcycle_left.png', 'rocket.jpg']) {
+      const a = await analyzePhoto(photo(name));
+      expect([name, a.faces.length, a.mask]).toEqual([name, 0, null]);
+    }
+    const bg = await scene([]);
+    for (const png of [bg, await greyscale(bg), await darken(bg)])
+      expect((await analyzePhoto(png)).faces).toHaveLength(0);
+  });
+});
