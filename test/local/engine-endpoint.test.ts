@@ -105,7 +105,11 @@ describe('local engine endpoint: MaxConcurrency', () => {
       endpoint.setMaxConcurrency(1);
       const first = invoke();
       await heldCount(1);
-      const request = { input: { bucket: 'b', key: 'k' }, kind: 'image' as const, outputs: [] };
+      const request = {
+        input: { bucket: 'b', key: 'k' },
+        kind: 'image' as const,
+        outputs: [{ style: 'sketch' as const, bucket: 'b', key: 'out' }],
+      };
       await expect(renderOnEngine(request)).rejects.toMatchObject({ name: ENGINE_ERRORS.throttled });
       releaseAll();
       await first;
