@@ -12,7 +12,7 @@ import { DEFAULT_SUPPORT_EMAIL, RETENTION_DAYS } from './privacy';
 import type { StyleId } from './styles';
 
 /** Default generative styles: at least `3d` and `anime` in every deployed environment (and in `npm start`). */
-const DEFAULT_GENERATIVE: StyleId[] = ['3d', 'anime'];
+export const DEFAULT_GENERATIVE: readonly StyleId[] = ['3d', 'anime'];
 /** Presets of these styles, their model called through the inference profile of the region's geography. */
 export const generativePresets = (ids: readonly StyleId[], region: string): GenerativeStyles =>
   Object.fromEntries(ids.map((id) => [id, generativePreset(id, region)]));
