@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_GENERATIVE } from '../../domain/config';
+import { DEFAULT_GENERATIVE } from '../../domain/generative';
 import { getStyle, isStyleId, type StyleId } from '../../domain/styles';
 
 /** The photos a figure may show: what is in them (for alt text) and whose they are (for the caption). */

@@ -12,6 +12,7 @@ import matter from 'gray-matter';
 import sharp from 'sharp';
 import { closeAnalysisThread, closeStylePool, renderStyle } from '../../engine/index';
 import { pageHtml, readContent } from '../build/content';
+import { ENGINE_SAMPLE } from '../src/pages/home/landing-sample';
 import {
   FIGURE_LONG_SIDE,
   FIGURE_MANIFEST,
@@ -68,7 +69,8 @@ function pages(): { file: string; spec: FigureSpec }[] {
 
 async function main(): Promise<void> {
   const all = pages();
-  const specs = [...new Map(all.map((p) => [figureKey(p.spec), p.spec])).values()].sort((a, b) =>
+  // The landing's engine sample (frontend/src/pages/home/landing-sample.ts) is a figure too.
+  const specs = [...new Map([...all.map((p) => p.spec), ENGINE_SAMPLE].map((s) => [figureKey(s), s])).values()].sort((a, b) =>
     figureKey(a).localeCompare(figureKey(b)),
   );
   const rendered = new Map<string, Rendered>();
