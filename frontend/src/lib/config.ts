@@ -70,7 +70,7 @@ export function useGenerativeStandIn(): boolean {
 /** What a stand-in's tile and image page say (frontend/src/pages/home/StyleStep.tsx, ImagePage.tsx). */
 export const STAND_IN_LABEL = 'Local approximation';
 export const STAND_IN_NOTE =
-  "Drawn by this local runtime's engine stand-in: an approximation, not the AI model's output. The deployed app's AI model draws this style, and its image looks different.";
+  "Drawn by this local runtime's engine stand-in: an approximation, not the AI model's output, which looks different.";
 
 /** 'Payment system ready' = config loaded and payments are live (not pre-launch). */
 export function isPaymentReady(s: ConfigState): boolean {
