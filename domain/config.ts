@@ -6,13 +6,11 @@
  */
 import { z } from 'zod';
 import { paymentMode } from './contract';
-import { DEFAULT_BEDROCK_REGION, type GenerativeStyles, generativePreset } from './generative';
+import { DEFAULT_BEDROCK_REGION, DEFAULT_GENERATIVE, type GenerativeStyles, generativePreset } from './generative';
 import { DEFAULT_ORDER_DEADLINE_MINUTES } from './orders';
 import { DEFAULT_SUPPORT_EMAIL, RETENTION_DAYS } from './privacy';
 import type { StyleId } from './styles';
 
-/** Default generative styles: at least `3d` and `anime` in every deployed environment (and in `npm start`). */
-const DEFAULT_GENERATIVE: StyleId[] = ['3d', 'anime'];
 /** Presets of these styles, their model called through the inference profile of the region's geography. */
 export const generativePresets = (ids: readonly StyleId[], region: string): GenerativeStyles =>
   Object.fromEntries(ids.map((id) => [id, generativePreset(id, region)]));

@@ -56,6 +56,8 @@ export const deliveredImage = z.object({
   styleId: z.string(),
   imageHash: z.string(),
   description: z.string().optional(),
+  /** A generative AI model draws this style in this deployment (as available-styles' aiGenerated). */
+  aiGenerated: z.boolean().optional(),
 });
 export type GeneratedImage = z.infer<typeof deliveredImage>;
 
@@ -75,12 +77,16 @@ export const contract = {
     response: z.object({ status: z.literal('ok'), time: z.string() }),
   },
   config: {
-    /** `supportEmail`: where visitors write to (footer, legal pages). */
+    /**
+     * `supportEmail`: where visitors write to (footer, legal pages). `generativeStandIn`: the styles marked
+     * aiGenerated are drawn by the local runtime's engine stand-in, not the model (only `npm start` sets it).
+     */
     response: z.object({
       brand: z.string(),
       paymentMode,
       publishableKey: z.string().nullable(),
       supportEmail: z.string(),
+      generativeStandIn: z.boolean(),
     }),
   },
   'available-styles': {

@@ -31,6 +31,9 @@ export interface GenerativeStyleSettings {
 
 export type GenerativeStyles = Partial<Record<StyleId, GenerativeStyleSettings>>;
 
+/** Default generative styles: at least `3d` and `anime` in every deployed environment (and in `npm start`). */
+export const DEFAULT_GENERATIVE: readonly StyleId[] = ['3d', 'anime'];
+
 /** Stable Image Control Structure on Bedrock (docs/bedrock.md says why this model): the foundation model. */
 export const CONTROL_STRUCTURE_MODEL_ID = 'stability.stable-image-control-structure-v1:0';
 

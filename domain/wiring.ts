@@ -53,6 +53,11 @@ export const ENV = {
   engineMaxConcurrency: 'ENGINE_MAX_CONCURRENCY',
   /** Minutes a paid order has from its payment (domain/orders.ts orderTimeline). */
   orderDeadlineMinutes: 'ORDER_DEADLINE_MINUTES',
+  /**
+   * 'true' only in the local runtime when its Bedrock stand-in draws the generative styles with the engine: the
+   * browser then labels those images as the stand-in's approximation (GET /api/config). The stack never sets it.
+   */
+  generativeStandIn: 'GENERATIVE_STAND_IN',
 } as const;
 
 /** Template metadata key that names a function's source module; the local runtime maps functions back to code with it. */

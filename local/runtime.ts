@@ -198,7 +198,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
             requestsPerMinute: opts.bedrockRequestsPerMinute,
             unsubscribedModels: opts.bedrockUnsubscribedModels,
           });
-    if (given && !ownBedrockUrls.has(given)) log(`Generative styles use ${given} (credentials from the default chain)`);
+    const standIn = !(given && !ownBedrockUrls.has(given));
+    if (!standIn) log(`Generative styles use ${given} (credentials from the default chain)`);
     started.push(bedrock);
     ownBedrockUrls.add(bedrock.url);
 
@@ -229,6 +230,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     if (opts.engineMaxConcurrency !== undefined) env[ENV.engineMaxConcurrency] = String(opts.engineMaxConcurrency);
     // Links in e-mails and Checkout redirects lead back to this app, not to the template's CloudFront domain.
     env.SITE_URL = url;
+    // The engine draws the generative styles here: the browser says so on their tiles and image pages.
+    if (standIn) env[ENV.generativeStandIn] = 'true';
     // Powertools: metrics (EMF on stdout) and X-Ray are AWS's; logs show warnings and errors unless the shell asks
     // for more (opts.logLevel; npm start passes POWERTOOLS_LOG_LEVEL). Many invocations share this process, so each runs in its own
     // invocation store, as on Lambda's multi-concurrency runtime (local/invoke-store.ts).

@@ -19,6 +19,7 @@ import type { Plugin } from 'vite';
 import { CONTENT_COLLECTIONS, type ContentCollection, slugFromFile } from '../../domain/site-routes';
 import { type ContentEntry, sortEntries, titleFromSlug } from '../src/blog/content';
 import { resolveFacts } from '../src/blog/facts';
+import { type FigureManifest, figureHtml, figureSpec, readManifest, withFigure } from './figures';
 
 const VIRTUAL_ID = 'virtual:content';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
@@ -49,9 +50,11 @@ function text(value: unknown, file: string): string | undefined {
   return undefined;
 }
 
-/** A page's body as HTML, its facts filled in. */
-export function pageHtml(file: string): string {
-  return markdownToHtml(resolveFacts(matter(fs.readFileSync(file, 'utf8')).content, file));
+/** A page's body as HTML, its facts filled in and its before/after figure (frontend/build/figures.ts) placed. */
+export function pageHtml(file: string, manifest: FigureManifest = readManifest()): string {
+  const { data, content } = matter(fs.readFileSync(file, 'utf8'));
+  const body = markdownToHtml(resolveFacts(content, file));
+  return withFigure(body, figureHtml(figureSpec(data, file), manifest, file));
 }
 
 export interface ContentFile { entry: ContentEntry; file: string }

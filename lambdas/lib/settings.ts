@@ -75,6 +75,10 @@ export const settings = {
   get orderDeadlineMinutes() {
     return setting('orderDeadlineMinutes');
   },
+  /** The generative styles are drawn by the local runtime's engine stand-in, not a model (ENV.generativeStandIn). */
+  get generativeStandIn() {
+    return process.env[ENV.generativeStandIn] === 'true';
+  },
   /** Where visitors write to (supportEmail, domain/config.ts). */
   get supportEmail() {
     return required(ENV.supportEmail);

@@ -11,6 +11,7 @@ export const handler = httpHandler(async () =>
       paymentMode: settings.paymentMode,
       publishableKey: settings.stripePublishableKey,
       supportEmail: settings.supportEmail,
+      generativeStandIn: settings.generativeStandIn,
     },
     { 'cache-control': 'public, max-age=60' },
   ),

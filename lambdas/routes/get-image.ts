@@ -5,8 +5,9 @@ import { httpHandler, notFound, pathParam, respond } from '../lib/http';
 import { getImage } from '../lib/images';
 import { mediaKey, presignDownload } from '../lib/media';
 import { deliveredStyles } from '../lib/outputs';
+import { isGenerative } from '../lib/renderer';
 
-/** GET /api/image/{hash}/{style} → {url, styleName, styleId, imageHash, description} of a delivered image. */
+/** GET /api/image/{hash}/{style} → {url, styleName, styleId, imageHash, description, aiGenerated} of a delivered image. */
 export const handler = httpHandler(async (event) => {
   const hash = pathParam(event, 'hash');
   const styleId = pathParam(event, 'style');
@@ -20,5 +21,6 @@ export const handler = httpHandler(async (event) => {
     styleId: style.id,
     imageHash: hash,
     description: style.description,
+    aiGenerated: isGenerative(style.id),
   });
 });

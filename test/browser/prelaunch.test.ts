@@ -48,7 +48,9 @@ describe('pre-launch sign-up in the browser', () => {
       await page.getByRole('heading', { level: 1, name: 'Be the First to Zap Your Photos!' }).waitFor();
       expect(await page.getByText('Payments are not live yet.').isVisible()).toBe(true);
       expect(await page.getByRole('img', { name: /Original photo/ }).count()).toBe(1);
-      expect(await page.getByRole('img', { name: /Pixar-like 3D cartoon/ }).count()).toBe(1);
+      // The sample says who drew it: the engine, in a style it draws in the product, not the model's 3D look.
+      expect(await page.getByRole('img', { name: /drawn by our cartoon engine/ }).count()).toBe(1);
+      expect(await page.locator('[data-sample-note]').innerText()).toContain('made by the AI model');
       await axe('signup');
 
       const email = page.getByLabel('Email address');

@@ -46,7 +46,21 @@ describe('wizard in the browser', () => {
       .getByRole('region', { name: 'Notifications' })
       .getByText('1 / 1 images passed moderation.')
       .waitFor({ timeout: 30_000 });
-    const styles = (await (await fetch(`${runtime.url}/api/available-styles`)).json()).styles as { id: string }[];
+    const styles = (await (await fetch(`${runtime.url}/api/available-styles`)).json()).styles as {
+      id: string;
+      name: string;
+      aiGenerated: boolean;
+    }[];
+    // npm start's Bedrock stand-in draws the generative styles with the engine: their tiles say so, none says
+    // "AI-generated", and the note names them.
+    const generative = styles.filter((s) => s.aiGenerated);
+    expect(generative.length).toBeGreaterThan(0);
+    await page.locator('[data-stand-in-note]').waitFor();
+    expect(await page.locator('[data-stand-in]').count()).toBe(generative.length);
+    expect(await page.getByText('AI-generated', { exact: true }).count()).toBe(0);
+    const note = await page.locator('[data-stand-in-note]').innerText();
+    for (const s of generative) expect(note).toContain(s.name);
+    expect(note).toContain("not the AI model's output");
     // Every tile shows this photo's own preview, served from the media bucket.
     await page.waitForFunction(
       ({ hash, count }) => document.querySelectorAll(`img[src*="/previews/${hash}/"]`).length === count,

@@ -41,6 +41,7 @@ describe('isPaymentReady', () => {
       paymentMode,
       publishableKey: null,
       supportEmail: 'support@toonzap.example',
+      generativeStandIn: false,
     });
     expect(isPaymentReady({ status: 'ready', config: cfg('prelaunch') })).toBe(false);
     expect(isPaymentReady({ status: 'ready', config: cfg('stripe') })).toBe(true);

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../domain/api-routes';
 import { RETENTION_DAYS } from '../../domain/privacy';
-import { ENTRY_METADATA_KEY, TABLES } from '../../domain/wiring';
+import { ENTRY_METADATA_KEY, ENV, TABLES } from '../../domain/wiring';
 import { ENVIRONMENTS, resolveConfig } from '../../lib/config';
 import { ToonZapStack } from '../../lib/toonzap-stack';
 import { rateMs, readModel, synthesizeLocal } from '../../local/template';
@@ -101,6 +101,12 @@ describe('ToonZap stack', () => {
       'analysis/': RETENTION_DAYS.uploads,
     });
     for (const r of rules) expect(r.Status).toBe('Enabled');
+  });
+
+  test('no deployed function is told its generative styles are the local stand-in', () => {
+    const fns = Object.values(template.findResources('AWS::Lambda::Function'));
+    expect(fns.length).toBeGreaterThan(0);
+    for (const fn of fns) expect(fn.Properties.Environment?.Variables?.[ENV.generativeStandIn]).toBeUndefined();
   });
 
   test('support address: per environment, overridable, on every function and validated', () => {

@@ -129,6 +129,8 @@ describe('orders', () => {
       styleName: 'Anime',
       imageHash: hash,
       description: expect.any(String),
+      // The model draws anime here (the image page says so, or that the local stand-in drew it).
+      aiGenerated: true,
     });
     const oneRes = await fetch(one.body.url);
     expect(oneRes.status).toBe(200);

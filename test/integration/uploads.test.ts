@@ -34,6 +34,8 @@ describe('uploads', () => {
         paymentMode: 'simulated',
         publishableKey: null,
         supportEmail: 'support@toonzap.example',
+        // npm start's Bedrock stand-in draws the generative styles with the engine: the browser must say so.
+        generativeStandIn: true,
       },
     });
     const styles = await client.get('/api/available-styles');

@@ -59,6 +59,19 @@ export function useSupportEmail(): string {
   return useConfig().config?.supportEmail || DEFAULT_SUPPORT_EMAIL;
 }
 
+/**
+ * True when this runtime's generative styles are drawn by the local runtime's engine stand-in, not the AI model
+ * (GET /api/config `generativeStandIn`; only `npm start` sets it): their tiles and image pages say so.
+ */
+export function useGenerativeStandIn(): boolean {
+  return useConfig().config?.generativeStandIn === true;
+}
+
+/** What a stand-in's tile and image page say (frontend/src/pages/home/StyleStep.tsx, ImagePage.tsx). */
+export const STAND_IN_LABEL = 'Local approximation';
+export const STAND_IN_NOTE =
+  "Drawn by this local runtime's engine stand-in: an approximation, not the AI model's output, which looks different.";
+
 /** 'Payment system ready' = config loaded and payments are live (not pre-launch). */
 export function isPaymentReady(s: ConfigState): boolean {
   return s.status === 'ready' && !!s.config && s.config.paymentMode !== 'prelaunch';

@@ -36,6 +36,9 @@ const PROSE = [
   '[&_blockquote]:mt-4 [&_blockquote]:border-l-4 [&_blockquote]:border-primary/40 [&_blockquote]:pl-4 [&_blockquote]:italic',
   '[&_code]:rounded [&_code]:bg-muted [&_code]:px-1.5 [&_code]:py-0.5 [&_code]:text-sm [&_strong]:font-semibold [&_strong]:text-foreground',
   '[&_hr]:my-8 [&_hr]:border-border [&_img]:mt-4 [&_img]:rounded-xl',
+  // The before/after figure (frontend/build/figures.ts): two images side by side, sized by their width/height.
+  '[&_figure]:mt-8 [&_figure>div]:grid [&_figure>div]:grid-cols-2 [&_figure>div]:gap-3 [&_figure_img]:mt-0 [&_figure_img]:h-auto [&_figure_img]:w-full [&_figure_img]:border [&_figure_img]:border-border [&_figure_img]:bg-muted',
+  '[&_figcaption]:mt-3 [&_figcaption]:text-sm [&_figcaption]:leading-6 [&_figcaption]:text-muted-foreground',
   '[&_table]:mt-4 [&_table]:block [&_table]:overflow-x-auto [&_table]:text-left [&_table]:text-[15px] [&_th]:border-b [&_th]:border-border [&_th]:px-3 [&_th]:py-2 [&_th]:font-semibold [&_td]:border-b [&_td]:border-border [&_td]:px-3 [&_td]:py-2',
 ].join(' ');
 

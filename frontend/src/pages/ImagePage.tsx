@@ -7,7 +7,7 @@ import { ButtonLink } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
 import { Skeleton } from '../components/ui/Skeleton';
 import { getImage } from '../lib/api';
-import { useBrand } from '../lib/config';
+import { STAND_IN_LABEL, STAND_IN_NOTE, useBrand, useGenerativeStandIn } from '../lib/config';
 import { downloadImage } from '../lib/downloads';
 import { useDocumentTitle } from '../lib/head';
 import { COPIED_MESSAGES, styleLink, styleShareText } from '../lib/share';
@@ -25,6 +25,7 @@ export function TryYourOwn() {
 export default function ImagePage() {
   const { hash = '', style = '' } = useParams();
   const brand = useBrand();
+  const standIn = useGenerativeStandIn();
   const state = useAsync((signal) => getImage(hash, style, signal), `${hash}/${style}`, 'Failed to load image.');
   useDocumentTitle(state.status === 'ready' ? `${state.data.styleName} style | ${brand}` : brand);
 
@@ -73,6 +74,11 @@ export default function ImagePage() {
           <h1 className="mt-1 text-3xl font-bold tracking-tight sm:text-4xl">{image.styleName}</h1>
           {image.description && (
             <p className="mt-4 text-lg leading-relaxed text-muted-foreground">{image.description}</p>
+          )}
+          {standIn && image.aiGenerated && (
+            <Alert className="mt-6" title={STAND_IN_LABEL}>
+              {STAND_IN_NOTE}
+            </Alert>
           )}
           <ShareActions
             className="mt-8"

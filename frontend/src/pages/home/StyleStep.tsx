@@ -16,7 +16,7 @@ import {
   startThumbnails,
   toDisplayUrl,
 } from '../../lib/api';
-import { useConfig } from '../../lib/config';
+import { STAND_IN_LABEL, STAND_IN_NOTE, useConfig, useGenerativeStandIn } from '../../lib/config';
 import { errorMessage, isAbortError } from '../../lib/http';
 import { pollJobUntilSuccess } from '../../lib/polling';
 import { StepHeader } from './StepHeader';
@@ -168,6 +168,8 @@ export default function StyleStep({
     onModeration,
   );
   const prelaunch = useConfig().config?.paymentMode === 'prelaunch';
+  const standIn = useGenerativeStandIn();
+  const standInStyles = standIn ? (styles ?? []).filter((s) => s.aiGenerated).map((s) => s.name) : [];
   const noneAllowed = allowed !== null && allowed.length === 0;
   const canContinue = selected.length > 0 && !(noneAllowed && !prelaunch);
 
@@ -321,8 +323,11 @@ export default function StyleStep({
                       <span aria-hidden="true" className="absolute inset-0 animate-pulse bg-white/15" />
                     )}
                     {style.aiGenerated && (
-                      <span className="absolute top-2 left-2 rounded-full bg-black/65 px-2 py-0.5 text-[11px] font-semibold text-white shadow">
-                        AI-generated
+                      <span
+                        data-stand-in={standIn || undefined}
+                        className="absolute top-2 left-2 rounded-full bg-black/65 px-2 py-0.5 text-[11px] font-semibold text-white shadow"
+                      >
+                        {standIn ? STAND_IN_LABEL : 'AI-generated'}
                       </span>
                     )}
                     {paused && (
@@ -353,6 +358,11 @@ export default function StyleStep({
             );
           })}
         </ul>
+      )}
+      {standInStyles.length > 0 && (
+        <p data-stand-in-note className="mt-4 text-sm text-muted-foreground">
+          {`${STAND_IN_LABEL}: ${standInStyles.join(' and ')}. ${STAND_IN_NOTE}`}
+        </p>
       )}
 
       <div className="fixed inset-x-0 bottom-0 z-20 border-t border-border bg-background/90 backdrop-blur-md">

@@ -1,0 +1,108 @@
+/**
+ * Renders the articles' and guides' before/after figures (frontend/build/figures.ts) with the engine:
+ *   npm run figures            render each (photo, style) the pages name once, write frontend/public/figures/*.webp
+ *                              (named by content hash) and frontend/build/figures.json; remove figures no page uses
+ *   tsx frontend/scripts/figures.ts --print   write nothing; print JSON of every page's figure and body HTML and the
+ *                              SHA-256 of each render (what test/frontend/figures.test.ts compares with figures.json)
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import matter from 'gray-matter';
+import sharp from 'sharp';
+import { closeAnalysisThread, closeStylePool, renderStyle } from '../../engine/index';
+import { pageHtml, readContent } from '../build/content';
+import { ENGINE_SAMPLE } from '../src/pages/home/landing-sample';
+import {
+  FIGURE_LONG_SIDE,
+  FIGURE_MANIFEST,
+  FIGURE_PHOTO_DIR,
+  FIGURE_PUBLIC_DIR,
+  type FigureManifest,
+  type FigureRecord,
+  type FigureSpec,
+  figureKey,
+  figureSpec,
+} from '../build/figures';
+
+const REPO_ROOT = path.resolve(__dirname, '../..');
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const stem = (photo: string) => photo.replace(/\.[a-z]+$/, '').replace(/_/g, '-');
+
+/** WebP at a quality that keeps the styles' edges clean in a few tens of KB. */
+const webp = (s: sharp.Sharp) => s.webp({ quality: 78, effort: 6 }).toBuffer();
+
+interface Rendered {
+  record: FigureRecord;
+  files: Map<string, Buffer>;
+}
+
+async function render(spec: FigureSpec): Promise<Rendered> {
+  const photo = fs.readFileSync(path.join(FIGURE_PHOTO_DIR, spec.photo));
+  const png = await renderStyle(photo, spec.style, { maxSize: FIGURE_LONG_SIDE });
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = info;
+  const after = await webp(sharp(png));
+  const before = await webp(sharp(photo).removeAlpha().resize(width, height, { fit: 'fill', kernel: 'lanczos3' }));
+  const afterFile = `${stem(spec.photo)}-${spec.style}-${sha256(after).slice(0, 10)}.webp`;
+  const beforeFile = `${stem(spec.photo)}-${sha256(before).slice(0, 10)}.webp`;
+  return {
+    record: {
+      before: { file: beforeFile, width, height },
+      after: { file: afterFile, width, height },
+      renderSha256: sha256(data),
+    },
+    files: new Map([
+      [beforeFile, before],
+      [afterFile, after],
+    ]),
+  };
+}
+
+/** Every page's figure, and the distinct figures in a stable order. */
+function pages(): { file: string; spec: FigureSpec }[] {
+  return readContent(REPO_ROOT).map(({ file }) => ({
+    file: path.relative(REPO_ROOT, file),
+    spec: figureSpec(matter(fs.readFileSync(file, 'utf8')).data, file),
+  }));
+}
+
+async function main(): Promise<void> {
+  const all = pages();
+  // The landing's engine sample (frontend/src/pages/home/landing-sample.ts) is a figure too.
+  const specs = [...new Map([...all.map((p) => p.spec), ENGINE_SAMPLE].map((s) => [figureKey(s), s])).values()].sort((a, b) =>
+    figureKey(a).localeCompare(figureKey(b)),
+  );
+  const rendered = new Map<string, Rendered>();
+  for (const spec of specs) rendered.set(figureKey(spec), await render(spec));
+  const manifest: FigureManifest = Object.fromEntries([...rendered].map(([k, r]) => [k, r.record]));
+
+  if (process.argv.includes('--print')) {
+    const renders = Object.fromEntries([...rendered].map(([k, r]) => [k, r.record.renderSha256]));
+    const html = Object.fromEntries(all.map((p) => [p.file, pageHtml(path.join(REPO_ROOT, p.file))]));
+    process.stdout.write(`${JSON.stringify({ pages: all, renders, html })}\n`);
+    return;
+  }
+
+  fs.mkdirSync(FIGURE_PUBLIC_DIR, { recursive: true });
+  const keep = new Set<string>();
+  for (const [key, r] of rendered) {
+    for (const [name, bytes] of r.files) {
+      fs.writeFileSync(path.join(FIGURE_PUBLIC_DIR, name), bytes);
+      keep.add(name);
+    }
+    console.log(
+      `${key}: ${r.record.after.width}×${r.record.after.height}, after ${(r.files.get(r.record.after.file)?.length ?? 0) / 1024 | 0} KB`,
+    );
+  }
+  for (const name of fs.readdirSync(FIGURE_PUBLIC_DIR)) if (!keep.has(name)) fs.rmSync(path.join(FIGURE_PUBLIC_DIR, name));
+  fs.writeFileSync(FIGURE_MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
+  console.log(`${specs.length} figures for ${all.length} pages in ${path.relative(REPO_ROOT, FIGURE_PUBLIC_DIR)}`);
+}
+
+main()
+  .catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => Promise.all([closeStylePool(), closeAnalysisThread()]));
