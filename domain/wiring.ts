@@ -146,6 +146,9 @@ export const METRICS = {
   modelErrors: 'ModelErrors',
   /** Generative model calls refused for the account's configuration (access, subscription, model id): alarmed at once. */
   modelMisconfigured: 'ModelMisconfigured',
+  /** Paid images checked by the quality gate (engine/quality-gate.ts), and those it failed: alarmed on the rate. */
+  qualityChecks: 'QualityChecks',
+  qualityFailures: 'QualityFailures',
   /** API answers of 500 or more, with dimension `route` (the route key, e.g. `POST /api/stripe-webhook`). */
   serverErrors: 'ServerErrors',
   /** Orders or jobs the reconciler had to repair (each one is a failure something else missed). */

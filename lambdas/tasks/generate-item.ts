@@ -1,6 +1,7 @@
+import { PAID_LONG_SIDE } from '../../domain/image-format';
 import { ITEM_ERRORS, itemKey } from '../../domain/orders';
 import { GENERATIVE_ERRORS, METRICS, WAIT_FOR_CAPACITY } from '../../domain/wiring';
-import { GenerativeError } from '../lib/bedrock';
+import { GenerativeError, seedFor } from '../lib/bedrock';
 import { CapacityBusyError, withCapacity } from '../lib/capacity';
 import { renderOnEngine } from '../lib/engine';
 import { pausePoint } from '../lib/fault-points';
@@ -8,16 +9,50 @@ import { renderGenerative } from '../lib/generative';
 import { getImage } from '../lib/images';
 import { mediaKey, objectExists } from '../lib/media';
 import { allowedUpload } from '../lib/moderation';
-import { countMetric } from '../lib/observability';
+import { countMetric, logger } from '../lib/observability';
 import { finishItem, generationDeadline, getGeneration, markItemQueued } from '../lib/orders';
 import { deliveredStyles, recordOutput } from '../lib/outputs';
-import { previewRenderer, rendererFor } from '../lib/renderer';
+import { previewRenderer, type Renderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
 import { taskHandler } from '../lib/task';
 import type { WorkItem } from './order-prepare';
 
-/** The paid engine render: full resolution, no watermark (generative styles use their configured output size). */
-const OUTPUT_SIZE = 2048;
+/** Tries of a generative image the quality gate fails: the first and at most 2 more, each with a new seed. */
+export const GENERATIVE_TRIES = 3;
+
+/**
+ * A paid generative image, stored only if the quality gate (engine/quality-gate.ts) passes it: the model is asked
+ * again with a new seed (each try takes one of the model's requests from admission control) until it passes or the
+ * tries are spent. Returns null when stored, else the last gate failure's reason. The model's image is enlarged to
+ * the paid size when smaller. No capacity for a try throws CapacityBusyError (the item waits and starts again).
+ */
+async function renderGenerativeGated(
+  input: WorkItem,
+  renderer: Extract<Renderer, { kind: 'bedrock' }>,
+  holder: string,
+  key: string,
+): Promise<string | null> {
+  let reason = '';
+  for (let attempt = 0; attempt < GENERATIVE_TRIES; attempt++) {
+    const seed = seedFor(renderer.settings, input.image_hash, input.style, attempt);
+    const run = await withCapacity(renderer, holder, 'paid', () =>
+      renderGenerative(input.image_hash, input.style, renderer.settings, {
+        key,
+        inputSize: renderer.settings.outputSize,
+        size: PAID_LONG_SIDE,
+        enlarge: true,
+        watermark: false,
+        gate: true,
+        seed,
+      }),
+    );
+    if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
+    if (run.value.stored) return null;
+    reason = run.value.quality.reason;
+    logger.warn('quality gate failed', { order_id: input.order_id, style: input.style, attempt, seed, reason });
+  }
+  return `${reason} (${GENERATIVE_TRIES} tries)`;
+}
 
 /**
  * Order pipeline, one Map iteration: renders one (photo, style) with the style's renderer (lambdas/lib/renderer.ts)
@@ -54,24 +89,16 @@ async function run(input: WorkItem) {
         GENERATIVE_ERRORS.rendererChanged,
       );
     }
-    const render = async () => {
-      if (renderer.kind === 'bedrock') {
-        await renderGenerative(input.image_hash, input.style, renderer.settings, {
-          key,
-          inputSize: renderer.settings.outputSize,
-          size: renderer.settings.outputSize,
-          watermark: false,
-        });
-      } else {
-        const bucket = settings.mediaBucket;
-        await renderOnEngine({
-          input: { bucket, key: mediaKey.upload(input.image_hash) },
-          kind: 'image',
-          size: OUTPUT_SIZE,
-          watermark: false,
-          outputs: [{ style: input.style, bucket, key }],
-        });
-      }
+    // The engine's paid render; a generative one is run per try below.
+    const renderEngine = async () => {
+      const bucket = settings.mediaBucket;
+      await renderOnEngine({
+        input: { bucket, key: mediaKey.upload(input.image_hash) },
+        kind: 'image',
+        size: PAID_LONG_SIDE,
+        watermark: false,
+        outputs: [{ style: input.style, bucket, key }],
+      });
     };
     // Waiting (no capacity, throttled, misconfigured) lasts until the order's deadline; then the item is refunded.
     const waitOrGiveUp = async (reason: string) => {
@@ -84,8 +111,16 @@ async function run(input: WorkItem) {
     };
     const holder = `${input.order_id}:${itemKey(input.image_hash, input.style)}`;
     try {
-      const run = await withCapacity(renderer, holder, 'paid', render);
-      if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
+      if (renderer.kind === 'bedrock') {
+        const failed = await renderGenerativeGated(input, renderer, holder, key);
+        if (failed) {
+          await finishItem(input.order_id, input, { status: 'failed', error: ITEM_ERRORS.quality, detail: failed });
+          return { quality: failed };
+        }
+      } else {
+        const run = await withCapacity(renderer, holder, 'paid', renderEngine);
+        if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
+      }
     } catch (err) {
       if (WAIT_FOR_CAPACITY.includes((err as Error).name)) {
         const gaveUp = await waitOrGiveUp(`${(err as Error).name}: ${(err as Error).message}`);
