@@ -1,6 +1,6 @@
 import { PAID_LONG_SIDE } from '../../domain/image-format';
 import { ITEM_ERRORS, itemKey } from '../../domain/orders';
-import { GENERATIVE_ERRORS, METRICS, WAIT_FOR_CAPACITY } from '../../domain/wiring';
+import { GENERATIVE_ERRORS, GENERATIVE_TRIES, METRICS, WAIT_FOR_CAPACITY } from '../../domain/wiring';
 import { GenerativeError, seedFor } from '../lib/bedrock';
 import { CapacityBusyError, withCapacity } from '../lib/capacity';
 import { renderOnEngine } from '../lib/engine';
@@ -10,47 +10,53 @@ import { getImage } from '../lib/images';
 import { mediaKey, objectExists } from '../lib/media';
 import { allowedUpload } from '../lib/moderation';
 import { countMetric, logger } from '../lib/observability';
-import { finishItem, generationDeadline, getGeneration, markItemQueued } from '../lib/orders';
+import {
+  countQualityTry,
+  finishItem,
+  type GenerationItem,
+  generationDeadline,
+  getGeneration,
+  markItemQueued,
+} from '../lib/orders';
 import { deliveredStyles, recordOutput } from '../lib/outputs';
 import { previewRenderer, type Renderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
 import { taskHandler } from '../lib/task';
 import type { WorkItem } from './order-prepare';
 
-/** Tries of a generative image the quality gate fails: the first and at most 2 more, each with a new seed. */
-export const GENERATIVE_TRIES = 3;
-
 /**
- * A paid generative image, stored only if the quality gate (engine/quality-gate.ts) passes it: the model is asked
- * again with a new seed (each try takes one of the model's requests from admission control) until it passes or the
- * tries are spent. Returns null when stored, else the last gate failure's reason. The model's image is enlarged to
- * the paid size when smaller. No capacity for a try throws CapacityBusyError (the item waits and starts again).
+ * One try of a paid generative image, stored only if the quality gate (engine/quality-gate.ts) passes it; the model's
+ * image is enlarged to the paid size when smaller. The try takes one of the model's requests from admission control
+ * (none left: CapacityBusyError, the item waits). A failure is counted on the item: with tries left it throws
+ * GenerativeQualityRetry (the pipeline's Retry runs the task again, which asks with the next seed), else it returns
+ * the gate's reason. One model call per invocation, so tries never add up past the task's timeout.
  */
 async function renderGenerativeGated(
   input: WorkItem,
+  item: GenerationItem,
   renderer: Extract<Renderer, { kind: 'bedrock' }>,
   holder: string,
   key: string,
 ): Promise<string | null> {
-  let reason = '';
-  for (let attempt = 0; attempt < GENERATIVE_TRIES; attempt++) {
-    const seed = seedFor(renderer.settings, input.image_hash, input.style, attempt);
-    const run = await withCapacity(renderer, holder, 'paid', () =>
-      renderGenerative(input.image_hash, input.style, renderer.settings, {
-        key,
-        inputSize: renderer.settings.outputSize,
-        size: PAID_LONG_SIDE,
-        enlarge: true,
-        watermark: false,
-        gate: true,
-        seed,
-      }),
-    );
-    if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
-    if (run.value.stored) return null;
-    reason = run.value.quality.reason;
-    logger.warn('quality gate failed', { order_id: input.order_id, style: input.style, attempt, seed, reason });
-  }
+  const attempt = item.quality_tries ?? 0;
+  const seed = seedFor(renderer.settings, input.image_hash, input.style, attempt);
+  const run = await withCapacity(renderer, holder, 'paid', () =>
+    renderGenerative(input.image_hash, input.style, renderer.settings, {
+      key,
+      inputSize: renderer.settings.outputSize,
+      size: PAID_LONG_SIDE,
+      enlarge: true,
+      watermark: false,
+      gate: true,
+      seed,
+    }),
+  );
+  if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
+  if (run.value.stored) return null;
+  const { reason } = run.value.quality;
+  const tries = await countQualityTry(input.order_id, input);
+  logger.warn('quality gate failed', { order_id: input.order_id, style: input.style, attempt, seed, tries, reason });
+  if (tries < GENERATIVE_TRIES) throw new GenerativeError(reason, GENERATIVE_ERRORS.qualityRetry);
   return `${reason} (${GENERATIVE_TRIES} tries)`;
 }
 
@@ -112,7 +118,7 @@ async function run(input: WorkItem) {
     const holder = `${input.order_id}:${itemKey(input.image_hash, input.style)}`;
     try {
       if (renderer.kind === 'bedrock') {
-        const failed = await renderGenerativeGated(input, renderer, holder, key);
+        const failed = await renderGenerativeGated(input, item, renderer, holder, key);
         if (failed) {
           await finishItem(input.order_id, input, { status: 'failed', error: ITEM_ERRORS.quality, detail: failed });
           return { quality: failed };
