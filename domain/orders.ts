@@ -57,6 +57,7 @@ export const ITEM_ERRORS = {
   render: 'This image could not be generated.',
   stopped: 'Processing stopped because of a technical problem.',
   deadline: 'This image could not be made in time: we were too busy.',
+  quality: 'This image did not pass our quality check (it came out blank or lost the photo) after three tries.',
 } as const;
 
 /** Key of an item in the generation record's item map. Hashes are hex and style ids have no ':'. */

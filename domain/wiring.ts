@@ -107,8 +107,15 @@ export const GENERATIVE_ERRORS = {
   refused: 'GenerativeRefused',
   rendererChanged: 'RendererChanged',
   misconfigured: 'GenerativeMisconfigured',
+  /** The quality gate failed a paid image and tries are left: asked again with a new seed (its own Retry). */
+  qualityRetry: 'GenerativeQualityRetry',
 } as const;
 export type GenerativeErrorName = (typeof GENERATIVE_ERRORS)[keyof typeof GENERATIVE_ERRORS];
+/**
+ * Tries of a paid generative image the quality gate (engine/quality-gate.ts) fails: the first and at most 2 more,
+ * each a new invocation of generate-item (one model call each, inside the task's timeout) with a new seed.
+ */
+export const GENERATIVE_TRIES = 3;
 /** Retried soon with backoff: these pass in seconds. */
 export const GENERATIVE_RETRYABLE: readonly GenerativeErrorName[] = [GENERATIVE_ERRORS.unavailable];
 
@@ -151,6 +158,9 @@ export const METRICS = {
   modelErrors: 'ModelErrors',
   /** Generative model calls refused for the account's configuration (access, subscription, model id): alarmed at once. */
   modelMisconfigured: 'ModelMisconfigured',
+  /** Paid images checked by the quality gate (engine/quality-gate.ts), and those it failed: alarmed on the rate. */
+  qualityChecks: 'QualityChecks',
+  qualityFailures: 'QualityFailures',
   /** API answers of 500 or more, with dimension `route` (the route key, e.g. `POST /api/stripe-webhook`). */
   serverErrors: 'ServerErrors',
   /** Orders or jobs the reconciler had to repair (each one is a failure something else missed). */

@@ -26,12 +26,13 @@ export async function encodeOutput(px: Pixels, watermark: boolean, palette: bool
 /**
  * An image made elsewhere (JPEG or PNG bytes) brought to the output rules: decoded with the engine's checks
  * (type from the bytes, pixel limit, EXIF orientation, sRGB), shrunk so the long side is at most `maxSize`
- * (never enlarged), re-encoded as PNG without metadata, watermarked if asked. Throws ImageInputError for bad bytes.
+ * (never enlarged, unless `enlarge`: then a smaller image is enlarged with lanczos3 to exactly `maxSize`, as paid
+ * engine renders are), re-encoded as PNG without metadata, watermarked if asked. Throws ImageInputError for bad bytes.
  */
 export async function normaliseImage(
   bytes: Buffer,
-  opts: { maxSize: number; watermark?: boolean },
+  opts: { maxSize: number; watermark?: boolean; enlarge?: boolean },
 ): Promise<{ png: Buffer; width: number; height: number }> {
-  const img = await decodeInput(bytes, { maxSize: opts.maxSize });
+  const img = await decodeInput(bytes, { maxSize: opts.maxSize, enlarge: opts.enlarge });
   return { png: await encodeOutput(img, opts.watermark ?? false, false), width: img.width, height: img.height };
 }

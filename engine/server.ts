@@ -34,6 +34,7 @@ import {
   warmAnalysisThread,
   warmStylePool,
 } from './index';
+import { checkQuality, type QualityMeasures } from './quality-gate';
 
 /** Largest accepted request body (JSON; a base64 `input.data` image must fit in it). */
 const MAX_BODY = 16 * 1024 * 1024;
@@ -99,12 +100,23 @@ export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer
   return analysis;
 }
 
+/**
+ * Paid images pass the quality gate (quality-gate.ts) before they are stored: a failure is the model's client error
+ * (the order pipeline retries it, then fails and refunds the item with this reason). Previews are not gated: free,
+ * and their 2 s budget has no room for it. Engine styles are deterministic, so no second try is made here.
+ */
+async function gate(photo: Buffer, png: Buffer, style: string): Promise<QualityMeasures> {
+  const q = await checkQuality(photo, png);
+  if (!q.ok) throw new ClientError(`Quality gate failed for ${style}: ${q.reason}`);
+  return { edgeCorrelation: q.edgeCorrelation, contrast: q.contrast };
+}
+
 async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Record<string, unknown>> {
   const t0 = performance.now();
   const bytes = await readInput(s3, req.input);
   const analysis = await cachedAnalysis(s3, req.input.bucket, bytes);
   const wanted = new Set(req.outputs.map((o) => o.style));
-  let rendered: { style: string; png: Buffer }[];
+  let rendered: { style: string; png: Buffer; quality?: QualityMeasures }[];
   if (req.kind === 'thumbnail') {
     const all = await renderAllThumbnails(bytes, {
       size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
@@ -114,19 +126,18 @@ async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Recor
     rendered = all.filter((t) => wanted.has(t.styleId)).map((t) => ({ style: t.styleId, png: t.png }));
   } else {
     rendered = [];
-    for (const style of wanted)
-      rendered.push({
-        style,
-        png: await renderStyle(bytes, style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis }),
-      });
+    for (const style of wanted) {
+      const png = await renderStyle(bytes, style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis });
+      rendered.push({ style, png, quality: await gate(bytes, png, style) });
+    }
   }
-  const byStyle = new Map(rendered.map((r) => [r.style, r.png]));
+  const byStyle = new Map(rendered.map((r) => [r.style, r]));
   const outputs = await Promise.all(
     req.outputs.map(async (o) => {
-      const png = byStyle.get(o.style)!;
+      const { png, quality } = byStyle.get(o.style)!;
       await s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: o.key, Body: png, ContentType: 'image/png' }));
       const meta = await sharp(png).metadata();
-      return { style: o.style, bucket: o.bucket, key: o.key, width: meta.width, height: meta.height };
+      return { style: o.style, bucket: o.bucket, key: o.key, width: meta.width, height: meta.height, quality };
     }),
   );
   return { outputs, ms: Math.round(performance.now() - t0) };
@@ -188,8 +199,9 @@ async function invoke(req: EngineSingleRequest, s3: S3Client): Promise<Record<st
           analysis,
         })
       : await renderStyle(bytes, req.style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis });
+  const quality = req.kind === 'thumbnail' ? undefined : await gate(bytes, png, req.style);
   const meta = await sharp(png).metadata();
-  const result: Record<string, unknown> = { width: meta.width, height: meta.height, style: req.style };
+  const result: Record<string, unknown> = { width: meta.width, height: meta.height, style: req.style, quality };
   if (req.output) {
     await s3.send(
       new PutObjectCommand({ Bucket: req.output.bucket, Key: req.output.key, Body: png, ContentType: 'image/png' }),

@@ -124,6 +124,20 @@ export class Monitoring extends Construct {
       app(METRICS.modelMisconfigured),
       "The account may not call the generative model (access denied, no Marketplace subscription, profile-only model called on demand, model not found): paid generative items wait and are refunded at their order's deadline. Fix it as docs/bedrock.md says; waiting items are retried and delivered.",
     );
+    // A rate, not a count: a few failures of many checks are the gate doing its job; a quarter failing means the
+    // model (or its configuration) went bad, and paid generative items are being retried and refunded.
+    const qualityFailureRate = new cloudwatch.MathExpression({
+      expression: 'IF(checks >= 4, failures / checks, 0)',
+      usingMetrics: { failures: app(METRICS.qualityFailures), checks: app(METRICS.qualityChecks) },
+      period: Duration.minutes(5),
+      label: 'Quality gate failure rate',
+    });
+    alarm(
+      'QualityGateFailureRate',
+      qualityFailureRate,
+      'A quarter or more of the paid generative images checked in 5 minutes (at least 4) failed the quality gate (blank, flat or not the photo\'s structure): they are retried with new seeds and refunded after 3 tries. Look at the model\'s outputs (log line "quality gate failed") and its configuration.',
+      0.25,
+    );
 
     const endpoint = { EndpointName: props.engineEndpointName, VariantName: props.engineVariantName };
     const sagemaker = (metricName: string, statistic: string) =>
@@ -184,6 +198,12 @@ export class Monitoring extends Construct {
       new cloudwatch.GraphWidget({
         title: 'Moderation and previews',
         left: sums(METRICS.moderationRefusals, METRICS.previewsMade),
+        width: 12,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Quality gate (paid generative images)',
+        left: sums(METRICS.qualityChecks, METRICS.qualityFailures),
+        right: [qualityFailureRate],
         width: 12,
       }),
       new cloudwatch.GraphWidget({

@@ -5,7 +5,13 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { Access } from '../domain/api-routes';
 import { orderTimeline } from '../domain/orders';
-import { ENGINE_RETRYABLE, GENERATIVE_RETRYABLE, WAIT_FOR_CAPACITY } from '../domain/wiring';
+import {
+  ENGINE_RETRYABLE,
+  GENERATIVE_ERRORS,
+  GENERATIVE_RETRYABLE,
+  GENERATIVE_TRIES,
+  WAIT_FOR_CAPACITY,
+} from '../domain/wiring';
 import { lambdaTask, taskFunctions } from './pipelines';
 
 export interface OrderPipelineProps {
@@ -180,6 +186,13 @@ export class OrderPipeline extends Construct {
         interval: Duration.seconds(GENERATIVE_RETRY.intervalSeconds),
         backoffRate: GENERATIVE_RETRY.backoffRate,
         maxAttempts: GENERATIVE_RETRY.maxAttempts,
+      })
+      // A paid generative image the quality gate failed, with tries left (generate-item counts them on the item).
+      .addRetry({
+        errors: [GENERATIVE_ERRORS.qualityRetry],
+        interval: Duration.seconds(1),
+        backoffRate: 1,
+        maxAttempts: GENERATIVE_TRIES - 1,
       })
       .addCatch(invoke('itemFailed', 'Record item failure').addRetry(transient), { resultPath: '$.error' });
     const generateAll = new sfn.Map(this, 'Generate images', {

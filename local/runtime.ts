@@ -78,6 +78,8 @@ export interface LocalControls {
   bedrock: {
     setRequestsPerMinute(n: number | undefined): void;
     setUnsubscribed(models: readonly string[]): void;
+    /** The next n model images are blank (the quality gate's tests). */
+    setBlankOutputs(n: number): void;
   };
   engine: {
     setMaxConcurrency(n: number): void;
@@ -300,7 +302,11 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       s3Url: s3.url,
       dynamoUrl: dynamo.url,
       bedrockUrl: bedrock.url,
-      bedrock: { setRequestsPerMinute: bedrock.setRequestsPerMinute, setUnsubscribed: bedrock.setUnsubscribed },
+      bedrock: {
+        setRequestsPerMinute: bedrock.setRequestsPerMinute,
+        setUnsubscribed: bedrock.setUnsubscribed,
+        setBlankOutputs: bedrock.setBlankOutputs,
+      },
       engine: { setMaxConcurrency: endpoint.setMaxConcurrency, throttled: endpoint.throttled },
       model,
       env,

@@ -44,9 +44,11 @@ export interface ControlStructureBody {
 }
 
 /** Seed policy: 'per-photo' gives the preview and the paid render of one (photo, style) the same starting noise. */
-export function seedFor(s: GenerativeStyleSettings, hash: string, style: string): number {
+export function seedFor(s: GenerativeStyleSettings, hash: string, style: string, attempt = 0): number {
   if (s.seed === 'random') return 0;
-  return (createHash('sha256').update(`${hash}:${style}`).digest().readUInt32BE(0) % MAX_SEED) + 1;
+  // A retry after the quality gate failed (`attempt` 1, 2) asks for other noise, the same on every run of it.
+  const name = attempt ? `${hash}:${style}:${attempt}` : `${hash}:${style}`;
+  return (createHash('sha256').update(name).digest().readUInt32BE(0) % MAX_SEED) + 1;
 }
 
 export function controlStructureBody(s: GenerativeStyleSettings, image: Buffer, seed: number): ControlStructureBody {

@@ -49,6 +49,8 @@ export interface GenerationItem extends OrderItem {
   error_detail?: string;
   /** Set while the item waits for capacity (admission control, a throttled renderer, a misconfigured model). */
   queued_at?: string;
+  /** Paid generative images of this item the quality gate failed so far (each try a new seed). */
+  quality_tries?: number;
   finished_at?: string;
 }
 
@@ -294,6 +296,30 @@ export async function markItemQueued(id: string, item: OrderItem): Promise<void>
       ExpressionAttributeValues: { ':pending': 'pending', ':now': new Date().toISOString() },
     }),
   );
+}
+
+/** Counts one quality-gate failure of a pending item; returns the count now (0 if the item is no longer pending). */
+export async function countQualityTry(id: string, item: OrderItem): Promise<number> {
+  try {
+    const res = await ddb().send(
+      new UpdateCommand({
+        TableName: generations(),
+        Key: { generation_id: id },
+        UpdateExpression: 'SET updated_at = :now ADD #items.#k.quality_tries :one',
+        ConditionExpression: '#items.#k.#s = :pending',
+        ExpressionAttributeNames: { '#items': 'items', '#k': itemKey(item.image_hash, item.style), '#s': 'status' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':now': new Date().toISOString(), ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(
+      (res.Attributes as { items?: Record<string, GenerationItem> })?.items?.[itemKey(item.image_hash, item.style)]
+        ?.quality_tries ?? 0,
+    );
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return 0;
+    throw err;
+  }
 }
 
 /** Records the refund total reached so far; never lowers it (a late or repeated call changes nothing). */

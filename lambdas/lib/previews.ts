@@ -1,6 +1,7 @@
 import { PREVIEW_LONG_SIDE } from '../../domain/image-format';
 import { STYLE_IDS } from '../../domain/styles';
 import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
+import { seedFor } from './bedrock';
 import { takePreviewBudget } from './budget';
 import { CapacityBusyError, withCapacity } from './capacity';
 import { renderOnEngine } from './engine';
@@ -86,6 +87,7 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
           inputSize: r.settings.previewSize,
           size: PREVIEW_SIZE,
           watermark: true,
+          seed: seedFor(r.settings, hash, style),
         }),
       );
       if (run.admitted) made[style] = r.id;

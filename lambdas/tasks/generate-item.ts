@@ -1,6 +1,7 @@
+import { PAID_LONG_SIDE } from '../../domain/image-format';
 import { ITEM_ERRORS, itemKey } from '../../domain/orders';
-import { GENERATIVE_ERRORS, METRICS, WAIT_FOR_CAPACITY } from '../../domain/wiring';
-import { GenerativeError } from '../lib/bedrock';
+import { GENERATIVE_ERRORS, GENERATIVE_TRIES, METRICS, WAIT_FOR_CAPACITY } from '../../domain/wiring';
+import { GenerativeError, seedFor } from '../lib/bedrock';
 import { CapacityBusyError, withCapacity } from '../lib/capacity';
 import { renderOnEngine } from '../lib/engine';
 import { pausePoint } from '../lib/fault-points';
@@ -8,16 +9,56 @@ import { renderGenerative } from '../lib/generative';
 import { getImage } from '../lib/images';
 import { mediaKey, objectExists } from '../lib/media';
 import { allowedUpload } from '../lib/moderation';
-import { countMetric } from '../lib/observability';
-import { finishItem, generationDeadline, getGeneration, markItemQueued } from '../lib/orders';
+import { countMetric, logger } from '../lib/observability';
+import {
+  countQualityTry,
+  finishItem,
+  type GenerationItem,
+  generationDeadline,
+  getGeneration,
+  markItemQueued,
+} from '../lib/orders';
 import { deliveredStyles, recordOutput } from '../lib/outputs';
-import { previewRenderer, rendererFor } from '../lib/renderer';
+import { previewRenderer, type Renderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
 import { taskHandler } from '../lib/task';
 import type { WorkItem } from './order-prepare';
 
-/** The paid engine render: full resolution, no watermark (generative styles use their configured output size). */
-const OUTPUT_SIZE = 2048;
+/**
+ * One try of a paid generative image, stored only if the quality gate (engine/quality-gate.ts) passes it; the model's
+ * image is enlarged to the paid size when smaller. The try takes one of the model's requests from admission control
+ * (none left: CapacityBusyError, the item waits). A failure is counted on the item: with tries left it throws
+ * GenerativeQualityRetry (the pipeline's Retry runs the task again, which asks with the next seed), else it returns
+ * the gate's reason. One model call per invocation, so tries never add up past the task's timeout.
+ */
+async function renderGenerativeGated(
+  input: WorkItem,
+  item: GenerationItem,
+  renderer: Extract<Renderer, { kind: 'bedrock' }>,
+  holder: string,
+  key: string,
+): Promise<string | null> {
+  const attempt = item.quality_tries ?? 0;
+  const seed = seedFor(renderer.settings, input.image_hash, input.style, attempt);
+  const run = await withCapacity(renderer, holder, 'paid', () =>
+    renderGenerative(input.image_hash, input.style, renderer.settings, {
+      key,
+      inputSize: renderer.settings.outputSize,
+      size: PAID_LONG_SIDE,
+      enlarge: true,
+      watermark: false,
+      gate: true,
+      seed,
+    }),
+  );
+  if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
+  if (run.value.stored) return null;
+  const { reason } = run.value.quality;
+  const tries = await countQualityTry(input.order_id, input);
+  logger.warn('quality gate failed', { order_id: input.order_id, style: input.style, attempt, seed, tries, reason });
+  if (tries < GENERATIVE_TRIES) throw new GenerativeError(reason, GENERATIVE_ERRORS.qualityRetry);
+  return `${reason} (${GENERATIVE_TRIES} tries)`;
+}
 
 /**
  * Order pipeline, one Map iteration: renders one (photo, style) with the style's renderer (lambdas/lib/renderer.ts)
@@ -54,24 +95,16 @@ async function run(input: WorkItem) {
         GENERATIVE_ERRORS.rendererChanged,
       );
     }
-    const render = async () => {
-      if (renderer.kind === 'bedrock') {
-        await renderGenerative(input.image_hash, input.style, renderer.settings, {
-          key,
-          inputSize: renderer.settings.outputSize,
-          size: renderer.settings.outputSize,
-          watermark: false,
-        });
-      } else {
-        const bucket = settings.mediaBucket;
-        await renderOnEngine({
-          input: { bucket, key: mediaKey.upload(input.image_hash) },
-          kind: 'image',
-          size: OUTPUT_SIZE,
-          watermark: false,
-          outputs: [{ style: input.style, bucket, key }],
-        });
-      }
+    // The engine's paid render; a generative one is run per try below.
+    const renderEngine = async () => {
+      const bucket = settings.mediaBucket;
+      await renderOnEngine({
+        input: { bucket, key: mediaKey.upload(input.image_hash) },
+        kind: 'image',
+        size: PAID_LONG_SIDE,
+        watermark: false,
+        outputs: [{ style: input.style, bucket, key }],
+      });
     };
     // Waiting (no capacity, throttled, misconfigured) lasts until the order's deadline; then the item is refunded.
     const waitOrGiveUp = async (reason: string) => {
@@ -84,8 +117,16 @@ async function run(input: WorkItem) {
     };
     const holder = `${input.order_id}:${itemKey(input.image_hash, input.style)}`;
     try {
-      const run = await withCapacity(renderer, holder, 'paid', render);
-      if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
+      if (renderer.kind === 'bedrock') {
+        const failed = await renderGenerativeGated(input, item, renderer, holder, key);
+        if (failed) {
+          await finishItem(input.order_id, input, { status: 'failed', error: ITEM_ERRORS.quality, detail: failed });
+          return { quality: failed };
+        }
+      } else {
+        const run = await withCapacity(renderer, holder, 'paid', renderEngine);
+        if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
+      }
     } catch (err) {
       if (WAIT_FOR_CAPACITY.includes((err as Error).name)) {
         const gaveUp = await waitOrGiveUp(`${(err as Error).name}: ${(err as Error).message}`);

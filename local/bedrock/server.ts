@@ -87,6 +87,8 @@ export interface LocalBedrock {
   setRequestsPerMinute(n: number | undefined): void;
   /** Replaces the list of models the account is not subscribed to ([] = subscribed to all). */
   setUnsubscribed(models: readonly string[]): void;
+  /** Tests: the next `n` images drawn are one flat grey (a model gone wrong), counted over every model. */
+  setBlankOutputs(n: number): void;
   close(): Promise<void>;
 }
 
@@ -224,6 +226,7 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
   const log = opts.log ?? (() => {});
   const engine = renderer();
   const gate = accountGate({ requestsPerMinute: opts.requestsPerMinute, unsubscribedModels: opts.unsubscribedModels });
+  let blanks = 0;
   const byModel = new Map<string, Map<string, string>>();
   for (const [style, s] of Object.entries(opts.styles)) {
     if (!s) continue;
@@ -240,9 +243,15 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     const style = prompts.get(req.prompt);
     if (!style) throw invalid('The local stand-in draws only the configured prompts (lib/config.ts generativeStyles)');
     const t0 = Date.now();
-    const png = await engine.render(req.image, style, Math.max(req.width, req.height));
+    const blank = blanks > 0;
+    if (blank) blanks--;
+    const png = blank
+      ? await sharp({ create: { width: req.width, height: req.height, channels: 3, background: '#7f7f7f' } })
+          .png()
+          .toBuffer()
+      : await engine.render(req.image, style, Math.max(req.width, req.height));
     const out = req.format === 'png' ? png : await sharp(png)[req.format]().toBuffer();
-    log(`bedrock ${modelId} ${style} ${req.width}x${req.height} in ${Date.now() - t0} ms`);
+    log(`bedrock ${modelId} ${style} ${req.width}x${req.height}${blank ? ' blank' : ''} in ${Date.now() - t0} ms`);
     return Buffer.from(JSON.stringify({ seeds: [req.seed], finish_reasons: [null], images: [out.toString('base64')] }));
   }
 
@@ -284,6 +293,10 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
     setRequestsPerMinute: (n) => gate.setRequestsPerMinute(n),
     setUnsubscribed: (models) => gate.setUnsubscribed(models),
+    setBlankOutputs: (n) => {
+      if (!Number.isInteger(n) || n < 0) throw new Error(`blank outputs must be a whole number >= 0, not ${n}`);
+      blanks = n;
+    },
     close: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -131,6 +131,22 @@ describe('model server (SageMaker container contract)', () => {
     expect([out.width, out.height]).toEqual([256, 256]);
   });
 
+  it('gates paid images: a render of the photo passes with its measures, a blank one is a ModelError', async () => {
+    const data = (await smallPhoto('astronaut.png', 128)).toString('base64');
+    const ok = await invoke({ input: { data }, style: 'comic', size: 128 });
+    expect(ok.quality.edgeCorrelation).toBeGreaterThan(0.5);
+    // A flat photo has no structure to keep: whatever a style draws on it is not delivered as a paid image.
+    const flat = await sharp({ create: { width: 128, height: 128, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer();
+    const err = await invoke({ input: { data: flat.toString('base64') }, style: 'comic', size: 128 }).catch((e) => e);
+    expect(err).toBeInstanceOf(ModelError);
+    expect((err as ModelError).message).toMatch(/Quality gate failed for comic: .*(blank|structure)/);
+    // Previews are not gated.
+    const thumb = await invoke({ input: { data: flat.toString('base64') }, style: 'comic', kind: 'thumbnail' });
+    expect(thumb.quality).toBeUndefined();
+  });
+
   it('accepts a small base64 image and answers with base64 PNG when no output is given', async () => {
     const data = (await smallPhoto('chelsea.png', 96)).toString('base64');
     // an image (paid) render: the 96-px photo is enlarged to the size asked for

@@ -34,6 +34,7 @@ describe('monitoring', () => {
       'ModelMisconfigured',
       'OrderPipelineFailed',
       'OrderPipelineTimedOut',
+      'QualityGateFailureRate',
       'ReconcilerRepairs',
       'RefundFailed',
       'WebhookServerErrors',
@@ -67,6 +68,16 @@ describe('monitoring', () => {
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
     });
+    // The quality gate's failure rate: failures over checks of the same 5 minutes, from the app's namespace.
+    const gate = byName('QualityGateFailureRate')!;
+    expect(gate).toMatchObject({ Threshold: 0.25, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    const byId = Object.fromEntries((gate.Metrics as any[]).map((m) => [m.Id, m]));
+    expect(byId.failures.MetricStat).toMatchObject({
+      Metric: { Namespace: 'ToonZap/prod', MetricName: METRICS.qualityFailures },
+      Period: 300,
+    });
+    expect(byId.checks.MetricStat.Metric.MetricName).toBe(METRICS.qualityChecks);
+    expect((gate.Metrics as any[]).find((m) => m.Expression)?.Expression).toMatch(/failures \/ checks/);
     expect(byName('WebhookServerErrors')!.Dimensions).toEqual(
       expect.arrayContaining([{ Name: 'route', Value: WEBHOOK_ROUTE }]),
     );

@@ -51,6 +51,8 @@ describe('order pipeline stack', () => {
           BackoffRate: 2,
           MaxAttempts: 2,
         }),
+        // The quality gate's new tries of a generative image: 3 in all.
+        expect.objectContaining({ ErrorEquals: ['GenerativeQualityRetry'], MaxAttempts: 2 }),
       ]),
     );
     expect(entryOf(map.ItemProcessor.States[generate.Catch[0].Next].Resource)).toBe('lambdas/tasks/item-failed.ts');

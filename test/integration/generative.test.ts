@@ -134,7 +134,8 @@ describe('generative styles', () => {
       await (await fetch(generation.images.find((i) => i.styleId === 'anime')!.url)).arrayBuffer(),
     );
     const outMeta = await sharp(output).metadata();
-    expect(outMeta).toMatchObject({ format: 'png', width: 512, height: 512 });
+    // The model answered at the photo's 512 px: enlarged to the paid size.
+    expect(outMeta).toMatchObject({ format: 'png', width: 2048, height: 2048 });
     expect(outMeta.exif).toBeUndefined();
   });
 

@@ -1,0 +1,122 @@
+/**
+ * The quality gate: may an image made from a photo be delivered as that photo's image? One definition for every
+ * renderer (the engine server's outputs, the generative path's model images). An output passes when
+ *  - it is not flat: the spread of its grey levels (standard deviation, 0..255) is at least CONTRAST_FLOOR, so a
+ *    blank, single-colour or near-uniform image fails; and
+ *  - it keeps the photo's structure: the correlation of the two images' edge maps (Sobel magnitude of the grey
+ *    image, both brought to the same GRID × GRID) is at least STRUCTURE_FLOOR.
+ * Floors are set under what every engine style scores on the fixture photos (engine/README.md, "Quality gate"),
+ * so honest work passes; a blank image scores 0 on both.
+ *
+ * Faces are not checked here: the likeness measure (engine/likeness.ts) runs FaceRes, which must not run in a
+ * style-render thread, and today's styles lose small faces honestly (README's likeness table).
+ */
+import sharp from 'sharp';
+
+/** Side of the square both images are compared at: edges of the photo's shapes, not of its texture. */
+export const GRID = 96;
+/** Lowest edge correlation a delivered image may have with its photo. */
+export const STRUCTURE_FLOOR = 0.2;
+/** Lowest grey-level standard deviation (0..255) of a delivered image. */
+export const CONTRAST_FLOOR = 6;
+
+export interface QualityMeasures {
+  /** Pearson correlation of the Sobel edge magnitudes, -1..1 (0 when either image has no edges). */
+  edgeCorrelation: number;
+  /** Standard deviation of the output's grey levels, 0..255. */
+  contrast: number;
+}
+
+export type QualityFailure = QualityMeasures & { ok: false; reason: string };
+export type QualityResult = (QualityMeasures & { ok: true }) | QualityFailure;
+
+/** Sobel gradient magnitude of a `n` × `n` grey image (borders 0). */
+export function edgeMap(grey: Uint8Array | Float32Array, n: number): Float32Array {
+  const out = new Float32Array(n * n);
+  for (let y = 1; y < n - 1; y++) {
+    for (let x = 1; x < n - 1; x++) {
+      const p = (dx: number, dy: number) => grey[(y + dy) * n + x + dx];
+      const gx = p(1, -1) + 2 * p(1, 0) + p(1, 1) - p(-1, -1) - 2 * p(-1, 0) - p(-1, 1);
+      const gy = p(-1, 1) + 2 * p(0, 1) + p(1, 1) - p(-1, -1) - 2 * p(0, -1) - p(1, -1);
+      out[y * n + x] = Math.hypot(gx, gy);
+    }
+  }
+  return out;
+}
+
+/** Pearson correlation; 0 when either series is constant (no structure to agree with). */
+export function correlation(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const n = a.length;
+  let ma = 0;
+  let mb = 0;
+  for (let i = 0; i < n; i++) {
+    ma += a[i];
+    mb += b[i];
+  }
+  ma /= n;
+  mb /= n;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    const da = a[i] - ma;
+    const db = b[i] - mb;
+    sab += da * db;
+    saa += da * da;
+    sbb += db * db;
+  }
+  return saa < 1e-9 || sbb < 1e-9 ? 0 : sab / Math.sqrt(saa * sbb);
+}
+
+/** Standard deviation of grey levels. */
+export function spread(grey: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < grey.length; i++) m += grey[i];
+  m /= grey.length;
+  let v = 0;
+  for (let i = 0; i < grey.length; i++) v += (grey[i] - m) ** 2;
+  return Math.sqrt(v / grey.length);
+}
+
+/** Both measures from two grey GRID × GRID images. */
+export function measure(photoGrey: Uint8Array, outputGrey: Uint8Array, n = GRID): QualityMeasures {
+  const r = (v: number) => Math.round(v * 1000) / 1000;
+  return {
+    edgeCorrelation: r(correlation(edgeMap(photoGrey, n), edgeMap(outputGrey, n))),
+    contrast: r(spread(outputGrey)),
+  };
+}
+
+/** The verdict on measures, with the reason a failure is refunded for. */
+export function verdict(m: QualityMeasures): QualityResult {
+  if (m.contrast < CONTRAST_FLOOR)
+    return {
+      ...m,
+      ok: false,
+      reason: `The image came out blank or flat (contrast ${m.contrast} < ${CONTRAST_FLOOR}).`,
+    };
+  if (m.edgeCorrelation < STRUCTURE_FLOOR)
+    return {
+      ...m,
+      ok: false,
+      reason: `The image lost the photo's structure (edge correlation ${m.edgeCorrelation} < ${STRUCTURE_FLOOR}).`,
+    };
+  return { ...m, ok: true };
+}
+
+/** Grey GRID × GRID pixels of an image (any size or aspect: stretched, so the photo's geometry lines up). */
+async function gridGrey(bytes: Buffer): Promise<Uint8Array> {
+  const raw = await sharp(bytes, { limitInputPixels: false })
+    .rotate()
+    .greyscale()
+    .resize(GRID, GRID, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+  return new Uint8Array(raw.buffer, raw.byteOffset, GRID * GRID);
+}
+
+/** Checks an output (PNG/JPEG bytes) against the photo it was made from (PNG/JPEG bytes, any size). */
+export async function checkQuality(photo: Buffer, output: Buffer): Promise<QualityResult> {
+  const [p, o] = await Promise.all([gridGrey(photo), gridGrey(output)]);
+  return verdict(measure(p, o));
+}

@@ -1,0 +1,80 @@
+import sharp from 'sharp';
+import { PAID_LONG_SIDE } from '../../domain/image-format';
+import { ITEM_ERRORS } from '../../domain/orders';
+import { startBedrockFaults } from '../support/bedrock';
+import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
+import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
+
+/**
+ * The quality gate on paid generative images, through the local runtime: its Bedrock stand-in made to answer blank
+ * images (runtime.bedrock.setBlankOutputs), behind the recording proxy so the seeds asked for can be read.
+ */
+describe('quality gate before delivery', () => {
+  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  let client: ReturnType<typeof api>;
+  let faults: Awaited<ReturnType<typeof startBedrockFaults>>;
+  const savedEndpoint = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ paymentMode: 'simulated' });
+    client = api(runtime.url);
+    faults = await startBedrockFaults(runtime.bedrockUrl);
+    process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = runtime.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = faults.url;
+  });
+  afterAll(async () => {
+    await runtime?.idle();
+    await runtime?.close();
+    await faults?.close();
+    if (savedEndpoint === undefined) delete process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
+    else process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = savedEndpoint;
+  });
+
+  async function photoWithPreviews(name: string) {
+    const hash = await uploadPhoto(client, photo(name));
+    await moderate(client, [hash]);
+    const job = await client.post('/api/process-thumbnail', { image_hash: hash });
+    expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
+    return hash;
+  }
+
+  async function buy(hash: string, styles: string[], email: string) {
+    const order = await checkout(client, email, [hash], styles);
+    await pay(runtime, order.session_id);
+    return waitForGeneration(client, order.order_id, undefined, 180_000);
+  }
+
+  test('a model that answers blank images: asked 3 times with new seeds, not delivered, refunded with its reason', async () => {
+    const hash = await photoWithPreviews('astronaut.png');
+    const before = faults.requests.length;
+    runtime.bedrock.setBlankOutputs(3);
+    const generation = await buy(hash, ['3d', 'comic'], 'blank@example.com');
+
+    const tries = faults.requests.slice(before).filter((r) => r.style === '3d');
+    expect(tries).toHaveLength(3);
+    expect(new Set(tries.map((r) => r.body.seed)).size).toBe(3);
+    // The engine's comic is delivered; the blank 3d is not, and is refunded with the gate's reason.
+    expect(generation.images.map((i) => i.styleId)).toEqual(['comic']);
+    expect(generation.failed).toEqual([
+      expect.objectContaining({ imageHash: hash, styleId: '3d', error: ITEM_ERRORS.quality }),
+    ]);
+    expect(generation.refund).toMatchObject({ items: 1 });
+    expect(generation.refund!.amount).toBeGreaterThan(0);
+  });
+
+  test('one blank answer: asked again with a new seed and the good image delivered at the paid size', async () => {
+    const hash = await photoWithPreviews('coffee.png');
+    const before = faults.requests.length;
+    runtime.bedrock.setBlankOutputs(1);
+    const generation = await buy(hash, ['anime'], 'retried@example.com');
+
+    const tries = faults.requests.slice(before).filter((r) => r.style === 'anime');
+    expect(tries).toHaveLength(2);
+    expect(tries[1].body.seed).not.toBe(tries[0].body.seed);
+    expect(generation.status).toBe('completed');
+    expect(generation.refund).toBeUndefined();
+    const image = generation.images.find((i) => i.styleId === 'anime')!;
+    const meta = await sharp(Buffer.from(await (await fetch(image.url)).arrayBuffer())).metadata();
+    // The stand-in answers at the 512-px photo's size: enlarged to the paid size.
+    expect(Math.max(meta.width!, meta.height!)).toBe(PAID_LONG_SIDE);
+  });
+});
