@@ -9,7 +9,7 @@ import type { Generation } from '../lib/api';
  */
 export function OrderReceipt({ lines }: { lines: NonNullable<Generation['receipt']> }) {
   return (
-    <Card className="p-5 sm:p-6">
+    <Card className="p-6 sm:p-8">
       <h2 id="receipt-heading" className="flex items-center gap-2 text-lg font-semibold">
         <Receipt aria-hidden="true" className="size-5 text-primary" />
         Your receipt
