@@ -137,7 +137,7 @@ export const ROUTES: readonly RouteDef[] = [
     method: 'GET',
     path: '/api/generation/{id}',
     handler: 'get-generation',
-    access: ['generations:read', 'media:outputs:read'],
+    access: ['generations:read', 'orders:read', 'media:outputs:read'],
   },
   {
     method: 'GET',

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { EMAIL_MESSAGES, isValidEmail } from './email';
 import { IMAGE_HASH_RE } from './image-format';
+import { ITEM_STATES } from './orders';
 import { STYLE_IDS, type StyleId } from './styles';
 import { ACCEPTED_TYPES, MAX_FILE_BYTES, MAX_FILES, MESSAGES as UPLOAD_MESSAGES } from './upload-rules';
 
@@ -194,11 +195,25 @@ export const contract = {
         z.object({
           imageHash: z.string(),
           styleId: z.string(),
-          state: z.enum(['pending', 'queued', 'done', 'failed']),
+          state: z.enum(ITEM_STATES),
         }),
       ),
       /** How many items wait for capacity now (the status page says the order is queued). */
       queued: z.number(),
+      /**
+       * The receipt (domain/order-receipt.ts, the e-mail's own lines): what was bought, the discount, the amount paid,
+       * what was refunded and why; formatted on the server from the order record. null when the order record is gone.
+       */
+      receipt: z
+        .array(
+          z.object({
+            label: z.string(),
+            value: z.string(),
+            note: z.string().optional(),
+            strong: z.boolean().optional(),
+          }),
+        )
+        .nullable(),
     }),
     /**
      * 410 Gone: the customer deleted the order's photos and images (POST /api/generation/{id}/delete). `erased_at` says

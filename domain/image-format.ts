@@ -7,6 +7,20 @@ export const PREVIEW_LONG_SIDE = 256;
 /** Long side in px of a paid engine image, at most: photos are shrunk to it, never enlarged. */
 export const PAID_LONG_SIDE = 2048;
 
+/**
+ * Photos smaller than this on their short side are refused at the style step, before anyone can pay for them: a
+ * cartoon of a thumbnail has too little to draw from. The moderation task, the checkout and the browser check it.
+ */
+export const MIN_SHORT_SIDE = 256;
+
+/** Why a photo of this size cannot be ordered, as the end of "This photo ..."; null when it is big enough. */
+export function photoSizeProblem(size: { width?: number; height?: number }): string | null {
+  const { width, height } = size;
+  if (typeof width !== 'number' || typeof height !== 'number') return null;
+  if (Math.min(width, height) >= MIN_SHORT_SIDE) return null;
+  return `is too small (${width}×${height} px): photos need at least ${MIN_SHORT_SIDE} px on their short side`;
+}
+
 /** Images above this many pixels are refused before decoding (decompression bombs). */
 export const MAX_PIXELS = 40_000_000;
 /** Uploads must be smaller than this (spec: under 10 MB); the same limit the browser enforces. */

@@ -16,6 +16,8 @@
  * version change cannot open a gap.
  */
 
+import { photoSizeProblem } from './image-format';
+
 export type RefusalCategory = 'nudity' | 'violence' | 'disturbing' | 'hate';
 
 /** Labels (any level) that refuse a photo, with the category they fall under. */
@@ -91,8 +93,15 @@ export function judgeLabels(labels: readonly ModerationLabel[], minConfidence: n
   return { allowed: reasons.length === 0, reasons, category };
 }
 
-/** The visitor-facing reason for a verdict other than 'allowed'. */
-export function refusalReason(verdict: 'rejected' | 'invalid', category: RefusalCategory | null | undefined): string {
-  if (verdict === 'invalid') return INVALID_REASON;
+/**
+ * The visitor-facing reason for a verdict other than 'allowed'. `size`: the photo's pixel size when its header was
+ * read; an invalid photo under the minimum size says so (domain/image-format.ts).
+ */
+export function refusalReason(
+  verdict: 'rejected' | 'invalid',
+  category: RefusalCategory | null | undefined,
+  size: { width?: number; height?: number } = {},
+): string {
+  if (verdict === 'invalid') return photoSizeProblem(size) ?? INVALID_REASON;
   return category ? REFUSAL_REASONS[category] : 'does not meet our content rules';
 }

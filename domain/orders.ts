@@ -86,6 +86,36 @@ export function progressPercent(finished: number, total: number): number {
   return Math.min(99, Math.floor((finished * 100) / total));
 }
 
+/** Where one item of an order is, as the status API reports it (`queued`: pending, waiting for capacity). */
+export const ITEM_STATES = ['pending', 'queued', 'done', 'failed'] as const;
+export type ItemState = (typeof ITEM_STATES)[number];
+
+export interface ItemProgress {
+  /** Items delivered. */
+  ready: number;
+  /** Items that could not be made (refunded). */
+  failed: number;
+  /** Items waiting for capacity. */
+  queued: number;
+  total: number;
+  /** Finished (ready or failed) items as a whole percentage: the status API's `progress`, the page's bar. */
+  percent: number;
+}
+
+/** The one definition of an order's progress, from its items: each finished item moves it. */
+export function itemProgress(items: readonly { state: ItemState }[]): ItemProgress {
+  const count = (state: ItemState) => items.filter((i) => i.state === state).length;
+  const ready = count('done');
+  const failed = count('failed');
+  return {
+    ready,
+    failed,
+    queued: count('queued'),
+    total: items.length,
+    percent: progressPercent(ready + failed, items.length),
+  };
+}
+
 /** The generation's final status once no item is pending: anything delivered makes it completed. */
 export function finalStatus(done: number): Extract<GenerationStatus, 'completed' | 'failed'> {
   return done > 0 ? 'completed' : 'failed';

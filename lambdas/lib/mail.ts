@@ -1,9 +1,9 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { renderOrderEmail } from '../../domain/order-email';
-import { type ReceiptLine, receiptLines } from '../../domain/order-receipt';
 import { ses } from './aws';
 import { pausePoint } from './fault-points';
-import { claimEmail, type GenerationRecord, getOrder, markEmailSent, releaseEmail } from './orders';
+import { claimEmail, type GenerationRecord, markEmailSent, releaseEmail } from './orders';
+import { receiptOf } from './receipt';
 import { settings } from './settings';
 
 /** Longer than a send can take (the e-mail task's timeout), so a live sender's claim is never taken over. */
@@ -11,25 +11,6 @@ export const EMAIL_LEASE_SECONDS = 30;
 
 export class EmailInProgress extends Error {
   override name = 'EmailInProgress';
-}
-
-/** The receipt from the order record (the figures charged) and the generation's refund; null if the order is gone. */
-export async function receiptOf(generation: GenerationRecord): Promise<ReceiptLine[] | null> {
-  const order = await getOrder(generation.order_id);
-  if (!order) return null;
-  const undelivered = Object.values(generation.items).filter((i) => i.status !== 'done');
-  const reasons = [...new Set(undelivered.map((i) => i.error).filter((e): e is string => !!e))];
-  const refund = generation.refund;
-  return receiptLines({
-    photos: order.hashes.length,
-    styles: order.styles,
-    generations: order.generations,
-    pricePerImage: order.price_per_generation,
-    originalPrice: order.original_price,
-    discount: order.discount,
-    total: order.total,
-    refund: refund ? { amount: refund.amount, items: refund.items, reasons } : undefined,
-  });
 }
 
 /**

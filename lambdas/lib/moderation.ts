@@ -1,4 +1,5 @@
 import { DetectModerationLabelsCommand } from '@aws-sdk/client-rekognition';
+import { photoSizeProblem } from '../../domain/image-format';
 import { judgeLabels, type RefusalCategory } from '../../domain/moderation-policy';
 import { METRICS } from '../../domain/wiring';
 import { rekognition } from './aws';
@@ -38,11 +39,17 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
   if (judged) {
     const still = await checkBinding(hash, judged);
     if (!still.ok) return done(hash, 'invalid', [still.message]);
+    // Allowed before the minimum size existed: refused now, before anyone pays for it.
+    const small = photoSizeProblem(record);
+    if (small) return refuseSmall(hash, small);
     return { image_hash: hash, moderation: record.moderation!, reasons: record.moderation_reasons ?? [], reused: true };
   }
   const check = await verifyUpload(hash);
   if (!check.ok) return done(hash, 'invalid', [check.message]);
   await markVerified(hash, check.info);
+  // Read from the header: a photo too small to draw from never reaches the model.
+  const small = photoSizeProblem(check.info);
+  if (small) return refuseSmall(hash, small);
   let verdict: ReturnType<typeof judgeLabels>;
   try {
     const res = await timed(METRICS.moderationLatency, null, () =>
@@ -64,6 +71,12 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
   const after = await checkBinding(hash, check.binding);
   if (!after.ok) return done(hash, 'invalid', [after.message]);
   return done(hash, verdict.allowed ? 'allowed' : 'rejected', verdict.reasons, verdict.category, check.binding);
+}
+
+/** Deletes a photo under the minimum size; its record keeps the size, so the visitor is told why (get-moderation). */
+async function refuseSmall(hash: string, problem: string): Promise<ModerationOutcome> {
+  await deleteObject(mediaKey.upload(hash));
+  return done(hash, 'invalid', [`This photo ${problem}.`]);
 }
 
 async function done(

@@ -1,16 +1,18 @@
 import { isServerId } from '../../domain/contract';
 import { imageFileName } from '../../domain/download-names';
-import { progressPercent } from '../../domain/orders';
+import { itemProgress } from '../../domain/orders';
 import { getStyle, STYLES } from '../../domain/styles';
 import { httpHandler, notFound, pathParam, respond, respondGone } from '../lib/http';
 import { mediaKey, presignDownload } from '../lib/media';
 import { getGeneration } from '../lib/orders';
+import { receiptOf } from '../lib/receipt';
 
 const styleOrder = new Map<string, number>(STYLES.map((s, i) => [s.id, i]));
 
 /**
  * GET /api/generation/{id} → {status, progress, error, images: [{url, styleName, styleId, imageHash}], items (each
- * (photo, style) with its state, `queued` while it waits for capacity), queued, refund?, failed?}.
+ * (photo, style) with its state, `queued` while it waits for capacity), queued, receipt, refund?, failed?}.
+ * `progress` and the page's "n of m images ready" come from the items (domain/orders.ts itemProgress).
  * Image URLs are presigned afresh on every call (they expire; the page polls), for delivered items only.
  * After the customer deleted the order's photos and images: 410 with when (the record stays, marked `erased_at`).
  */
@@ -55,13 +57,15 @@ export const handler = httpHandler(async (event) => {
     styleId: i.style,
     state: i.status === 'pending' && i.queued_at ? ('queued' as const) : i.status,
   }));
+  const progress = itemProgress(states);
   return respond('get-generation', 200, {
     status: generation.status,
-    progress: progressPercent(generation.done_count + generation.failed_count, generation.item_count),
+    progress: progress.percent,
     error: generation.error ?? null,
     images,
     items: states,
-    queued: states.filter((i) => i.state === 'queued').length,
+    queued: progress.queued,
+    receipt: await receiptOf(generation),
     ...(generation.refund
       ? {
           refund: {

@@ -18,6 +18,6 @@ export const handler = httpHandler(async (event) => {
   return respond('get-moderation', 200, {
     image_hash: hash,
     moderation,
-    ...(refused ? { reason: refusalReason(moderation, image.moderation_category) } : {}),
+    ...(refused ? { reason: refusalReason(moderation, image.moderation_category, image) } : {}),
   });
 });

@@ -1,4 +1,12 @@
-import { failureText, finalStatus, itemKey, orderItems, progressPercent, refundFor } from '../../domain/orders';
+import {
+  failureText,
+  finalStatus,
+  itemKey,
+  itemProgress,
+  orderItems,
+  progressPercent,
+  refundFor,
+} from '../../domain/orders';
 import { orderSummary } from '../../domain/pricing';
 
 describe('order rules', () => {
@@ -23,6 +31,13 @@ describe('order rules', () => {
     for (let g = 1; g <= 20; g++) {
       for (let n = 0; n <= g; n++) expect(refundFor(999, g, n)).toBeLessThanOrEqual(999);
     }
+  });
+
+  test("an order's progress comes from its items: each finished one moves it, queued ones are counted", () => {
+    const p = itemProgress([{ state: 'done' }, { state: 'failed' }, { state: 'queued' }, { state: 'pending' }]);
+    expect(p).toEqual({ ready: 1, failed: 1, queued: 1, total: 4, percent: 50 });
+    expect(itemProgress([{ state: 'done' }, { state: 'done' }]).percent).toBe(100);
+    expect(itemProgress([]).percent).toBe(0);
   });
 
   test('progress and final status', () => {

@@ -1,13 +1,14 @@
 import { type Generation, GenerationGoneError } from '../../frontend/src/lib/api';
 import {
   failedAlertText,
+  generationProgress,
   generationReducer,
   groupByImageHash,
   initialGenerationState,
   isFinalStatus,
   isInProgress,
-  progressPercent,
   queuedText,
+  readyText,
 } from '../../frontend/src/lib/generation-state';
 
 const gen = (g: Partial<Generation>): Generation => ({
@@ -17,6 +18,7 @@ const gen = (g: Partial<Generation>): Generation => ({
   images: [],
   items: [],
   queued: 0,
+  receipt: null,
   ...g,
 });
 
@@ -100,13 +102,26 @@ describe('status helpers', () => {
     expect(failedAlertText(gen({ status: 'failed' }))).toBe('An unexpected error occurred during generation.');
   });
 
-  it('clamps progress and ignores missing values', () => {
-    expect(progressPercent(42.4)).toBe(42);
-    expect(progressPercent(140)).toBe(100);
-    expect(progressPercent(-3)).toBe(0);
-    expect(progressPercent(undefined)).toBeNull();
-    expect(progressPercent(Number.NaN)).toBeNull();
-    expect(progressPercent('50')).toBeNull();
+  it('counts ready items and moves the bar with each finished one', () => {
+    const items = (...states: Array<'pending' | 'queued' | 'done' | 'failed'>) =>
+      states.map((state, i) => ({ imageHash: `h${i}`, styleId: '3d', state }));
+    const seen = [
+      gen({ items: items('pending', 'queued', 'pending', 'pending') }),
+      gen({ items: items('done', 'queued', 'pending', 'pending') }),
+      gen({ items: items('done', 'done', 'pending', 'pending') }),
+      gen({ items: items('done', 'done', 'failed', 'pending') }),
+      gen({ items: items('done', 'done', 'failed', 'done') }),
+    ].map(generationProgress);
+    expect(seen.map((p) => p.percent)).toEqual([0, 25, 50, 75, 100]);
+    expect(seen.map(readyText)).toEqual([
+      '0 of 4 images ready',
+      '1 of 4 images ready',
+      '2 of 4 images ready',
+      '2 of 4 images ready · 1 could not be made',
+      '3 of 4 images ready · 1 could not be made',
+    ]);
+    expect(seen[0].queued).toBe(1);
+    expect(readyText(generationProgress(gen({ items: items('pending') })))).toBe('0 of 1 image ready');
   });
 
   it('groups images by image hash in first-seen order', () => {

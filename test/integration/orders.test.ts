@@ -120,6 +120,13 @@ describe('orders', () => {
       expect(body).toMatch(/Discount(\s|<[^>]*>)+-\$0\.42/);
       expect(body).toMatch(/Paid(\s|<[^>]*>)+\$0\.98/);
     }
+    // The status page's receipt: the same lines, from the order record, through the API.
+    expect(generation.receipt).toEqual([
+      { label: '2 images (1 photo × 2 styles) at $0.70', value: '$1.40', note: 'Anime, Comic Book' },
+      { label: 'Discount', value: '-$0.42' },
+      { label: 'Paid', value: '$0.98', strong: true },
+    ]);
+    for (const line of generation.receipt!) expect(mails[0].text).toContain(line.label);
 
     // The single-image and gallery calls serve what was delivered, and only that.
     const one = await client.get(`/api/image/${hash}/anime`);
@@ -304,6 +311,21 @@ describe('orders', () => {
     const mails = await emailsTo(runtime, email);
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain('$1.47 has been refunded');
+    // The receipt says what was refunded and why, on the status page as in the e-mail.
+    expect(generation.receipt).toEqual(
+      expect.arrayContaining([
+        { label: 'Paid', value: '$1.96', strong: true },
+        {
+          label: 'Refunded: 3 images not delivered',
+          value: '-$1.47',
+          note: expect.stringContaining('This image could not be generated.'),
+        },
+        { label: 'Paid after the refund', value: '$0.49', strong: true },
+      ]),
+    );
+    expect(generation.receipt!.find((l) => l.label.startsWith('Refunded'))?.note).toContain(
+      'This photo did not pass our safety check',
+    );
   });
 
   test('an order with nothing deliverable fails with a full refund', async () => {

@@ -1,7 +1,10 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import sharp from 'sharp';
+import { MIN_SHORT_SIDE } from '../../domain/image-format';
 import { STYLE_IDS } from '../../domain/styles';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
-import { api, photo, sha256, startTestRuntime, uploadHeaders } from '../support/runtime';
+import { moderate } from '../support/orders';
+import { api, photo, sha256, startTestRuntime, uploadHeaders, uploadPhoto } from '../support/runtime';
 
 /** Uploads through the local runtime: the same handler code and template as in AWS, with emulators. */
 describe('uploads', () => {
@@ -110,6 +113,36 @@ describe('uploads', () => {
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(detail);
   });
+
+  test('a photo under the minimum size is refused at the style step with its size, and checkout refuses it', async () => {
+    // The cat photo shrunk to 120×90: a real picture, just too small to draw a cartoon from.
+    const small = await sharp(photo('chelsea.png')).resize(120, 90).png().toBuffer();
+    const [hash, big] = [await uploadPhoto(client, small), await uploadPhoto(client, photo('coffee.png'))];
+    await moderate(client, [hash, big]);
+    const verdict = await client.get(`/api/get-moderation/${hash}`);
+    expect(verdict.body).toEqual({
+      image_hash: hash,
+      moderation: 'invalid',
+      reason: `is too small (120×90 px): photos need at least ${MIN_SHORT_SIDE} px on their short side`,
+    });
+    expect((await client.get(`/api/get-moderation/${big}`)).body.moderation).toBe('allowed');
+    // Nothing of it is kept: its object is gone.
+    await expect(s3.send(new GetObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}` }))).rejects.toThrow();
+
+    const order = await client.post('/api/checkout', {
+      email: 'small@example.com',
+      hashes: [big, hash],
+      styles: ['sketch'],
+    });
+    expect(order.status).toBe(400);
+    expect(order.body.detail).toBe(
+      `Photo ${hash.slice(0, 12)} is too small (120×90 px): photos need at least ${MIN_SHORT_SIDE} px on their short side.`,
+    );
+    // Without it, the order goes through.
+    expect(
+      (await client.post('/api/checkout', { email: 'small@example.com', hashes: [big], styles: ['sketch'] })).status,
+    ).toBe(200);
+  }, 120_000);
 
   test('unknown API routes (and wrong methods) are 404 {"message"} as API Gateway answers; the site answers client routes and 404s the rest', async () => {
     expect(await client.get('/api/nope')).toEqual({ status: 404, body: { message: 'Not Found' } });

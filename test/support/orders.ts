@@ -126,6 +126,8 @@ export interface Generation {
   images: { url: string; styleName: string; styleId: string; imageHash: string }[];
   refund?: { amount: number; currency: string; items: number };
   failed?: { imageHash: string; styleId: string; error: string | null }[];
+  /** The order's receipt lines (domain/order-receipt.ts). */
+  receipt?: { label: string; value: string; note?: string; strong?: boolean }[] | null;
 }
 
 /**

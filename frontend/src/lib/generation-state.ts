@@ -1,4 +1,5 @@
 /** State of the generation status screen, as a pure reducer (spec sections 2, 4 and 8). */
+import { type ItemProgress, itemProgress } from '../../../domain/orders';
 import { type GeneratedImage, type Generation, type GenerationGone, GenerationGoneError } from './api';
 
 export interface GenerationState {
@@ -66,10 +67,15 @@ export function queuedText(data: Pick<Generation, 'queued'>): string | null {
   return 'Queued: many orders right now, yours will start shortly. Every image you paid for is made as soon as there is room.';
 }
 
-/** Clamped integer percent, or null when the response has no usable progress number. */
-export function progressPercent(progress: unknown): number | null {
-  if (typeof progress !== 'number' || !Number.isFinite(progress)) return null;
-  return Math.round(Math.min(100, Math.max(0, progress)));
+/** What the progress bar and the line under it say: the items' own progress (the API's `progress`, one definition). */
+export function generationProgress(data: Pick<Generation, 'items'>): ItemProgress {
+  return itemProgress(data.items);
+}
+
+/** "3 of 8 images ready", and how many could not be made, if any. */
+export function readyText(p: ItemProgress): string {
+  const ready = `${p.ready} of ${p.total} ${p.total === 1 ? 'image' : 'images'} ready`;
+  return p.failed > 0 ? `${ready} · ${p.failed} could not be made` : ready;
 }
 
 /** Images grouped by the photo they came from (image hash), in first-seen order. */

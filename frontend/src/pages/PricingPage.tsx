@@ -1,6 +1,7 @@
 import { Check, FileImage, Palette, Scale } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { MIN_SHORT_SIDE, PAID_LONG_SIDE } from '../../../domain/image-format';
 import { DISCOUNT_PERCENT, formatPrice, orderSummary, PRICE_TIERS } from '../../../domain/pricing';
 import { ButtonLink } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
@@ -17,8 +18,8 @@ const OUTPUTS = [
   },
   {
     icon: FileImage,
-    title: 'High resolution',
-    text: 'Delivered as high resolution image files (e.g. PNG), ready to print or post.',
+    title: `${PAID_LONG_SIDE} px images`,
+    text: `Every paid image is ${PAID_LONG_SIDE} px on its long side, in every style, delivered as a PNG file, ready to print or post. Photos must be at least ${MIN_SHORT_SIDE} px on their short side.`,
   },
   { icon: Scale, title: 'Usage rights', text: 'Use your images as set out in our Terms of Service.' },
 ];

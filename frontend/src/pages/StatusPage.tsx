@@ -14,13 +14,14 @@ import { useBrand } from '../lib/config';
 import { downloadZip } from '../lib/downloads';
 import {
   failedAlertText,
+  generationProgress,
   generationReducer,
   groupByImageHash,
   initialGenerationState,
   isFinalStatus,
   isInProgress,
-  progressPercent,
   queuedText,
+  readyText,
 } from '../lib/generation-state';
 import { useDocumentTitle } from '../lib/head';
 import { GENERATION_POLL_MS } from '../lib/polling';
@@ -28,6 +29,7 @@ import { COPIED_MESSAGES, galleryLink, galleryShareText } from '../lib/share';
 import { usePolling } from '../lib/usePolling';
 import { DeletedNotice, DeleteMyData, deletedSummary, erasedLines } from './DeleteMyData';
 import { clearWizard } from './home/wizard-state';
+import { OrderReceipt } from './OrderReceipt';
 
 function Completed({ id, images }: { id: string; images: GeneratedImage[] }) {
   const brand = useBrand();
@@ -166,18 +168,26 @@ export default function StatusPage() {
   } else if (!data) {
     body = <p className="text-muted-foreground">No generation data available.</p>;
   } else if (isInProgress(data.status)) {
-    const pct = progressPercent(data.progress);
+    const progress = generationProgress(data);
+    const queued = queuedText(data);
     body = (
       <Card className="space-y-5 p-6 sm:p-8" role="status">
         <div className="flex items-center gap-3">
-          <LoaderCircle aria-hidden="true" className="size-6 animate-spin text-primary" />
+          <LoaderCircle aria-hidden="true" className="size-6 shrink-0 animate-spin text-primary" />
           <p className="text-lg font-semibold">Your images are being generated. Please wait...</p>
         </div>
-        {pct !== null && <Progress value={pct} label="Generation progress" />}
-        {queuedText(data) && <p className="text-sm">{queuedText(data)}</p>}
+        <p className="font-medium" data-testid="ready-count">
+          {readyText(progress)}
+        </p>
+        <Progress value={progress.percent} label="Generation progress" />
+        {queued && (
+          <p className="flex items-start gap-2 rounded-xl bg-accent/60 px-3 py-2 text-sm" data-testid="queued">
+            <Clock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
+            {queued}
+          </p>
+        )}
         <p className="text-sm text-muted-foreground">
-          Status: <span className="font-medium text-foreground capitalize">{data.status}</span>
-          {pct !== null && <> · {pct}%</>}
+          Status: <span className="font-medium text-foreground capitalize">{data.status}</span> · {progress.percent}%
         </p>
       </Card>
     );
@@ -198,6 +208,11 @@ export default function StatusPage() {
       <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Your images</h1>
       {id && <p className="mt-1 text-sm break-all text-muted-foreground">Generation {id}</p>}
       <div className="mt-8">{body}</div>
+      {data?.receipt && !erased && (
+        <div className="mt-10">
+          <OrderReceipt lines={data.receipt} />
+        </div>
+      )}
       {id && data && !isInProgress(data.status) && !erased && (
         <div className="mt-10">
           <DeleteMyData id={id} onDeleted={setErased} />

@@ -1,6 +1,7 @@
 import { ArrowLeft, Check, ShieldCheck, Sparkles, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
+import { MIN_SHORT_SIDE } from '../../../../domain/image-format';
 import { formatPrice, pricePerImage } from '../../../../domain/pricing';
 import { Alert } from '../../components/ui/Alert';
 import { Button } from '../../components/ui/Button';
@@ -215,7 +216,10 @@ export default function StyleStep({
         )}
         {noneAllowed && (
           <Alert variant="destructive" title="None of your photos passed our content check">
-            <p>We can only turn photos that follow our Terms into cartoons. Please upload other photos.</p>
+            <p>
+              We can only turn photos that follow our Terms and are at least {MIN_SHORT_SIDE} px on their short side
+              into cartoons. Please upload other photos.
+            </p>
             <Button variant="outline" size="sm" className="mt-3" onClick={onBack}>
               <ArrowLeft aria-hidden="true" />
               Back to upload
