@@ -3,16 +3,13 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { Access } from '../domain/api-routes';
 import { orderTimeline } from '../domain/orders';
 import { ENGINE_RETRYABLE, GENERATIVE_RETRYABLE, WAIT_FOR_CAPACITY } from '../domain/wiring';
-import { lambdaTask, taskFunctions } from './pipelines';
+import { lambdaTask, type PipelinesProps, RENDERS, type TaskDef, taskFunctions } from './pipelines';
 
-export interface OrderPipelineProps {
+export interface OrderPipelineProps extends PipelinesProps {
   /** lib/config.ts orderDeadlineMinutes: how long items may wait for capacity before they are refunded. */
   readonly orderDeadlineMinutes: number;
-  readonly environment: Record<string, string>;
-  readonly grant: (fn: lambda.Function, access: readonly Access[]) => void;
 }
 
 /** Task functions of the order pipeline: lambdas/tasks/<entry>.ts, each with what it may touch. */
@@ -26,33 +23,14 @@ const ORDER_TASKS = {
   // Generative renders read the photo and write the preview or output themselves (the engine does both in SageMaker).
   orderPreviews: {
     entry: 'order-previews',
-    access: [
-      'generations:read',
-      'images:write',
-      'counters:write',
-      'engine',
-      'bedrock',
-      'media:uploads:read',
-      'media:uploads:delete',
-      'media:previews:write',
-    ],
+    access: ['generations:read', 'images:write', ...RENDERS, 'media:previews:write'],
     memoryMb: 512,
     timeoutSeconds: 120,
     sharp: true,
   },
   generateItem: {
     entry: 'generate-item',
-    access: [
-      'generations:write',
-      'images:write',
-      'counters:write',
-      'media:outputs:read',
-      'engine',
-      'bedrock',
-      'media:uploads:read',
-      'media:uploads:delete',
-      'media:outputs:write',
-    ],
+    access: ['generations:write', 'images:write', 'media:outputs:read', ...RENDERS, 'media:outputs:write'],
     memoryMb: 1024,
     timeoutSeconds: 120,
     sharp: true,
@@ -76,10 +54,7 @@ const ORDER_TASKS = {
     memoryMb: 256,
     timeoutSeconds: 60,
   },
-} as const satisfies Record<
-  string,
-  { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }
->;
+} as const satisfies Record<string, TaskDef>;
 type OrderTaskName = keyof typeof ORDER_TASKS;
 
 /**

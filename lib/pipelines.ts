@@ -13,50 +13,6 @@ export interface PipelinesProps {
   readonly grant: (fn: lambda.Function, access: readonly Access[]) => void;
 }
 
-/** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
-const TASKS = {
-  moderateImages: {
-    entry: 'moderate-images',
-    access: [
-      'images:read',
-      'images:write',
-      'media:uploads:read',
-      'media:uploads:delete',
-      'jobs:write',
-      'rekognition',
-      'engine',
-      'bedrock',
-      'counters:write',
-      'media:previews:write',
-    ],
-    memoryMb: 1024,
-    timeoutSeconds: 120,
-    sharp: true,
-  },
-  makePreviews: {
-    entry: 'make-previews',
-    access: [
-      'images:read',
-      'images:write',
-      'jobs:write',
-      'engine',
-      'bedrock',
-      'counters:write',
-      'media:uploads:read',
-      'media:uploads:delete',
-      'media:previews:write',
-    ],
-    memoryMb: 512,
-    timeoutSeconds: 120,
-    sharp: true,
-  },
-  jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
-} as const satisfies Record<
-  string,
-  { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }
->;
-export type TaskName = keyof typeof TASKS;
-
 export interface TaskDef {
   entry: string;
   access: readonly Access[];
@@ -64,6 +20,38 @@ export interface TaskDef {
   timeoutSeconds: number;
   sharp?: boolean;
 }
+
+/**
+ * What every task that renders touches: the engine and Bedrock, the counters that ration them, and the uploaded
+ * photo it reads (and deletes when its bytes are not the ones registered: lambdas/lib/media.ts).
+ */
+export const RENDERS = [
+  'engine',
+  'bedrock',
+  'counters:write',
+  'media:uploads:read',
+  'media:uploads:delete',
+] as const satisfies readonly Access[];
+
+/** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
+const TASKS = {
+  moderateImages: {
+    entry: 'moderate-images',
+    access: ['images:read', 'images:write', 'jobs:write', 'rekognition', ...RENDERS, 'media:previews:write'],
+    memoryMb: 1024,
+    timeoutSeconds: 120,
+    sharp: true,
+  },
+  makePreviews: {
+    entry: 'make-previews',
+    access: ['images:read', 'images:write', 'jobs:write', ...RENDERS, 'media:previews:write'],
+    memoryMb: 512,
+    timeoutSeconds: 120,
+    sharp: true,
+  },
+  jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
+} as const satisfies Record<string, TaskDef>;
+export type TaskName = keyof typeof TASKS;
 
 /** One Lambda per task (lambdas/tasks/<entry>.ts), with the grants its access names. */
 export function taskFunctions<N extends string>(
