@@ -5,7 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { orderTimeline } from '../domain/orders';
 import { ENGINE_RETRYABLE, GENERATIVE_RETRYABLE, WAIT_FOR_CAPACITY } from '../domain/wiring';
-import { lambdaTask, type PipelinesProps, RENDERS, type TaskDef, taskFunctions } from './pipelines';
+import { lambdaTask, type PipelinesProps, renderTask, type TaskDef, taskFunctions } from './pipelines';
 
 export interface OrderPipelineProps extends PipelinesProps {
   /** lib/config.ts orderDeadlineMinutes: how long items may wait for capacity before they are refunded. */
@@ -21,20 +21,13 @@ const ORDER_TASKS = {
     timeoutSeconds: 120,
   },
   // Generative renders read the photo and write the preview or output themselves (the engine does both in SageMaker).
-  orderPreviews: {
-    entry: 'order-previews',
-    access: ['generations:read', 'images:write', ...RENDERS, 'media:previews:write'],
-    memoryMb: 512,
-    timeoutSeconds: 120,
-    sharp: true,
-  },
-  generateItem: {
-    entry: 'generate-item',
-    access: ['generations:write', 'images:write', 'media:outputs:read', ...RENDERS, 'media:outputs:write'],
-    memoryMb: 1024,
-    timeoutSeconds: 120,
-    sharp: true,
-  },
+  orderPreviews: renderTask('order-previews', 512, ['generations:read', 'images:write', 'media:previews:write']),
+  generateItem: renderTask('generate-item', 1024, [
+    'generations:write',
+    'images:write',
+    'media:outputs:read',
+    'media:outputs:write',
+  ]),
   itemFailed: { entry: 'item-failed', access: ['generations:write'], memoryMb: 256, timeoutSeconds: 15 },
   orderFinalize: {
     entry: 'order-finalize',

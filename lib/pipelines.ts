@@ -25,7 +25,7 @@ export interface TaskDef {
  * What every task that renders touches: the engine and Bedrock, the counters that ration them, and the uploaded
  * photo it reads (and deletes when its bytes are not the ones registered: lambdas/lib/media.ts).
  */
-export const RENDERS = [
+const RENDERS = [
   'engine',
   'bedrock',
   'counters:write',
@@ -33,22 +33,21 @@ export const RENDERS = [
   'media:uploads:delete',
 ] as const satisfies readonly Access[];
 
+/** A task that renders: up to two minutes, sharp beside the bundle, RENDERS besides its own `access`. */
+export function renderTask(entry: string, memoryMb: number, access: readonly Access[]): TaskDef {
+  return { entry, access: [...access, ...RENDERS], memoryMb, timeoutSeconds: 120, sharp: true };
+}
+
 /** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
 const TASKS = {
-  moderateImages: {
-    entry: 'moderate-images',
-    access: ['images:read', 'images:write', 'jobs:write', 'rekognition', ...RENDERS, 'media:previews:write'],
-    memoryMb: 1024,
-    timeoutSeconds: 120,
-    sharp: true,
-  },
-  makePreviews: {
-    entry: 'make-previews',
-    access: ['images:read', 'images:write', 'jobs:write', ...RENDERS, 'media:previews:write'],
-    memoryMb: 512,
-    timeoutSeconds: 120,
-    sharp: true,
-  },
+  moderateImages: renderTask('moderate-images', 1024, [
+    'images:read',
+    'images:write',
+    'jobs:write',
+    'rekognition',
+    'media:previews:write',
+  ]),
+  makePreviews: renderTask('make-previews', 512, ['images:read', 'images:write', 'jobs:write', 'media:previews:write']),
   jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
 } as const satisfies Record<string, TaskDef>;
 export type TaskName = keyof typeof TASKS;
