@@ -5,7 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { orderTimeline } from '../domain/orders';
 import { ENGINE_RETRYABLE, GENERATIVE_RETRYABLE, WAIT_FOR_CAPACITY } from '../domain/wiring';
-import { lambdaTask, type PipelinesProps, renderTask, type TaskDef, taskFunctions } from './pipelines';
+import { machineTasks, type PipelinesProps, renderTask, type TaskDef } from './pipelines';
 
 export interface OrderPipelineProps extends PipelinesProps {
   /** lib/config.ts orderDeadlineMinutes: how long items may wait for capacity before they are refunded. */
@@ -98,9 +98,8 @@ export class OrderPipeline extends Construct {
 
   constructor(scope: Construct, id: string, props: OrderPipelineProps) {
     super(scope, id);
-    this.functions = taskFunctions(this, ORDER_TASKS, props);
-    const invoke = (name: OrderTaskName, stateName: string, resultPath?: string) =>
-      lambdaTask(this, stateName, this.functions[name], ORDER_TASKS[name].timeoutSeconds, resultPath);
+    const { functions, invoke } = machineTasks(this, ORDER_TASKS, props);
+    this.functions = functions;
     // Transient trouble (a table or Stripe hiccup) gets a second chance before the order is given up.
     const transient = { errors: ['States.TaskFailed'], interval: Duration.seconds(2), backoffRate: 2, maxAttempts: 2 };
 

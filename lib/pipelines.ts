@@ -53,7 +53,7 @@ const TASKS = {
 export type TaskName = keyof typeof TASKS;
 
 /** One Lambda per task (lambdas/tasks/<entry>.ts), with the grants its access names. */
-export function taskFunctions<N extends string>(
+function taskFunctions<N extends string>(
   scope: Construct,
   defs: Record<N, TaskDef>,
   props: PipelinesProps,
@@ -74,7 +74,20 @@ export function taskFunctions<N extends string>(
 }
 
 /** A Task state calling a function directly (payload in, payload out), so its Resource is the function's ARN. */
-export function lambdaTask(
+/** A machine's task functions, and `invoke`: a state calling one within its own timeout. */
+export function machineTasks<N extends string>(
+  scope: Construct,
+  defs: Record<N, TaskDef>,
+  props: PipelinesProps,
+  defaultResultPath?: string,
+) {
+  const functions = taskFunctions(scope, defs, props);
+  const invoke = (name: N, stateName: string, resultPath: string | undefined = defaultResultPath) =>
+    lambdaTask(scope, stateName, functions[name], defs[name].timeoutSeconds, resultPath);
+  return { functions, invoke };
+}
+
+function lambdaTask(
   scope: Construct,
   stateName: string,
   fn: lambda.Function,
@@ -123,9 +136,8 @@ export class Pipelines extends Construct {
 
   constructor(scope: Construct, id: string, props: PipelinesProps) {
     super(scope, id);
-    this.functions = taskFunctions(this, TASKS, props);
-    const invoke = (name: TaskName, stateName: string, resultPath: string | undefined = '$.result') =>
-      lambdaTask(this, stateName, this.functions[name], TASKS[name].timeoutSeconds, resultPath);
+    const { functions, invoke } = machineTasks(this, TASKS, props, '$.result');
+    this.functions = functions;
 
     const recordFailure = invoke('jobFailed', 'Record job failure', undefined).next(new sfn.Fail(this, 'Job failed'));
     // The engine's previews wait while paid renders hold its capacity (lambdas/lib/capacity.ts): within the job's 10 min.
