@@ -4,13 +4,12 @@
  * ThrottlingException beyond). Measures the wall time from the first payment until every order is final, and what
  * was refunded. Run: `npx tsx bench/busy-evening.ts [visitors] [rpm]`. Target: 0 refunded.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startLocalRuntime } from '../local/runtime';
 import { photo } from '../test/fixtures/photos';
-import { uploadHeaders } from '../test/support/runtime';
+import { benchClient } from './client';
 
 const PHOTOS = ['astronaut.png', 'camera.png', 'chelsea.png', 'coffee.png', 'motorcycle_left.png', 'rocket.jpg'];
 const STYLES = ['3d', 'anime', 'sketch'];
@@ -38,38 +37,11 @@ export async function runBusyEveningBench(visitors = 6, rpm = 6): Promise<BusyEv
     logLevel: 'ERROR',
   });
   try {
-    const call = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(runtime.url + p, {
-        method,
-        headers: body ? { 'content-type': 'application/json' } : {},
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const json = (await res.json()) as any;
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
-    const waitJob = async (id: string) => {
-      for (;;) {
-        const status = await call('GET', `/api/jobs/${id}`);
-        if (status === 'SUCCESS') return;
-        if (status === 'FAILURE') throw new Error(`job ${id} failed`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
+    const { call, moderatedPhoto, generation } = benchClient(runtime.url);
     // Each visitor's photo is uploaded and moderated first, as the site does before checkout.
     const orders = await Promise.all(
       PHOTOS.slice(0, visitors).map(async (file, i) => {
-        const bytes = photo(file);
-        const hash = createHash('sha256').update(bytes).digest('hex');
-        const type = bytes[0] === 0xff ? 'image/jpeg' : 'image/png';
-        const reg = await call('POST', '/api/upload-image', {
-          image_hash: hash,
-          file_type: type,
-          file_size: bytes.length,
-        });
-        if (reg.status === 'upload')
-          await fetch(reg.url.url, { method: 'PUT', headers: uploadHeaders(hash, type), body: bytes });
-        await waitJob((await call('POST', '/api/process-moderation', { image_hashes: [hash] })).job_id);
+        const hash = await moderatedPhoto(photo(file));
         return call('POST', '/api/checkout', { email: `visitor${i}@example.com`, hashes: [hash], styles: STYLES });
       }),
     );
@@ -79,11 +51,7 @@ export async function runBusyEveningBench(visitors = 6, rpm = 6): Promise<BusyEv
       orders.map(async (order) => {
         const paid = await fetch(`${runtime.stripeUrl}/__simulate/pay/${order.session_id}`, { method: 'POST' });
         if (!paid.ok) throw new Error(`pay: ${paid.status} ${await paid.text()}`);
-        for (;;) {
-          const g = await call('GET', `/api/generation/${order.order_id}`);
-          if (g.status === 'completed' || g.status === 'failed') return g;
-          await new Promise((r) => setTimeout(r, 250));
-        }
+        return generation(order.order_id, 250);
       }),
     );
     const ms = performance.now() - t0;

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startLocalRuntime } from '../local/runtime';
 import { bigPhoto } from '../test/fixtures/photos';
-import { api, sha256, uploadHeaders, waitForJob } from '../test/support/runtime';
+import { benchClient } from './client';
 
 export async function runJobsBench(): Promise<{ moderationMs: number; thumbnailMs: number; totalMs: number }> {
   const runtime = await startLocalRuntime({
@@ -16,27 +16,9 @@ export async function runJobsBench(): Promise<{ moderationMs: number; thumbnailM
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-bench-')),
   });
   try {
-    const client = api(runtime.url);
-    const call = async (method: 'GET' | 'POST', p: string, body?: unknown) => {
-      const res = method === 'GET' ? await client.get(p) : await client.post(p, body);
-      if (res.status !== 200) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body;
-    };
-    const until = async (id: string) => {
-      if ((await waitForJob(client, id)) !== 'SUCCESS') throw new Error(`job ${id} failed`);
-    };
+    const { call, job: until, upload } = benchClient(runtime.url);
     const bytes = await bigPhoto();
-    const hash = sha256(bytes);
-    const reg = await call('POST', '/api/upload-image', {
-      image_hash: hash,
-      file_type: 'image/jpeg',
-      file_size: bytes.length,
-    });
-    await fetch(reg.url.url, {
-      method: 'PUT',
-      headers: uploadHeaders(hash, 'image/jpeg'),
-      body: new Uint8Array(bytes),
-    });
+    const hash = await upload(bytes);
     const t0 = performance.now();
     await until((await call('POST', '/api/process-moderation', { image_hashes: [hash] })).job_id);
     const t1 = performance.now();

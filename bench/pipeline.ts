@@ -5,14 +5,13 @@
  * The photo is uploaded, moderated and previewed first, as the site does before checkout, so the measurement is
  * exactly what happens after payment: webhook, re-moderation, full-size renders, refund check, e-mail.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { STYLE_IDS } from '../domain/styles';
 import { startLocalRuntime } from '../local/runtime';
 import { photo } from '../test/fixtures/photos';
-import { uploadHeaders } from '../test/support/runtime';
+import { benchClient } from './client';
 
 export interface PipelineBenchResult {
   /** Webhook delivered → generation completed. */
@@ -29,33 +28,9 @@ export async function runPipelineBench(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-bench-'));
   const runtime = await startLocalRuntime({ port: 0, dataDir, paymentMode: 'simulated' });
   try {
-    const call = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(runtime.url + p, {
-        method,
-        headers: body ? { 'content-type': 'application/json' } : {},
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const json = (await res.json()) as any;
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
-    const waitJob = async (id: string) => {
-      for (;;) {
-        const status = await call('GET', `/api/jobs/${id}`);
-        if (status === 'SUCCESS') return;
-        if (status === 'FAILURE') throw new Error(`job ${id} failed`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
-
-    const bytes = opts.photo ? fs.readFileSync(opts.photo) : photo('astronaut.png');
-    const hash = createHash('sha256').update(bytes).digest('hex');
-    const type = bytes[0] === 0xff ? 'image/jpeg' : 'image/png';
-    const reg = await call('POST', '/api/upload-image', { image_hash: hash, file_type: type, file_size: bytes.length });
-    if (reg.status === 'upload')
-      await fetch(reg.url.url, { method: 'PUT', headers: uploadHeaders(hash, type), body: bytes });
-    await waitJob((await call('POST', '/api/process-moderation', { image_hashes: [hash] })).job_id);
-    await waitJob((await call('POST', '/api/process-thumbnail', { image_hash: hash })).job_id);
+    const { call, job, moderatedPhoto, generation } = benchClient(runtime.url);
+    const hash = await moderatedPhoto(opts.photo ? fs.readFileSync(opts.photo) : photo('astronaut.png'));
+    await job((await call('POST', '/api/process-thumbnail', { image_hash: hash })).job_id);
     const order = await call('POST', '/api/checkout', {
       email: 'bench@example.com',
       hashes: [hash],
@@ -67,12 +42,8 @@ export async function runPipelineBench(
     const paid = await fetch(`${runtime.stripeUrl}/__simulate/pay/${order.session_id}`, { method: 'POST' });
     if (!paid.ok) throw new Error(`pay: ${paid.status} ${await paid.text()}`);
     const webhookMs = performance.now() - t0;
-    for (;;) {
-      const g = await call('GET', `/api/generation/${order.order_id}`);
-      if (g.status === 'completed') break;
-      if (g.status === 'failed') throw new Error(`generation failed: ${g.error}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const g = await generation(order.order_id, 20);
+    if (g.status === 'failed') throw new Error(`generation failed: ${g.error}`);
     const ms = performance.now() - t0;
     await runtime.idle(); // the e-mail step runs after `completed` is visible
     return { ms, styles: STYLE_IDS.length, webhookMs };

@@ -3,7 +3,6 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { Access } from '../domain/api-routes';
 import { orderTimeline } from '../domain/orders';
 import {
   ENGINE_RETRYABLE,
@@ -12,13 +11,11 @@ import {
   GENERATIVE_TRIES,
   WAIT_FOR_CAPACITY,
 } from '../domain/wiring';
-import { lambdaTask, taskFunctions } from './pipelines';
+import { machineTasks, type PipelinesProps, renderTask, type TaskDef } from './pipelines';
 
-export interface OrderPipelineProps {
+export interface OrderPipelineProps extends PipelinesProps {
   /** lib/config.ts orderDeadlineMinutes: how long items may wait for capacity before they are refunded. */
   readonly orderDeadlineMinutes: number;
-  readonly environment: Record<string, string>;
-  readonly grant: (fn: lambda.Function, access: readonly Access[]) => void;
 }
 
 /** Task functions of the order pipeline: lambdas/tasks/<entry>.ts, each with what it may touch. */
@@ -30,39 +27,13 @@ const ORDER_TASKS = {
     timeoutSeconds: 120,
   },
   // Generative renders read the photo and write the preview or output themselves (the engine does both in SageMaker).
-  orderPreviews: {
-    entry: 'order-previews',
-    access: [
-      'generations:read',
-      'images:write',
-      'counters:write',
-      'engine',
-      'bedrock',
-      'media:uploads:read',
-      'media:uploads:delete',
-      'media:previews:write',
-    ],
-    memoryMb: 512,
-    timeoutSeconds: 120,
-    sharp: true,
-  },
-  generateItem: {
-    entry: 'generate-item',
-    access: [
-      'generations:write',
-      'images:write',
-      'counters:write',
-      'media:outputs:read',
-      'engine',
-      'bedrock',
-      'media:uploads:read',
-      'media:uploads:delete',
-      'media:outputs:write',
-    ],
-    memoryMb: 1024,
-    timeoutSeconds: 120,
-    sharp: true,
-  },
+  orderPreviews: renderTask('order-previews', 512, ['generations:read', 'images:write', 'media:previews:write']),
+  generateItem: renderTask('generate-item', 1024, [
+    'generations:write',
+    'images:write',
+    'media:outputs:read',
+    'media:outputs:write',
+  ]),
   itemFailed: { entry: 'item-failed', access: ['generations:write'], memoryMb: 256, timeoutSeconds: 15 },
   orderFinalize: {
     entry: 'order-finalize',
@@ -82,10 +53,7 @@ const ORDER_TASKS = {
     memoryMb: 256,
     timeoutSeconds: 60,
   },
-} as const satisfies Record<
-  string,
-  { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }
->;
+} as const satisfies Record<string, TaskDef>;
 type OrderTaskName = keyof typeof ORDER_TASKS;
 
 /**
@@ -136,9 +104,8 @@ export class OrderPipeline extends Construct {
 
   constructor(scope: Construct, id: string, props: OrderPipelineProps) {
     super(scope, id);
-    this.functions = taskFunctions(this, ORDER_TASKS, props);
-    const invoke = (name: OrderTaskName, stateName: string, resultPath?: string) =>
-      lambdaTask(this, stateName, this.functions[name], ORDER_TASKS[name].timeoutSeconds, resultPath);
+    const { functions, invoke } = machineTasks(this, ORDER_TASKS, props);
+    this.functions = functions;
     // Transient trouble (a table or Stripe hiccup) gets a second chance before the order is given up.
     const transient = { errors: ['States.TaskFailed'], interval: Duration.seconds(2), backoffRate: 2, maxAttempts: 2 };
 

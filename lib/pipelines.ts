@@ -13,50 +13,6 @@ export interface PipelinesProps {
   readonly grant: (fn: lambda.Function, access: readonly Access[]) => void;
 }
 
-/** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
-const TASKS = {
-  moderateImages: {
-    entry: 'moderate-images',
-    access: [
-      'images:read',
-      'images:write',
-      'media:uploads:read',
-      'media:uploads:delete',
-      'jobs:write',
-      'rekognition',
-      'engine',
-      'bedrock',
-      'counters:write',
-      'media:previews:write',
-    ],
-    memoryMb: 1024,
-    timeoutSeconds: 120,
-    sharp: true,
-  },
-  makePreviews: {
-    entry: 'make-previews',
-    access: [
-      'images:read',
-      'images:write',
-      'jobs:write',
-      'engine',
-      'bedrock',
-      'counters:write',
-      'media:uploads:read',
-      'media:uploads:delete',
-      'media:previews:write',
-    ],
-    memoryMb: 512,
-    timeoutSeconds: 120,
-    sharp: true,
-  },
-  jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
-} as const satisfies Record<
-  string,
-  { entry: string; access: readonly Access[]; memoryMb: number; timeoutSeconds: number; sharp?: boolean }
->;
-export type TaskName = keyof typeof TASKS;
-
 export interface TaskDef {
   entry: string;
   access: readonly Access[];
@@ -65,8 +21,39 @@ export interface TaskDef {
   sharp?: boolean;
 }
 
+/**
+ * What every task that renders touches: the engine and Bedrock, the counters that ration them, and the uploaded
+ * photo it reads (and deletes when its bytes are not the ones registered: lambdas/lib/media.ts).
+ */
+const RENDERS = [
+  'engine',
+  'bedrock',
+  'counters:write',
+  'media:uploads:read',
+  'media:uploads:delete',
+] as const satisfies readonly Access[];
+
+/** A task that renders: up to two minutes, sharp beside the bundle, RENDERS besides its own `access`. */
+export function renderTask(entry: string, memoryMb: number, access: readonly Access[]): TaskDef {
+  return { entry, access: [...access, ...RENDERS], memoryMb, timeoutSeconds: 120, sharp: true };
+}
+
+/** Task functions: lambdas/tasks/<name>.ts, each with what it may touch. */
+const TASKS = {
+  moderateImages: renderTask('moderate-images', 1024, [
+    'images:read',
+    'images:write',
+    'jobs:write',
+    'rekognition',
+    'media:previews:write',
+  ]),
+  makePreviews: renderTask('make-previews', 512, ['images:read', 'images:write', 'jobs:write', 'media:previews:write']),
+  jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },
+} as const satisfies Record<string, TaskDef>;
+export type TaskName = keyof typeof TASKS;
+
 /** One Lambda per task (lambdas/tasks/<entry>.ts), with the grants its access names. */
-export function taskFunctions<N extends string>(
+function taskFunctions<N extends string>(
   scope: Construct,
   defs: Record<N, TaskDef>,
   props: PipelinesProps,
@@ -87,7 +74,20 @@ export function taskFunctions<N extends string>(
 }
 
 /** A Task state calling a function directly (payload in, payload out), so its Resource is the function's ARN. */
-export function lambdaTask(
+/** A machine's task functions, and `invoke`: a state calling one within its own timeout. */
+export function machineTasks<N extends string>(
+  scope: Construct,
+  defs: Record<N, TaskDef>,
+  props: PipelinesProps,
+  defaultResultPath?: string,
+) {
+  const functions = taskFunctions(scope, defs, props);
+  const invoke = (name: N, stateName: string, resultPath: string | undefined = defaultResultPath) =>
+    lambdaTask(scope, stateName, functions[name], defs[name].timeoutSeconds, resultPath);
+  return { functions, invoke };
+}
+
+function lambdaTask(
   scope: Construct,
   stateName: string,
   fn: lambda.Function,
@@ -136,9 +136,8 @@ export class Pipelines extends Construct {
 
   constructor(scope: Construct, id: string, props: PipelinesProps) {
     super(scope, id);
-    this.functions = taskFunctions(this, TASKS, props);
-    const invoke = (name: TaskName, stateName: string, resultPath: string | undefined = '$.result') =>
-      lambdaTask(this, stateName, this.functions[name], TASKS[name].timeoutSeconds, resultPath);
+    const { functions, invoke } = machineTasks(this, TASKS, props, '$.result');
+    this.functions = functions;
 
     const recordFailure = invoke('jobFailed', 'Record job failure', undefined).next(new sfn.Fail(this, 'Job failed'));
     // The engine's previews wait while paid renders hold its capacity (lambdas/lib/capacity.ts): within the job's 10 min.

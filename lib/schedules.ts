@@ -3,13 +3,11 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
-import type { Access } from '../domain/api-routes';
 import { handlerFunction } from './functions';
+import type { PipelinesProps, TaskDef } from './pipelines';
 
-export interface SchedulesProps {
-  readonly environment: Record<string, string>;
-  readonly grant: (fn: lambda.Function, access: readonly Access[]) => void;
-}
+/** What the schedules need from the stack: the same as the pipelines' tasks. */
+export type SchedulesProps = PipelinesProps;
 
 /**
  * Scheduled functions: lambdas/schedules/<entry>.ts, each run by an EventBridge Scheduler schedule. The local runtime
@@ -27,10 +25,7 @@ const SCHEDULED = {
     memoryMb: 512,
     timeoutSeconds: 240,
   },
-} as const satisfies Record<
-  string,
-  { entry: string; every: Duration; access: readonly Access[]; memoryMb: number; timeoutSeconds: number }
->;
+} as const satisfies Record<string, TaskDef & { every: Duration }>;
 
 export class Schedules extends Construct {
   readonly functions: Record<keyof typeof SCHEDULED, lambda.Function>;

@@ -14,6 +14,7 @@ import {
   contentPath,
   routePattern,
   SITE_ROUTES,
+  type SiteRoute,
   slugFromFile,
 } from '../domain/site-routes';
 
@@ -28,27 +29,22 @@ export function contentSlugs(repoRoot: string, collection: ContentCollection): s
     .sort();
 }
 
-/** Every page the build renders to `<path>/index.html`: the prerendered routes and one page per content file. */
-export function prerenderedPaths(repoRoot: string): string[] {
+/** The paths of the routes marked with `flag`, followed each by one path per content file of its collection. */
+function pathsMarked(repoRoot: string, flag: 'prerender' | 'sitemap'): string[] {
   const out: string[] = [];
-  for (const r of SITE_ROUTES) {
-    if ('prerender' in r && r.prerender) out.push(r.path);
-    if ('collection' in r)
+  for (const r of SITE_ROUTES as readonly SiteRoute[]) {
+    if (r[flag]) out.push(r.path);
+    if (r.collection)
       for (const slug of contentSlugs(repoRoot, r.collection)) out.push(contentPath(r.collection, slug));
   }
   return out;
 }
 
+/** Every page the build renders to `<path>/index.html`: the prerendered routes and one page per content file. */
+export const prerenderedPaths = (repoRoot: string): string[] => pathsMarked(repoRoot, 'prerender');
+
 /** The public pages for sitemap.xml: the routes marked so and every content page. */
-export function sitemapPaths(repoRoot: string): string[] {
-  const out: string[] = [];
-  for (const r of SITE_ROUTES) {
-    if ('sitemap' in r && r.sitemap) out.push(r.path);
-    if ('collection' in r)
-      for (const slug of contentSlugs(repoRoot, r.collection)) out.push(contentPath(r.collection, slug));
-  }
-  return out;
-}
+export const sitemapPaths = (repoRoot: string): string[] => pathsMarked(repoRoot, 'sitemap');
 
 /** Routes the app shell answers (neither prerendered nor per-file content). */
 function appRoutePatterns(): string[] {

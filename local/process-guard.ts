@@ -11,3 +11,24 @@ export function logUnhandledRejections(
 ): void {
   process.on('unhandledRejection', (reason) => log(UNHANDLED_REJECTION_MARKER, reason));
 }
+
+/**
+ * Runs an entry point (`npm start`, `npm run dev`): `start` returns how to close what it started, which Ctrl+C or a
+ * SIGTERM does before exiting 0; a failure to start exits 1.
+ */
+export function runEntryPoint(start: () => Promise<() => Promise<void>>): void {
+  start().then(
+    (close) => {
+      const stop = async () => {
+        await close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -42,6 +42,17 @@ export function bedrockRpmFromEnv(env: NodeJS.ProcessEnv = process.env): number 
   return n;
 }
 
+/** The runtime's options that `npm start` and `npm run dev` both take from the environment. */
+export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env) {
+  return {
+    dataDir: env.TOONZAP_DATA_DIR,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    mailPort: mailPortFromEnv(env),
+    bedrockRequestsPerMinute: bedrockRpmFromEnv(env),
+    log: (msg: string) => console.log(msg),
+  } satisfies Partial<LocalRuntimeOptions>;
+}
+
 /** The engine endpoint's MaxConcurrency as the template configures it (lib/engine-endpoint.ts ServerlessConfig). */
 function templateMaxConcurrency(model: LocalModel): number {
   for (const r of Object.values(model.template.Resources)) {

@@ -5,7 +5,7 @@ import { LabelUpsampler } from '../filters/label-upsample';
 import { dogField } from '../filters/lines';
 import { pixelMath } from '../pixel-math';
 import { type Image8, luma, type Raster, rowBuffers, scaleOf, Upsampler } from '../raster';
-import { abstractRegions, featureInk, focusLines, simplifyBackground, skinAnchors, toWork } from './common';
+import { abstractRegions, featureInk, focusLines, inkedCel, simplifyBackground, toWork } from './common';
 
 // bound once at load (see pixel-math.ts)
 const { byte, inkCoverage, inkMix } = pixelMath;
@@ -25,16 +25,10 @@ export function anime(img: Image8, scene?: Scene): Buffer {
   // the lines come from the simplified backdrop: behind people they follow its calm shapes, not the photo's clutter
   const Lw = luma(work);
   tone(work, 0.8, 1.05, 0.5, 0.02);
-  const cel = celQuantize(work, {
-    chromaK: 6,
-    bands: [0.3, 0.6, 0.86],
-    minRegion: Math.round(140 * s * s),
-    lumaWeight: 0.12,
-    smoothFlat: 12 * s,
-    smoothFlatRange: 0.05,
-    thinStrips: Math.max(1, Math.round(3 * s)),
-    anchors: skinAnchors(work, scene, s),
-  });
+  const cel = celQuantize(
+    work,
+    inkedCel(work, scene, s, { bands: [0.3, 0.6, 0.86], minRegion: 140, smoothFlatRange: 0.05 }),
+  );
   const grade = (img: Raster) => {
     vibrance(img, 1.2); // muted fur and skin gain colour, vivid colours do not clip
     saturate(img, 1.15);

@@ -4,7 +4,7 @@ import { saturate, tone } from '../filters/color';
 import { LabelUpsampler } from '../filters/label-upsample';
 import { pixelMath } from '../pixel-math';
 import { type Image8, luma, type Raster, rgb8Out, rowBuffers } from '../raster';
-import { abstractRegions, printInk, simplifyBackground, skinAnchors, toWork } from './common';
+import { abstractRegions, inkedCel, printInk, simplifyBackground, toWork } from './common';
 
 // bound once at load (see pixel-math.ts)
 const { halftoneDistance, inkCoverage, inkMix, smoothstep } = pixelMath;
@@ -23,15 +23,7 @@ export function comic(img: Image8, scene?: Scene): Buffer {
   const Lw = luma(work);
   tone(work, 0.95, 1.2, 0.5, 0);
   saturate(work, 1.55);
-  const cel = celQuantize(work, {
-    chromaK: 6,
-    bands: [0.22, 0.5, 0.8],
-    minRegion: Math.round(100 * s * s),
-    lumaWeight: 0.12,
-    smoothFlat: 12 * s,
-    thinStrips: Math.max(1, Math.round(3 * s)),
-    anchors: skinAnchors(work, scene, s),
-  });
+  const cel = celQuantize(work, inkedCel(work, scene, s, { bands: [0.22, 0.5, 0.8], minRegion: 100 }));
   const grade = (img: Raster) => saturate(img, 1.2);
   grade(paintCel(cel, work));
   const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);

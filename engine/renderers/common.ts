@@ -1,5 +1,6 @@
 import { faceRegionsAt, featureStrokes, personAt, type Scene, StrokeRows, skinColour } from '../analysis/scene';
 import { gaussBlur } from '../filters/blur';
+import type { CelOptions } from '../filters/cel';
 import { domainTransform, domainTransformAtHalf } from '../filters/edge-aware';
 import { dogField } from '../filters/lines';
 import {
@@ -116,6 +117,29 @@ export function skinAnchors(work: Raster, scene: Scene | undefined, s: number): 
   if (!scene) return undefined;
   const c = skinColour(work, faceSkinAt(scene, work.width, work.height, s));
   return c && [c];
+}
+
+/**
+ * The cel options of the inked styles (anime, comic): six chroma clusters weighed lightly by luminance, flat areas
+ * smoothed and anti-aliased strips split at work scale s, the faces' skin a cluster of its own. The bands, the
+ * smallest region (in pixels at s = 1) and the rest are each style's own.
+ */
+export function inkedCel(
+  work: Raster,
+  scene: Scene | undefined,
+  s: number,
+  own: Pick<CelOptions, 'bands' | 'minRegion'> & Partial<CelOptions>,
+): CelOptions {
+  const { minRegion, ...rest } = own;
+  return {
+    chromaK: 6,
+    minRegion: Math.round(minRegion * s * s),
+    lumaWeight: 0.12,
+    smoothFlat: 12 * s,
+    thinStrips: Math.max(1, Math.round(3 * s)),
+    anchors: skinAnchors(work, scene, s),
+    ...rest,
+  };
 }
 
 /** The strokes of the faces' features at output size (width w), or undefined without people. */

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { expiresAt } from '../../domain/privacy';
-import { ddb, writeIf } from './aws';
+import { ddb } from './aws';
 import { HttpError } from './http';
 import { logger } from './observability';
 import { settings } from './settings';
+import { updateStatus } from './status-update';
 import { executionArn, executionStatus, startExecution } from './workflows';
 
 /** Job status values as the API returns them; SUCCESS and FAILURE are final. */
@@ -58,31 +59,14 @@ export async function setJobStatus(
   status: JobStatus,
   extra: { error?: string; execution_arn?: string } = {},
 ): Promise<boolean> {
-  const names: Record<string, string> = { '#s': 'status' };
-  const values: Record<string, unknown> = {
-    ':s': status,
-    ':now': new Date().toISOString(),
-    ':ok': 'SUCCESS',
-    ':failed': 'FAILURE',
-  };
-  let update = 'SET #s = :s, updated_at = :now';
-  for (const [k, v] of Object.entries(extra)) {
-    if (v === undefined) continue;
-    // Placeholders for every name: 'error' is a DynamoDB reserved word.
-    update += `, #${k} = :${k}`;
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-  }
-  return writeIf(
-    new UpdateCommand({
-      TableName: table(),
-      Key: { job_id: jobId },
-      UpdateExpression: update,
-      ConditionExpression: 'attribute_exists(job_id) AND #s <> :ok AND #s <> :failed',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }),
-  );
+  return updateStatus({
+    table: table(),
+    key: { job_id: jobId },
+    status,
+    when: { notFrom: ['SUCCESS', 'FAILURE'] },
+    stamp: ['updated_at'],
+    set: extra,
+  });
 }
 
 const START_FAILED: Record<JobKind, string> = {

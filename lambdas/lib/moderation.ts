@@ -1,6 +1,6 @@
 import { DetectModerationLabelsCommand } from '@aws-sdk/client-rekognition';
 import { photoSizeProblem } from '../../domain/image-format';
-import { judgeLabels, type RefusalCategory } from '../../domain/moderation-policy';
+import { judgeLabels } from '../../domain/moderation-policy';
 import { METRICS } from '../../domain/wiring';
 import { rekognition } from './aws';
 import {
@@ -11,7 +11,7 @@ import {
   recordModeration,
   verdictBinding,
 } from './images';
-import { checkBinding, deleteObject, mediaKey, type ObjectBinding, verifyUpload } from './media';
+import { checkBinding, deleteObject, mediaKey, verifyUpload } from './media';
 import { countMetric, timed } from './observability';
 import { settings } from './settings';
 
@@ -79,14 +79,10 @@ async function refuseSmall(hash: string, problem: string): Promise<ModerationOut
   return done(hash, 'invalid', [`This photo ${problem}.`]);
 }
 
-async function done(
-  hash: string,
-  moderation: ModerationVerdict,
-  reasons: string[],
-  category: RefusalCategory | null = null,
-  binding: ObjectBinding | null = null,
-): Promise<ModerationOutcome> {
-  await recordModeration(hash, moderation, reasons, category, binding);
+/** Records the verdict (the same arguments as recordModeration) and counts a refusal. */
+async function done(...verdict: Parameters<typeof recordModeration>): Promise<ModerationOutcome> {
+  await recordModeration(...verdict);
+  const [hash, moderation, reasons] = verdict;
   if (moderation !== 'allowed') countMetric(METRICS.moderationRefusals);
   return { image_hash: hash, moderation, reasons };
 }

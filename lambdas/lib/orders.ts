@@ -12,6 +12,7 @@ import {
 import { expiresAt } from '../../domain/privacy';
 import { ddb, writeIf } from './aws';
 import { settings } from './settings';
+import { updateStatus } from './status-update';
 
 /** An order as checkout stored it; amounts in cents, computed on the server. */
 export interface OrderRecord {
@@ -152,35 +153,20 @@ export async function markOrderPaid(
 
 /** An unpaid order whose session expired; a paid order is never moved back. */
 export function markOrderExpired(orderId: string): Promise<boolean> {
-  return writeIf(
-    new UpdateCommand({
-      TableName: orders(),
-      Key: { order_id: orderId },
-      UpdateExpression: 'SET #s = :expired, expired_at = :now',
-      ConditionExpression: 'attribute_exists(order_id) AND #s = :created',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':expired': 'expired', ':created': 'created', ':now': new Date().toISOString() },
-    }),
-  );
+  const key = { order_id: orderId };
+  return updateStatus({ table: orders(), key, status: 'expired', when: { from: 'created' }, stamp: ['expired_at'] });
 }
 
 /** A payment that is not ours to fulfil was refunded whole: the order ends there (never paid, never generated). */
 export function markOrderRefunded(orderId: string, reason: string): Promise<boolean> {
-  return writeIf(
-    new UpdateCommand({
-      TableName: orders(),
-      Key: { order_id: orderId },
-      UpdateExpression: 'SET #s = :refunded, refunded_at = :now, refund_reason = :r',
-      ConditionExpression: 'attribute_exists(order_id) AND #s = :created',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: {
-        ':refunded': 'refunded',
-        ':created': 'created',
-        ':now': new Date().toISOString(),
-        ':r': reason,
-      },
-    }),
-  );
+  return updateStatus({
+    table: orders(),
+    key: { order_id: orderId },
+    status: 'refunded',
+    when: { from: 'created' },
+    stamp: ['refunded_at'],
+    set: { refund_reason: reason },
+  });
 }
 
 /** Creates the generation of a paid order once: every (photo, style) pair pending. False if it already existed. */
@@ -224,20 +210,14 @@ export async function getGeneration(id: string): Promise<GenerationRecord | null
 
 /** pending → processing; later calls (a re-run) change nothing. */
 export async function markGenerationProcessing(id: string): Promise<void> {
-  await writeIf(
-    new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: 'SET #s = :processing, updated_at = :now',
-      ConditionExpression: '#s = :pending',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: {
-        ':processing': 'processing',
-        ':pending': 'pending',
-        ':now': new Date().toISOString(),
-      },
-    }),
-  );
+  const key = { generation_id: id };
+  await updateStatus({
+    table: generations(),
+    key,
+    status: 'processing',
+    when: { from: 'pending' },
+    stamp: ['updated_at'],
+  });
 }
 
 /**
@@ -342,29 +322,14 @@ export async function finishGeneration(
   status: 'completed' | 'failed',
   error: string | null,
 ): Promise<void> {
-  const values: Record<string, unknown> = {
-    ':st': status,
-    ':now': new Date().toISOString(),
-    ':completed': 'completed',
-    ':failed': 'failed',
-  };
-  let update = 'SET #s = :st, updated_at = :now, finished_at = :now';
-  if (error) {
-    update += ', #e = :error';
-    values[':error'] = error;
-  } else {
-    update += ' REMOVE #e';
-  }
-  await writeIf(
-    new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: update,
-      ConditionExpression: 'attribute_exists(generation_id) AND #s <> :completed AND #s <> :failed',
-      ExpressionAttributeNames: { '#s': 'status', '#e': 'error' },
-      ExpressionAttributeValues: values,
-    }),
-  );
+  await updateStatus({
+    table: generations(),
+    key: { generation_id: id },
+    status,
+    when: { notFrom: ['completed', 'failed'] },
+    stamp: ['updated_at', 'finished_at'],
+    ...(error ? { set: { error } } : { remove: ['error'] }),
+  });
 }
 
 /**

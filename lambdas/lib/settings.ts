@@ -16,72 +16,53 @@ function setting<K extends ConfigKey & keyof typeof ENV>(key: K): EnvConfig[K] {
   return configValueFromText(key, process.env[ENV[key]]);
 }
 
-export const settings = {
+/** Settings the stack always sets (a missing one is a deployment error, named by `required`). */
+const REQUIRED = [
+  'mediaBucket',
+  'engineEndpoint',
+  'jobsMachineArn',
+  'orderMachineArn',
+  'mailFrom',
+  'bedrockRegion',
+  // Where visitors write to (supportEmail, domain/config.ts).
+  'supportEmail',
+] as const satisfies readonly (keyof typeof ENV)[];
+
+/** Settings with a default and a check in the one config schema (generativePreviewsPerDay 0 = no previews). */
+const CONFIGURED = [
+  'brandName',
+  'paymentMode',
+  'stripePublishableKey',
+  'uploadUrlTtlSeconds',
+  'imageUrlTtlSeconds',
+  'moderationMinConfidence',
+  'generativePreviewsPerDay',
+  'bedrockRequestsPerMinute',
+  'engineMaxConcurrency',
+  'orderDeadlineMinutes',
+] as const satisfies readonly (ConfigKey & keyof typeof ENV)[];
+
+type RequiredKey = (typeof REQUIRED)[number];
+type ConfiguredKey = (typeof CONFIGURED)[number];
+
+/** A getter per key, so each is read when asked for. */
+function getters<K extends string>(keys: readonly K[], read: (key: K) => unknown): PropertyDescriptorMap {
+  return Object.fromEntries(keys.map((key) => [key, { get: () => read(key), enumerable: true }]));
+}
+
+const derived = {
   table: (name: TableName) => required(tableEnvVar(name)),
-  get mediaBucket() {
-    return required(ENV.mediaBucket);
-  },
-  get brandName() {
-    return setting('brandName');
-  },
-  get paymentMode() {
-    return setting('paymentMode');
-  },
-  get stripePublishableKey() {
-    return setting('stripePublishableKey');
-  },
-  get uploadUrlTtlSeconds() {
-    return setting('uploadUrlTtlSeconds');
-  },
-  get imageUrlTtlSeconds() {
-    return setting('imageUrlTtlSeconds');
-  },
-  get moderationMinConfidence() {
-    return setting('moderationMinConfidence');
-  },
-  get engineEndpoint() {
-    return required(ENV.engineEndpoint);
-  },
-  get jobsMachineArn() {
-    return required(ENV.jobsMachineArn);
-  },
-  get orderMachineArn() {
-    return required(ENV.orderMachineArn);
-  },
   /** Public site origin for links in e-mails and Checkout redirects, without a trailing slash. */
   get siteUrl() {
     return required(ENV.siteUrl).replace(/\/+$/, '');
-  },
-  get mailFrom() {
-    return required(ENV.mailFrom);
   },
   /** JSON of domain/generative.ts GenerativeStyles; lambdas/lib/renderer.ts parses and checks it. */
   get generativeStyles() {
     return process.env[ENV.generativeStyles] || '{}';
   },
-  get bedrockRegion() {
-    return required(ENV.bedrockRegion);
-  },
-  /** 0 is a valid budget (no generative previews at all). */
-  get generativePreviewsPerDay() {
-    return setting('generativePreviewsPerDay');
-  },
-  get bedrockRequestsPerMinute() {
-    return setting('bedrockRequestsPerMinute');
-  },
-  get engineMaxConcurrency() {
-    return setting('engineMaxConcurrency');
-  },
-  get orderDeadlineMinutes() {
-    return setting('orderDeadlineMinutes');
-  },
   /** The generative styles are drawn by the local runtime's engine stand-in, not a model (ENV.generativeStandIn). */
   get generativeStandIn() {
     return process.env[ENV.generativeStandIn] === 'true';
-  },
-  /** Where visitors write to (supportEmail, domain/config.ts). */
-  get supportEmail() {
-    return required(ENV.supportEmail);
   },
   /**
    * Every origin the site is served from (the custom domain, CloudFront's own; locally localhost and 127.0.0.1).
@@ -95,3 +76,8 @@ export const settings = {
     return [...new Set([this.siteUrl, ...list])];
   },
 };
+
+export const settings = Object.defineProperties(derived, {
+  ...getters(REQUIRED, (key) => required(ENV[key])),
+  ...getters(CONFIGURED, setting),
+}) as typeof derived & { readonly [K in RequiredKey]: string } & { readonly [K in ConfiguredKey]: EnvConfig[K] };

@@ -25,6 +25,12 @@ export function SkipLink() {
   );
 }
 
+/** The header's links. */
+const NAV = [
+  { to: '/pricing', label: 'Pricing' },
+  { to: '/blog', label: 'Blog' },
+] as const;
+
 export function Header() {
   const brand = useBrand();
   return (
@@ -38,18 +44,15 @@ export function Header() {
           </span>
         </SmartLink>
         <nav aria-label="Main" className="flex shrink-0 items-center gap-1 text-sm font-medium">
-          <SmartLink
-            to="/pricing"
-            className="rounded-lg px-2.5 py-2 text-muted-foreground hover:bg-muted hover:text-foreground sm:px-3"
-          >
-            Pricing
-          </SmartLink>
-          <SmartLink
-            to="/blog"
-            className="rounded-lg px-2.5 py-2 text-muted-foreground hover:bg-muted hover:text-foreground sm:px-3"
-          >
-            Blog
-          </SmartLink>
+          {NAV.map(({ to, label }) => (
+            <SmartLink
+              key={to}
+              to={to}
+              className="rounded-lg px-2.5 py-2 text-muted-foreground hover:bg-muted hover:text-foreground sm:px-3"
+            >
+              {label}
+            </SmartLink>
+          ))}
         </nav>
       </div>
     </header>

@@ -20,6 +20,12 @@ export function useBusy() {
   return [busy, run] as const;
 }
 
+/** The networks a share button links to, with the link for a text and a URL. */
+export const SOCIAL_SHARES = [
+  { network: 'Twitter', href: twitterShareUrl, Icon: XTwitterIcon },
+  { network: 'Facebook', href: (_text: string, url: string) => facebookShareUrl(url), Icon: FacebookIcon },
+] as const;
+
 export interface ShareTarget {
   text: string;
   url: string;
@@ -77,26 +83,19 @@ export function ShareActions({
         <Share2 aria-hidden="true" />
         {!compact && shareLabel}
       </Button>
-      <ExternalButtonLink
-        href={twitterShareUrl(target.text, target.url)}
-        variant="outline"
-        size="icon"
-        className={compact ? 'size-9' : undefined}
-        aria-label={`Share ${subject} on Twitter`}
-        title="Share on Twitter"
-      >
-        <XTwitterIcon />
-      </ExternalButtonLink>
-      <ExternalButtonLink
-        href={facebookShareUrl(target.url)}
-        variant="outline"
-        size="icon"
-        className={compact ? 'size-9' : undefined}
-        aria-label={`Share ${subject} on Facebook`}
-        title="Share on Facebook"
-      >
-        <FacebookIcon />
-      </ExternalButtonLink>
+      {SOCIAL_SHARES.map(({ network, href, Icon }) => (
+        <ExternalButtonLink
+          key={network}
+          href={href(target.text, target.url)}
+          variant="outline"
+          size="icon"
+          className={compact ? 'size-9' : undefined}
+          aria-label={`Share ${subject} on ${network}`}
+          title={`Share on ${network}`}
+        >
+          <Icon />
+        </ExternalButtonLink>
+      ))}
     </div>
   );
 }

@@ -22,21 +22,7 @@ import { hexToBase64 } from './hash';
 import { detailFromBody, getJson, postJson, readDetail, statusTextOf } from './http';
 
 // The API's shapes come from the one contract (type-only: nothing of zod reaches the bundle).
-export type {
-  AppConfig,
-  CheckoutResponse,
-  ErasureReport,
-  GeneratedImage,
-  Generation,
-  GenerationGone,
-  GenerationStatus,
-  JobStatus,
-  ModerationResult,
-  PaymentMode,
-  RegisterResult,
-  Style,
-  Thumbnail,
-} from '../../../domain/contract';
+export type * from '../../../domain/contract';
 
 /**
  * The order's photos and images were deleted at the customer's request (410): the message stays the spec's

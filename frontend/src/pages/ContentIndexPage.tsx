@@ -1,4 +1,5 @@
 import { ArrowRight, BookOpen, CalendarDays } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { contentPath } from '../../../domain/site-routes';
 import { type ContentEntry, formatArticleDate, withBrand } from '../blog/content';
@@ -40,59 +41,84 @@ function EntryList({ entries, brand, cta }: { entries: ContentEntry[]; brand: st
   );
 }
 
-export function BlogIndexPage() {
+/** An index page: its head, heading and entry list; `footer` is what it links to next. */
+function ContentIndex({
+  head,
+  title,
+  intro,
+  entries,
+  cta,
+  footer,
+}: {
+  head: (brand: string) => { title: string; description: string; path: string };
+  title: (brand: string) => string;
+  intro: string;
+  entries: ContentEntry[];
+  cta: string;
+  footer: (brand: string) => ReactNode;
+}) {
   const brand = useBrand();
-  usePageHead(
-    {
-      title: `Blog | ${brand}`,
-      description: `Tips, guides and ideas for turning your photos into cartoon art with ${brand}.`,
-      path: '/blog',
-    },
-    brand,
-  );
+  usePageHead(head(brand), brand);
   return (
-    <PageShell title={`The ${brand} Blog`} intro="Tips, guides and ideas for turning your photos into cartoon art.">
-      <EntryList entries={articles} brand={brand} cta="Read article" />
-      <aside className="mt-10 flex flex-col items-start gap-3 rounded-2xl border border-border bg-muted/50 p-6 sm:flex-row sm:items-center sm:justify-between">
-        <p className="flex items-center gap-2 font-medium">
-          <BookOpen aria-hidden="true" className="size-5 text-primary" />
-          Step-by-step guides and tool comparisons
-        </p>
-        <Link
-          to="/guides"
-          className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline"
-        >
-          Browse all guides
-          <ArrowRight aria-hidden="true" className="size-4" />
-        </Link>
-      </aside>
+    <PageShell title={title(brand)} intro={intro}>
+      <EntryList entries={entries} brand={brand} cta={cta} />
+      {footer(brand)}
     </PageShell>
   );
 }
 
-export function GuidesIndexPage() {
-  const brand = useBrand();
-  usePageHead(
-    {
-      title: `Guides | ${brand}`,
-      description: `Guides to cartoon and avatar makers: how-tos, comparisons and what ${brand} can do for you.`,
-      path: '/guides',
-    },
-    brand,
-  );
+export function BlogIndexPage() {
   return (
-    <PageShell
-      title={`${brand} Guides`}
+    <ContentIndex
+      head={(brand) => ({
+        title: `Blog | ${brand}`,
+        description: `Tips, guides and ideas for turning your photos into cartoon art with ${brand}.`,
+        path: '/blog',
+      })}
+      title={(brand) => `The ${brand} Blog`}
+      intro="Tips, guides and ideas for turning your photos into cartoon art."
+      entries={articles}
+      cta="Read article"
+      footer={() => (
+        <aside className="mt-10 flex flex-col items-start gap-3 rounded-2xl border border-border bg-muted/50 p-6 sm:flex-row sm:items-center sm:justify-between">
+          <p className="flex items-center gap-2 font-medium">
+            <BookOpen aria-hidden="true" className="size-5 text-primary" />
+            Step-by-step guides and tool comparisons
+          </p>
+          <Link
+            to="/guides"
+            className="inline-flex items-center gap-1 text-sm font-semibold text-primary hover:underline"
+          >
+            Browse all guides
+            <ArrowRight aria-hidden="true" className="size-4" />
+          </Link>
+        </aside>
+      )}
+    />
+  );
+}
+
+export function GuidesIndexPage() {
+  return (
+    <ContentIndex
+      head={(brand) => ({
+        title: `Guides | ${brand}`,
+        description: `Guides to cartoon and avatar makers: how-tos, comparisons and what ${brand} can do for you.`,
+        path: '/guides',
+      })}
+      title={(brand) => `${brand} Guides`}
       intro="How-tos and comparisons for making cartoons and avatars from your photos."
-    >
-      <EntryList entries={guides} brand={brand} cta="Read guide" />
-      <p className="mt-10 text-sm text-muted-foreground">
-        More tips on the{' '}
-        <Link to="/blog" className="font-medium text-primary underline underline-offset-4">
-          {brand} Blog
-        </Link>
-        .
-      </p>
-    </PageShell>
+      entries={guides}
+      cta="Read guide"
+      footer={(brand) => (
+        <p className="mt-10 text-sm text-muted-foreground">
+          More tips on the{' '}
+          <Link to="/blog" className="font-medium text-primary underline underline-offset-4">
+            {brand} Blog
+          </Link>
+          .
+        </p>
+      )}
+    />
   );
 }

@@ -1,8 +1,8 @@
 import { PartyPopper, RotateCcw } from 'lucide-react';
-import { FacebookIcon, XTwitterIcon } from '../../components/icons';
+import { SOCIAL_SHARES } from '../../components/ShareActions';
 import { Button, ExternalButtonLink } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
-import { APP_SHARE_TEXT, facebookShareUrl, twitterShareUrl } from '../../lib/share';
+import { APP_SHARE_TEXT } from '../../lib/share';
 
 export default function ThankYouStep({ onRestart }: { onRestart: () => void }) {
   const siteUrl = window.location.origin;
@@ -16,14 +16,12 @@ export default function ThankYouStep({ onRestart }: { onRestart: () => void }) {
         <p className="mt-3 text-muted-foreground">Keep an eye on your inbox for our launch announcement!</p>
         <p className="mt-8 text-sm font-semibold">Tell your friends</p>
         <div className="mt-3 flex flex-col justify-center gap-3 sm:flex-row">
-          <ExternalButtonLink href={twitterShareUrl(APP_SHARE_TEXT, siteUrl)} variant="outline">
-            <XTwitterIcon />
-            Share on Twitter
-          </ExternalButtonLink>
-          <ExternalButtonLink href={facebookShareUrl(siteUrl)} variant="outline">
-            <FacebookIcon />
-            Share on Facebook
-          </ExternalButtonLink>
+          {SOCIAL_SHARES.map(({ network, href, Icon }) => (
+            <ExternalButtonLink key={network} href={href(APP_SHARE_TEXT, siteUrl)} variant="outline">
+              <Icon />
+              Share on {network}
+            </ExternalButtonLink>
+          ))}
         </div>
         <Button variant="gradient" size="lg" className="mt-8 w-full sm:w-auto" onClick={onRestart}>
           <RotateCcw aria-hidden="true" />
