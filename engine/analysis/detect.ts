@@ -2,8 +2,8 @@
  * Face detection for faces of every size: MediaPipe's full-range face detector (192 x 192) on the whole photo and
  * on overlapping tiles of it, each window's contrast normalised first, detections merged by non-maximum
  * suppression. The whole-photo window finds faces from about a tenth of the long side up; the tiles (TILE of the
- * long side, a 192-px view each) find them down to about 3 %: analysing the photo at full size instead would cost
- * twenty windows, not ten.
+ * long side, a 192-px view each) find them down to about 3 %, and run only when the whole photo's faces leave room
+ * for smaller ones (WHOLE_ENOUGH): analysing the photo at full size instead would cost twenty windows, not ten.
  */
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Image8 } from '../raster';
