@@ -2,8 +2,8 @@
  * Face detection for faces of every size: MediaPipe's full-range face detector (192 x 192) on the whole photo and
  * on overlapping tiles of it, each window's contrast normalised first, detections merged by non-maximum
  * suppression. The whole-photo window finds faces from about a tenth of the long side up; the tiles (TILE of the
- * long side, a 192-px view each) find them down to about 3 %: analysing the photo at full size instead would cost
- * twenty windows, not ten.
+ * long side, a 192-px view each) find them down to about 3 %, and run only when the whole photo's faces leave room
+ * for smaller ones (WHOLE_ENOUGH): analysing the photo at full size instead would cost twenty windows, not ten.
  */
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Image8 } from '../raster';
@@ -16,15 +16,38 @@ export const DETECT_N = 192;
 const DETECT_MIN = 0.5;
 /** The most faces an analysis keeps (largest first after the mesh). */
 export const MAX_FACES = 8;
-/** Tile side as a share of the photo's long side; tiles overlap by a quarter, so a face under 10 % fits in one. */
+/**
+ * Tile side as a share of the photo's long side: a 3 % face is 14.4 px in the detector's input, about the smallest
+ * it finds in grey (at 0.43, 13.4 px, it lost the grey group's 3 % face; at 0.56 10 of 17 small faces).
+ */
 const TILE = 0.4;
-const OVERLAP = 0.25;
+/**
+ * Least overlap of neighbouring tiles, as a share of the long side: a face the whole-view window may miss (under
+ * 10 %: grey ones) fits whole in one tile. A 4:3 photo gets 3 x 3 tiles.
+ */
+const OVERLAP = 0.1;
+/**
+ * The tiles look for faces the whole view is too coarse for; they are skipped when the whole view found faces and
+ * the smallest is at least WHOLE_ENOUGH of the long side, found with at least WHOLE_SURE. The whole view finds faces
+ * from 6-7 % of the long side in colour, 10 % in grey or dark; people photographed together differ in face size by
+ * well under 1.5x, so faces that much smaller than the subjects' are passers-by in the distance. A portrait or a
+ * couple then costs one window instead of seven.
+ */
+const WHOLE_ENOUGH = 0.15;
+const WHOLE_SURE = 0.75;
 /**
  * Windows per detector run: batching saves CPU, but the wasm memory grows with the batch and never shrinks
  * (measured per 10 windows: batches of 10 528 ms CPU and +164 MB RSS, of 5 573 ms and +119 MB, of 1 808 ms and
  * +116 MB).
  */
-const BATCH = 5;
+const BATCH = 3;
+/**
+ * The face head's two tensors, read before the graph joins them: the model also has a person head, and its outputs
+ * end in a concat along the last axis that tfjs-wasm copies row by row (measured: a window 51 ms CPU with the
+ * model's outputs, 18 ms with these two).
+ */
+const FACE_SCORES = 'StatefulPartitionedCall/model/reshaped_classifier_face_4/Reshape';
+const FACE_BOXES = 'StatefulPartitionedCall/model/reshaped_regressor_face_4/Reshape';
 
 export interface Detection {
   score: number;
@@ -41,19 +64,21 @@ interface Window {
   size: number;
 }
 
-/** Evenly spaced starts of `size`-long windows covering 0..len with at least OVERLAP of overlap. */
-function starts(len: number, size: number): number[] {
+/** Evenly spaced starts of `size`-long windows covering 0..len, neighbours overlapping by at least `overlap`. */
+function starts(len: number, size: number, overlap: number): number[] {
   if (size >= len) return [(len - size) / 2];
-  const n = Math.ceil((len - size) / (size * (1 - OVERLAP))) + 1;
+  const n = Math.ceil((len - size) / (size - overlap)) + 1;
   return Array.from({ length: n }, (_, i) => ((len - size) * i) / (n - 1));
 }
 
-/** The whole photo (letterboxed square), then the tiles. */
-export function windows(w: number, h: number): Window[] {
+/** The overlapping tiles (each TILE of the long side) covering the photo. */
+export function tiles(w: number, h: number): Window[] {
   const long = Math.max(w, h);
-  const out: Window[] = [{ cx: w / 2, cy: h / 2, size: long }];
   const t = long * TILE;
-  for (const y of starts(h, t)) for (const x of starts(w, t)) out.push({ cx: x + t / 2, cy: y + t / 2, size: t });
+  const out: Window[] = [];
+  for (const y of starts(h, t, long * OVERLAP)) {
+    for (const x of starts(w, t, long * OVERLAP)) out.push({ cx: x + t / 2, cy: y + t / 2, size: t });
+  }
   return out;
 }
 
@@ -63,11 +88,10 @@ function anchorOf(i: number): Point {
   return [4 * ((i % cells) + 0.5), 4 * (Math.floor(i / cells) + 0.5)];
 }
 
-/** Faces in `img` (image pixels), best first, at most MAX_FACES. */
-export function detectFaces(model: GraphModel, img: Image8): Detection[] {
-  const wins = windows(img.width, img.height);
+/** Every detection scoring at least DETECT_MIN in the windows, in image pixels. */
+function scan(model: GraphModel, img: Image8, wins: readonly Window[]): Detection[] {
   const len = DETECT_N * DETECT_N * 3;
-  const outs: Float32Array[] = [];
+  const found: Detection[] = [];
   for (let first = 0; first < wins.length; first += BATCH) {
     const part = wins.slice(first, first + BATCH);
     const batch = new Float32Array(part.length * len);
@@ -76,27 +100,29 @@ export function detectFaces(model: GraphModel, img: Image8): Detection[] {
       normaliseContrast(pixels);
       for (let i = 0; i < len; i++) batch[b * len + i] = pixels[i] * 2 - 1;
     });
-    // per anchor: score logit, box centre offset and size, six keypoints (x, y), in 192-px input pixels
-    const out = run(model, batch, DETECT_N, DETECT_N, part.length)[0];
-    const per = out.length / part.length;
-    for (let b = 0; b < part.length; b++) outs.push(out.subarray(b * per, (b + 1) * per));
+    // per anchor: a score logit; and box centre offset and size, six keypoints (x, y), in input pixels
+    const [scores, boxes] = run(model, batch, DETECT_N, DETECT_N, part.length, [FACE_SCORES, FACE_BOXES]);
+    const anchors = scores.length / part.length;
+    part.forEach((win, b) => {
+      const k = win.size / DETECT_N;
+      const map = (x: number, y: number): Point => [win.cx + (x - DETECT_N / 2) * k, win.cy + (y - DETECT_N / 2) * k];
+      for (let i = 0; i < anchors; i++) {
+        const score = 1 / (1 + Math.exp(-scores[b * anchors + i]));
+        if (score < DETECT_MIN) continue;
+        const r = boxes.subarray((b * anchors + i) * 16, (b * anchors + i + 1) * 16);
+        const [ax, ay] = anchorOf(i);
+        const [cx, cy] = map(ax + r[0], ay + r[1]);
+        const kp: Point[] = [];
+        for (let j = 0; j < 6; j++) kp.push(map(ax + r[4 + 2 * j], ay + r[5 + 2 * j]));
+        found.push({ score, cx, cy, size: Math.max(r[2], r[3]) * k, kp });
+      }
+    });
   }
-  const found: Detection[] = [];
-  wins.forEach((win, b) => {
-    const k = win.size / DETECT_N;
-    const map = (x: number, y: number): Point => [win.cx + (x - DETECT_N / 2) * k, win.cy + (y - DETECT_N / 2) * k];
-    for (let i = 0; i < outs[b].length / 17; i++) {
-      const r = outs[b].subarray(i * 17, i * 17 + 17);
-      const score = 1 / (1 + Math.exp(-r[0]));
-      if (score < DETECT_MIN) continue;
-      const [ax, ay] = anchorOf(i);
-      const [cx, cy] = map(ax + r[1], ay + r[2]);
-      const kp: Point[] = [];
-      for (let j = 0; j < 6; j++) kp.push(map(ax + r[5 + 2 * j], ay + r[6 + 2 * j]));
-      found.push({ score, cx, cy, size: Math.max(r[3], r[4]) * k, kp });
-    }
-  });
-  // greedy non-maximum suppression over all windows (a face in two tiles, or in a tile and the whole photo)
+  return found;
+}
+
+/** Greedy non-maximum suppression (a face in two tiles, or in a tile and the whole photo), best first. */
+function suppress(found: Detection[]): Detection[] {
   found.sort((p, q) => q.score - p.score || p.cx - q.cx || p.cy - q.cy);
   const kept: Detection[] = [];
   for (const d of found) {
@@ -105,6 +131,20 @@ export function detectFaces(model: GraphModel, img: Image8): Detection[] {
     if (kept.length === MAX_FACES) break;
   }
   return kept;
+}
+
+/**
+ * Faces in `img` (image pixels), best first, at most MAX_FACES: the whole photo (letterboxed square), then the
+ * tiles unless the whole view's faces make smaller ones implausible (WHOLE_ENOUGH).
+ */
+export function detectFaces(model: GraphModel, img: Image8): Detection[] {
+  const long = Math.max(img.width, img.height);
+  const whole = scan(model, img, [{ cx: img.width / 2, cy: img.height / 2, size: long }]);
+  const subjects = suppress(whole.slice());
+  if (subjects.length > 0 && subjects.every((d) => d.size >= WHOLE_ENOUGH * long && d.score >= WHOLE_SURE)) {
+    return subjects;
+  }
+  return suppress([...whole, ...scan(model, img, tiles(img.width, img.height))]);
 }
 
 /** Intersection over the smaller box: a face cut by a tile's edge is the same face as the whole one. */

@@ -210,7 +210,8 @@ export async function warmModels(parts: readonly AnalysisPart[]): Promise<void> 
     run(m.iris, new Float32Array(2 * 64 * 64 * 3), 64, 64, 2);
   }
   if (parts.includes('person')) {
-    const img = { data: new Uint8Array(PERSON_N * PERSON_N * 3), width: PERSON_N, height: PERSON_N };
+    // a 4:3 photo's shape (MoveNet takes the photo's own)
+    const img = { data: new Uint8Array(PERSON_N * 192 * 3), width: PERSON_N, height: 192 };
     personMask(await loadModel('selfie'), img);
     detectPersons(await loadModel('movenet-multipose'), img);
   }

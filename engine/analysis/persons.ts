@@ -1,6 +1,6 @@
 /**
  * People whether or not a face shows (seen from behind, full body, face cut off): MoveNet MultiPose (up to six
- * people, each a box and 17 body keypoints) on the analysis image letterboxed to 256 x 256, contrast normalised.
+ * people, each a box and 17 body keypoints) on the analysis image at 256 px long side, contrast normalised.
  * The person mask of a photo without a visible face is kept only inside these boxes, so a cat or a statue that
  * lights up the segmentation model still leaves a photo without people as it was.
  */
@@ -23,20 +23,27 @@ export interface PersonBox {
 
 /** The people MoveNet sees in `img`, best first. */
 export function detectPersons(model: GraphModel, img: Image8): PersonBox[] {
+  // the photo's own shape, PERSON_N on its long side and the short one padded to a multiple of 32 (the model's
+  // stride), rather than a letterboxed square: a 4:3 photo costs three quarters of the square's CPU
   const side = Math.max(img.width, img.height);
-  const { pixels } = crop(img, img.width / 2, img.height / 2, side, 0, PERSON_N);
+  const k = PERSON_N / side;
+  const n = Math.ceil((img.width * k) / 32) * 32;
+  const m = Math.ceil((img.height * k) / 32) * 32;
+  const { pixels } = crop(img, img.width / 2, img.height / 2, n / k, 0, n, false, m);
   normaliseContrast(pixels);
   const ints = new Int32Array(pixels.length);
   for (let i = 0; i < pixels.length; i++) ints[i] = Math.round(pixels[i] * 255);
   const out = tf
     .tidy(() => {
-      const res = model.execute(tf.tensor4d(ints, [1, PERSON_N, PERSON_N, 3], 'int32'));
+      const res = model.execute(tf.tensor4d(ints, [1, m, n, 3], 'int32'));
       return (Array.isArray(res) ? res[0] : res).dataSync() as Float32Array;
     })
     .slice();
-  // per person: 17 x (y, x, score), then ymin, xmin, ymax, xmax, score; all in 0..1 of the square input
-  const x0 = img.width / 2 - side / 2;
-  const y0 = img.height / 2 - side / 2;
+  // per person: 17 x (y, x, score), then ymin, xmin, ymax, xmax, score; all in 0..1 of the input's height, width
+  const x0 = img.width / 2 - n / k / 2;
+  const y0 = img.height / 2 - m / k / 2;
+  const iw = n / k;
+  const ih = m / k;
   const found: PersonBox[] = [];
   for (let p = 0; p < out.length / 56; p++) {
     const r = out.subarray(p * 56, p * 56 + 56);
@@ -45,10 +52,10 @@ export function detectPersons(model: GraphModel, img: Image8): PersonBox[] {
     let seen = 0;
     for (let k = 0; k < 17; k++) if (r[k * 3 + 2] >= PERSON_MIN) seen++;
     if (seen < MIN_KEYPOINTS) continue;
-    const bx0 = Math.max(0, x0 + r[52] * side);
-    const by0 = Math.max(0, y0 + r[51] * side);
-    const bx1 = Math.min(img.width, x0 + r[54] * side);
-    const by1 = Math.min(img.height, y0 + r[53] * side);
+    const bx0 = Math.max(0, x0 + r[52] * iw);
+    const by0 = Math.max(0, y0 + r[51] * ih);
+    const bx1 = Math.min(img.width, x0 + r[54] * iw);
+    const by1 = Math.min(img.height, y0 + r[53] * ih);
     if (bx1 <= bx0 || by1 <= by0) continue;
     found.push({ box: [bx0, by0, bx1 - bx0, by1 - by0], score });
   }

@@ -8,23 +8,23 @@ import { tf } from './models';
 import type { Point } from './types';
 
 /**
- * A square crop of `img` centred at (cx, cy), `size` px wide, rotated by `angle` (radians; the crop's x axis
- * runs along that direction), sampled bilinearly to n x n floats in [0, 1] (outside the image: black).
- * `flip` mirrors it horizontally. Returns the pixels and the crop -> image mapping.
+ * A crop of `img` centred at (cx, cy), `size` px wide, rotated by `angle` (radians; the crop's x axis runs along
+ * that direction), sampled bilinearly to n x m floats in [0, 1] (m rows, square by default; outside the image:
+ * black). `flip` mirrors it horizontally. Returns the pixels and the crop -> image mapping.
  */
-export function crop(img: Image8, cx: number, cy: number, size: number, angle: number, n: number, flip = false) {
-  const out = new Float32Array(n * n * 3);
+export function crop(img: Image8, cx: number, cy: number, size: number, angle: number, n: number, flip = false, m = n) {
+  const out = new Float32Array(n * m * 3);
   const c = Math.cos(angle);
   const s = Math.sin(angle);
   const k = size / n;
   const toImage = (u: number, v: number): Point => {
     const du = ((flip ? n - u : u) - n / 2) * k;
-    const dv = (v - n / 2) * k;
+    const dv = (v - m / 2) * k;
     return [cx + du * c - dv * s, cy + du * s + dv * c];
   };
   const { data, width: w, height: h } = img;
-  for (let v = 0; v < n; v++) {
-    const dv = (v + 0.5 - n / 2) * k;
+  for (let v = 0; v < m; v++) {
+    const dv = (v + 0.5 - m / 2) * k;
     for (let u = 0; u < n; u++) {
       // toImage(u + 0.5, v + 0.5), inlined: no array per sample
       const du = ((flip ? n - (u + 0.5) : u + 0.5) - n / 2) * k;
@@ -59,12 +59,22 @@ export function crop(img: Image8, cx: number, cy: number, size: number, angle: n
   return { pixels: out, toImage };
 }
 
-/** Runs a single-input graph model on n x n x 3 pixels; returns each output's values. */
-export function run(model: GraphModel, pixels: Float32Array, n: number, m = n, batch = 1): Float32Array[] {
+/**
+ * Runs a single-input graph model on n x n x 3 pixels; returns each output's values (the model's outputs, or the
+ * named nodes of its graph).
+ */
+export function run(
+  model: GraphModel,
+  pixels: Float32Array,
+  n: number,
+  m = n,
+  batch = 1,
+  outputs?: string[],
+): Float32Array[] {
   return tf
     .tidy(() => {
       const input = tf.tensor4d(pixels, [batch, m, n, 3]);
-      const res = model.execute(input);
+      const res = model.execute(input, outputs);
       const list = Array.isArray(res) ? res : [res];
       return list.map((t) => t.dataSync() as Float32Array);
     })
