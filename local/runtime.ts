@@ -90,6 +90,8 @@ export interface LocalControls {
   bedrock: {
     setRequestsPerMinute(n: number | undefined): void;
     setUnsubscribed(models: readonly string[]): void;
+    /** Models the account has no access to (AccessDeniedException); default none. */
+    setAccessDenied(models: readonly string[]): void;
   };
   engine: {
     setMaxConcurrency(n: number): void;
@@ -309,7 +311,11 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       s3Url: s3.url,
       dynamoUrl: dynamo.url,
       bedrockUrl: bedrock.url,
-      bedrock: { setRequestsPerMinute: bedrock.setRequestsPerMinute, setUnsubscribed: bedrock.setUnsubscribed },
+      bedrock: {
+        setRequestsPerMinute: bedrock.setRequestsPerMinute,
+        setUnsubscribed: bedrock.setUnsubscribed,
+        setAccessDenied: bedrock.setAccessDenied,
+      },
       engine: { setMaxConcurrency: endpoint.setMaxConcurrency, throttled: endpoint.throttled },
       model,
       env,

@@ -72,6 +72,7 @@ export async function startBedrockRelay(opts: {
     url: `http://127.0.0.1:${port}`,
     setRequestsPerMinute: notHere,
     setUnsubscribed: notHere,
+    setAccessDenied: notHere,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

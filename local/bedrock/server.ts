@@ -87,6 +87,8 @@ export interface LocalBedrock {
   setRequestsPerMinute(n: number | undefined): void;
   /** Replaces the list of models the account is not subscribed to ([] = subscribed to all). */
   setUnsubscribed(models: readonly string[]): void;
+  /** Replaces the list of models the account has no access to ([] = access to all). */
+  setAccessDenied(models: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -292,6 +294,7 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
     setRequestsPerMinute: (n) => gate.setRequestsPerMinute(n),
     setUnsubscribed: (models) => gate.setUnsubscribed(models),
+    setAccessDenied: (models) => gate.setAccessDenied(models),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
