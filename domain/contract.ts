@@ -140,11 +140,16 @@ export const contract = {
   },
   'get-thumbnails': {
     params: z.object({ image_hash: imageHash('image_hash') }),
-    /** `image: null, paused: true`: a generative style whose free previews are paused today (the tile keeps its sample). */
+    /**
+     * `image: null, paused: true`: a generative style whose free previews are paused today (the tile keeps its sample).
+     * `image: null, busy: true`: a generative style whose model had no capacity for previews while the job waited
+     * (a busy minute); the next previews request tries it again.
+     */
     response: z.array(
       z.union([
         z.object({ style: z.object({ id: styleId }), image: z.string() }),
         z.object({ style: z.object({ id: styleId }), image: z.null(), paused: z.literal(true) }),
+        z.object({ style: z.object({ id: styleId }), image: z.null(), busy: z.literal(true) }),
       ]),
     ),
   },

@@ -66,8 +66,11 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
   return cfg.siteDomain && !cfg.siteUrl ? { ...cfg, siteUrl: `https://${cfg.siteDomain}` } : cfg;
 }
 
-/** `-c generativeStyles`, `-c generativeSettings`, `-c bedrockProfileRegions` on top of the environment. */
-function generativeOverrides(cfg: EnvConfig, getContext: (key: string) => unknown): Partial<EnvConfig> {
+/**
+ * `-c generativeStyles`, `-c generativeSettings`, `-c bedrockProfileRegions` on top of the environment (the local
+ * runtime passes its `generativeSettings` option through here too: local/template.ts).
+ */
+export function generativeOverrides(cfg: EnvConfig, getContext: (key: string) => unknown): Partial<EnvConfig> {
   // The environments' styles are presets: their model follows the (possibly overridden) Bedrock region.
   let styles = generativePresets(Object.keys(cfg.generativeStyles) as StyleId[], cfg.bedrockRegion) as Record<
     string,

@@ -5,7 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import type { Access } from '../domain/api-routes';
-import { CAPACITY_BUSY } from '../domain/wiring';
+import { CAPACITY_BUSY, ENGINE_ERRORS } from '../domain/wiring';
 import { handlerFunction } from './functions';
 
 export interface PipelinesProps {
@@ -126,6 +126,9 @@ export const LAMBDA_SERVICE_ERRORS = [
 /** 2 s doubling to at most 60 s, full jitter so throttled tasks do not return together: about 6 minutes in all. */
 export const LAMBDA_RETRY = { intervalSeconds: 2, backoffRate: 2, maxDelaySeconds: 60, maxAttempts: 12 };
 
+/** What a previews job waits out with jittered retries rather than failing: no capacity, a throttled engine. */
+const PREVIEW_WAITS = [CAPACITY_BUSY, ENGINE_ERRORS.throttled] as const;
+
 /**
  * The asynchronous work, as Step Functions state machines whose tasks are Lambda functions.
  * Jobs machine: one execution per moderation or preview job; its record in the jobs table says where it is.
@@ -140,9 +143,10 @@ export class Pipelines extends Construct {
     this.functions = functions;
 
     const recordFailure = invoke('jobFailed', 'Record job failure', undefined).next(new sfn.Fail(this, 'Job failed'));
-    // The engine's previews wait while paid renders hold its capacity (lambdas/lib/capacity.ts): within the job's 10 min.
+    // Previews wait while paid renders hold a renderer's capacity (lambdas/lib/capacity.ts), or the engine endpoint
+    // throttles (its MaxConcurrency is shared with the account's other endpoints): within the job's 10 min.
     const busy = {
-      errors: [CAPACITY_BUSY],
+      errors: [...PREVIEW_WAITS],
       interval: Duration.seconds(2),
       backoffRate: 2,
       maxDelay: Duration.seconds(30),

@@ -19,7 +19,13 @@ import { startLocalRekognition } from './rekognition/server';
 import { startSchedules } from './scheduler';
 import { startStepFunctions } from './step-functions';
 import { startLocalStripe } from './stripe/server';
-import { LOCAL_REGION, type LocalModel, readModel, synthesizeLocal } from './template';
+import {
+  type GenerativeSettingsOverrides,
+  LOCAL_REGION,
+  type LocalModel,
+  readModel,
+  synthesizeLocal,
+} from './template';
 
 /** Bedrock endpoints this process started (a second runtime in one process must not take them for a user's). */
 const ownBedrockUrls = new Set<string>();
@@ -82,6 +88,12 @@ export interface LocalRuntimeOptions {
   bedrockUnsubscribedModels?: string[];
   /** Concurrent invocations the local engine endpoint serves (ThrottlingException beyond); default the template's. */
   engineMaxConcurrency?: number;
+  /**
+   * Fields of generative styles' settings, synthesized into the stack as `-c generativeSettings` would be on a deploy
+   * (e.g. `{ '3d': { modelId: CONTROL_STRUCTURE_MODEL_ID } }`: the plain id of a profile-only model, as an operator
+   * might set it); default the presets.
+   */
+  generativeSettings?: GenerativeSettingsOverrides;
 }
 
 /** What a test (or an operator trying things) can change in the local stand-ins while the runtime runs. */
@@ -91,6 +103,8 @@ export interface LocalControls {
     setUnsubscribed(models: readonly string[]): void;
     /** The next n model images are blank (the quality gate's tests). */
     setBlankOutputs(n: number): void;
+    /** Models the account has no access to (AccessDeniedException); default none. */
+    setAccessDenied(models: readonly string[]): void;
   };
   engine: {
     setMaxConcurrency(n: number): void;
@@ -155,7 +169,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
   );
 
   try {
-    const model = readModel(synthesizeLocal(paymentMode), (_id, attr) =>
+    const model = readModel(synthesizeLocal(paymentMode, opts.generativeSettings), (_id, attr) =>
       attr === 'DomainName' ? `localhost:${port}` : undefined,
     );
     const [dynamo, s3, ses] = await Promise.all([
@@ -317,6 +331,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
         setRequestsPerMinute: bedrock.setRequestsPerMinute,
         setUnsubscribed: bedrock.setUnsubscribed,
         setBlankOutputs: bedrock.setBlankOutputs,
+        setAccessDenied: bedrock.setAccessDenied,
       },
       engine: { setMaxConcurrency: endpoint.setMaxConcurrency, throttled: endpoint.throttled },
       model,

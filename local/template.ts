@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EnvConfig } from '../domain/config';
 import type { PaymentMode } from '../domain/contract';
+import type { GenerativeStyleSettings } from '../domain/generative';
 import { REPO_ROOT } from '../domain/repo-paths';
 import { ENTRY_METADATA_KEY } from '../domain/wiring';
 import { writeFileDurably } from './durable-file';
@@ -26,6 +27,9 @@ export interface CfnTemplate {
   Resources: Record<string, Resource>;
   Outputs?: Json;
 }
+
+/** Per style, fields of its generative settings to change (as `-c generativeSettings` on a deploy). */
+export type GenerativeSettingsOverrides = Record<string, Partial<GenerativeStyleSettings>>;
 
 export interface LocalTable {
   logicalId: string;
@@ -85,20 +89,25 @@ export interface LocalModel {
  * to anything it imports, or a new build of the site misses the cache. A process that cannot list its modules (jest)
  * only reads it.
  */
-export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
+export function synthesizeLocal(
+  paymentMode: PaymentMode,
+  generativeSettings?: GenerativeSettingsOverrides,
+): CfnTemplate {
   const dir = path.join(os.tmpdir(), 'toonzap-template-cache');
   const index = path.join(dir, 'sources.json');
+  // Each variant of the stack is cached under its own key.
+  const variant = generativeSettings ? `${paymentMode}\0${JSON.stringify(generativeSettings)}` : paymentMode;
   try {
-    const key = sourcesKey(JSON.parse(fs.readFileSync(index, 'utf8')) as string[], paymentMode);
+    const key = sourcesKey(JSON.parse(fs.readFileSync(index, 'utf8')) as string[], variant);
     if (key) return JSON.parse(fs.readFileSync(path.join(dir, `${key}.json`), 'utf8')) as CfnTemplate;
   } catch {
     // no usable cache: synthesize
   }
-  const template = synthesize(paymentMode);
+  const template = synthesize(paymentMode, generativeSettings);
   const sources = Object.keys(require.cache)
     .filter((f) => f.startsWith(REPO_ROOT + path.sep) && !f.includes(`${path.sep}node_modules${path.sep}`))
     .map((f) => path.relative(REPO_ROOT, f));
-  const key = sources.includes(path.join('lib', 'toonzap-stack.ts')) ? sourcesKey(sources, paymentMode) : null;
+  const key = sources.includes(path.join('lib', 'toonzap-stack.ts')) ? sourcesKey(sources, variant) : null;
   if (key) {
     writeFileDurably(path.join(dir, `${key}.json`), JSON.stringify(template));
     writeFileDurably(index, JSON.stringify(sources));
@@ -109,10 +118,10 @@ export function synthesizeLocal(paymentMode: PaymentMode): CfnTemplate {
 /** The cache key of a template made from these sources (null when one is gone); exported for its test. */
 export function sourcesKey(
   sources: string[],
-  paymentMode: PaymentMode,
+  variant: string,
   dist = path.join(REPO_ROOT, 'frontend', 'dist'),
 ): string | null {
-  const hash = createHash('sha256').update(`${paymentMode}\0${process.version}\0`);
+  const hash = createHash('sha256').update(`${variant}\0${process.version}\0`);
   for (const file of [...new Set([...sources, 'package-lock.json'])].sort()) {
     const abs = path.join(REPO_ROOT, file);
     if (!fs.existsSync(abs)) return null;
@@ -129,10 +138,10 @@ export function sourcesKey(
   return hash.digest('hex');
 }
 
-function synthesize(paymentMode: PaymentMode): CfnTemplate {
+function synthesize(paymentMode: PaymentMode, generativeSettings?: GenerativeSettingsOverrides): CfnTemplate {
   // Loaded only when needed: the CDK and the stack's modules take a while to load.
   const { App } = require('aws-cdk-lib') as typeof import('aws-cdk-lib');
-  const { ENVIRONMENTS } = require('../lib/config') as typeof import('../lib/config');
+  const { ENVIRONMENTS, generativeOverrides } = require('../lib/config') as typeof import('../lib/config');
   const { ToonZapStack } = require('../lib/toonzap-stack') as typeof import('../lib/toonzap-stack');
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: undefined });
   // The engine runs in process here, so no container image needs staging.
@@ -140,6 +149,10 @@ function synthesize(paymentMode: PaymentMode): CfnTemplate {
     ...ENVIRONMENTS.dev,
     paymentMode,
     engineImageUri: `${LOCAL_ACCOUNT}.dkr.ecr.${LOCAL_REGION}.amazonaws.com/toonzap-engine:local`,
+    // As `-c generativeSettings=...` on a deploy, through the same merge and checks.
+    ...(generativeSettings
+      ? generativeOverrides(ENVIRONMENTS.dev, (key) => (key === 'generativeSettings' ? generativeSettings : undefined))
+      : {}),
   };
   const stack = new ToonZapStack(app, 'ToonZap-local', {
     config,

@@ -34,6 +34,29 @@ export async function takePreviewBudget(): Promise<boolean> {
   }
 }
 
+/**
+ * Gives back a unit taken today for a preview that was then not made (no model capacity this minute): the budget
+ * counts previews, not attempts. Never below zero.
+ */
+export async function givePreviewBudgetBack(): Promise<void> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: settings.table('counters'),
+        Key: { counter_id: previewCounterId() },
+        UpdateExpression: 'ADD #n :minus',
+        ConditionExpression: '#n > :zero',
+        ExpressionAttributeNames: { '#n': 'count' },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    );
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException || (err as Error).name === 'ConditionalCheckFailedException')
+      return;
+    throw err;
+  }
+}
+
 /** Generative previews made today (for operators and tests). */
 export async function previewsToday(): Promise<number> {
   const res = await ddb().send(

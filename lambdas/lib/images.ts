@@ -30,6 +30,11 @@ export interface ImageRecord {
   preview_renderers?: Record<string, string>;
   /** Generative styles not previewed on `day` because the daily preview budget was spent. */
   previews_paused?: { day: string; styles: string[] };
+  /**
+   * Generative styles whose last preview attempt found no model capacity (paid renders had the minute): not a refusal
+   * and not the day's budget, so the next previews request tries them again.
+   */
+  previews_busy?: string[];
   /** Styles whose model refused this photo (content filtered, input refused), by renderer id: not asked again. */
   previews_refused?: Record<string, string>;
   /** Size the browser declared at registration (the upload URL signs exactly this length). */
@@ -69,7 +74,7 @@ export async function registerImage(hash: string, fileType: string, fileSize: nu
       // Expires with the upload it describes (both counted from the first registration, domain/privacy.ts).
       UpdateExpression:
         'SET file_type = :t, file_size = :s, registered_at = if_not_exists(registered_at, :now), verified = :f, expires_at = if_not_exists(expires_at, :exp)' +
-        ' REMOVE moderation, moderation_reasons, moderated_at, moderation_category, object_etag, object_size, previews, preview_renderers',
+        ' REMOVE moderation, moderation_reasons, moderated_at, moderation_category, object_etag, object_size, previews, preview_renderers, previews_busy',
       ExpressionAttributeValues: {
         ':t': fileType,
         ':s': fileSize,
@@ -125,7 +130,7 @@ export async function recordModeration(
   if (verdict === 'invalid') {
     set.push('verified = :f');
     values[':f'] = false;
-    remove.push('previews', 'preview_renderers');
+    remove.push('previews', 'preview_renderers', 'previews_busy');
   }
   await ddb().send(
     new UpdateCommand({
@@ -137,30 +142,48 @@ export async function recordModeration(
   );
 }
 
-/** Adds previews just made (style → renderer id) to the record, keeping the others; records today's paused styles. */
-export async function recordPreviews(
-  hash: string,
-  made: Record<string, string>,
-  paused?: { day: string; styles: string[] },
-  refused: Record<string, string> = {},
-): Promise<void> {
+/** What one previews run did, style by style (lambdas/lib/previews.ts). */
+export interface PreviewOutcome {
+  /** Style → renderer id of each preview made. */
+  made: Record<string, string>;
+  /** Generative styles past today's budget. */
+  paused?: { day: string; styles: string[] };
+  /** Style → renderer id that refused the photo. */
+  refused?: Record<string, string>;
+  /** Generative styles that found no model capacity (a busy minute): asked again on the next previews request. */
+  busy?: string[];
+}
+
+/**
+ * Adds previews just made to the record, keeping the others; records today's paused styles, the refusals, and which
+ * styles are busy now (a style made, paused or refused in this run is no longer busy).
+ */
+export async function recordPreviews(hash: string, outcome: PreviewOutcome): Promise<void> {
+  const { made, refused = {}, busy = [] } = outcome;
+  let paused = outcome.paused;
   const latest = await getImage(hash);
   const renderers = { ...(latest?.preview_renderers ?? {}), ...made };
   const refusals = { ...(latest?.previews_refused ?? {}), ...refused };
   const previews = [...new Set([...(latest?.previews ?? []), ...Object.keys(made)])];
   if (paused && latest?.previews_paused?.day === paused.day)
     paused = { day: paused.day, styles: [...new Set([...latest.previews_paused.styles, ...paused.styles])] };
+  const settled = new Set([...Object.keys(made), ...Object.keys(refused), ...(paused?.styles ?? [])]);
+  const stillBusy = [...new Set([...(latest?.previews_busy ?? []), ...busy])].filter(
+    (s) => busy.includes(s) || !settled.has(s),
+  );
   await ddb().send(
     new UpdateCommand({
       TableName: table(),
       Key: { image_hash: hash },
       UpdateExpression:
-        'SET previews = :p, preview_renderers = :r, previews_refused = :x' + (paused ? ', previews_paused = :z' : ''),
+        'SET previews = :p, preview_renderers = :r, previews_refused = :x, previews_busy = :b' +
+        (paused ? ', previews_paused = :z' : ''),
       ConditionExpression: 'attribute_exists(image_hash)',
       ExpressionAttributeValues: {
         ':p': previews,
         ':r': renderers,
         ':x': refusals,
+        ':b': stillBusy,
         ...(paused ? { ':z': paused } : {}),
       },
     }),

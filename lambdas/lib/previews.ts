@@ -2,7 +2,7 @@ import { PREVIEW_LONG_SIDE } from '../../domain/image-format';
 import { STYLE_IDS } from '../../domain/styles';
 import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
 import { seedFor } from './bedrock';
-import { takePreviewBudget } from './budget';
+import { givePreviewBudgetBack, takePreviewBudget } from './budget';
 import { CapacityBusyError, withCapacity } from './capacity';
 import { renderOnEngine } from './engine';
 import { renderGenerative } from './generative';
@@ -20,6 +20,13 @@ export class NotAllowedError extends Error {
 /** Long side of every preview; a generative model is sent the photo at its style's `previewSize` and shrunk to this. */
 const PREVIEW_SIZE = PREVIEW_LONG_SIDE;
 
+/**
+ * How long a previews job waits for model capacity (a busy minute) before it shows the sample and says so. Well
+ * inside the jobs machine's CapacityBusy Retry (20 attempts, full jitter up to 30 s: about 4 minutes on average,
+ * lib/pipelines.ts) and a minute's window (lambdas/lib/capacity.ts), so a busy minute is waited out.
+ */
+export const PREVIEW_CAPACITY_WAIT_MS = 2 * 60_000;
+
 export interface PreviewOptions {
   /** Styles wanted (default: the whole catalogue). */
   styles?: readonly string[];
@@ -30,13 +37,21 @@ export interface PreviewOptions {
   onlyMissing?: boolean;
   /** Free previews spend the daily generative budget; previews for a paid order do not. */
   budget: boolean;
+  /**
+   * Until when (epoch ms) a generative style that finds no model capacity makes the run throw CapacityBusy, so the
+   * jobs machine retries it with jitter; after it (or without it) the style is recorded busy and the run ends.
+   */
+  waitForCapacityUntil?: number;
 }
 
 /**
  * Watermarked previews of one allowed photo, each from the renderer its style is rendered with (lambdas/lib/renderer.ts):
  * every engine style in one engine call, each generative style with one model call. Made once per (photo, style,
- * renderer) and reused. A generative style past the day's budget, or finding its model's minute taken by paid
- * renders, is recorded as paused (its tile shows the static sample); a generative call that fails leaves that style without a preview, the others are kept.
+ * renderer) and reused. A generative style past the day's budget is recorded as paused for the day (its tile shows
+ * the static sample). One that finds its model's minute taken by paid renders gives its budget unit back and waits
+ * (CapacityBusy, retried by the jobs machine) until `waitForCapacityUntil`, then is recorded busy: asked again on the
+ * next request, never paused for the day. A generative call that fails leaves that style without a preview; the
+ * others are kept.
  */
 export async function makePreviews(hash: string, opts: PreviewOptions) {
   const started = Date.now();
@@ -51,13 +66,14 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
     : pendingPreviews(image, wanted, day);
   const made: Record<string, string> = {};
   const paused: string[] = [];
+  const busy: string[] = [];
   const refused: Record<string, string> = {};
   const bucket = settings.mediaBucket;
 
   const engineStyles = todo.filter((s) => rendererFor(s).kind === 'engine');
   const generative = todo.filter((s) => rendererFor(s).kind === 'bedrock');
   // Previews get what paid renders leave of each renderer (lambdas/lib/capacity.ts). The engine's previews wait
-  // (CapacityBusy: the jobs machine retries); a model's are paused, as past the day's budget.
+  // (CapacityBusy: the jobs machine retries); so do a model's, for a bounded time (`waitForCapacityUntil`).
   const holder = `preview:${hash}:${crypto.randomUUID()}`;
   const engineCall = engineStyles.length
     ? withCapacity(rendererFor(engineStyles[0]), holder, 'preview', () =>
@@ -91,7 +107,10 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
         }),
       );
       if (run.admitted) made[style] = r.id;
-      else paused.push(style);
+      else {
+        busy.push(style);
+        if (opts.budget) await givePreviewBudgetBack();
+      }
     } catch (err) {
       // A refusal is final for this photo and model: remembered, so later visits do not pay for it again.
       if ((err as Error).name === GENERATIVE_ERRORS.refused) refused[style] = r.id;
@@ -102,10 +121,18 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
   const [engineRes, generativeRes] = await Promise.allSettled([engineCall, generativeCalls]);
   if (engineRes.status === 'fulfilled') for (const o of engineRes.value?.outputs ?? []) made[o.style] = 'engine';
   countMetric(METRICS.previewsMade, Object.keys(made).length);
-  if (Object.keys(made).length || paused.length || Object.keys(refused).length) {
-    await recordPreviews(hash, made, paused.length ? { day, styles: paused } : undefined, refused);
+  const waitMore = busy.length > 0 && Date.now() < (opts.waitForCapacityUntil ?? 0);
+  if (Object.keys(made).length || paused.length || Object.keys(refused).length || busy.length) {
+    await recordPreviews(hash, {
+      made,
+      paused: paused.length ? { day, styles: paused } : undefined,
+      refused,
+      // While the run will be retried the styles are still in progress, not busy for the page.
+      busy: waitMore ? [] : busy,
+    });
   }
   if (engineRes.status === 'rejected') throw engineRes.reason;
   if (generativeRes.status === 'rejected') throw generativeRes.reason;
-  return { image_hash: hash, styles: Object.keys(made), paused, ms: Date.now() - started };
+  if (waitMore) throw new CapacityBusyError(`No model capacity for previews of ${busy.join(', ')} now`);
+  return { image_hash: hash, styles: Object.keys(made), paused, busy, ms: Date.now() - started };
 }

@@ -7,7 +7,8 @@ import { knownImage } from '../lib/requests';
 
 /**
  * GET /api/get-thumbnails/{image_hash} → [{style: {id}, image: short-lived URL}] in catalogue order, plus
- * {style: {id}, image: null, paused: true} for generative styles whose previews are paused today (budget spent).
+ * {style: {id}, image: null, paused: true} for generative styles whose previews are paused today (budget spent) and
+ * {style: {id}, image: null, busy: true} for those whose model had no capacity when last asked (a busy minute).
  */
 export const handler = httpHandler(async (event) => {
   const { image_hash: hash } = parseWith(contract['get-thumbnails'].params, {
@@ -17,13 +18,16 @@ export const handler = httpHandler(async (event) => {
   if (image.moderation !== 'allowed') throw new HttpError(403, 'Image has not passed moderation.');
   const shown = STYLES.filter((s) => image.previews?.includes(s.id));
   const paused = new Set(pausedPreviews(image));
+  const busy = new Set(image.previews_busy ?? []);
   const ready = await Promise.all(
     shown.map(async (s) => ({ style: { id: s.id }, image: await presignDownload(mediaKey.preview(hash, s.id)) })),
   );
-  const pausedList = STYLES.filter((s) => paused.has(s.id) && !image.previews?.includes(s.id)).map((s) => ({
-    style: { id: s.id },
-    image: null,
-    paused: true as const,
-  }));
-  return respond('get-thumbnails', 200, [...ready, ...pausedList]);
+  const waiting = STYLES.filter((s) => !image.previews?.includes(s.id));
+  const pausedList = waiting
+    .filter((s) => paused.has(s.id))
+    .map((s) => ({ style: { id: s.id }, image: null, paused: true as const }));
+  const busyList = waiting
+    .filter((s) => busy.has(s.id) && !paused.has(s.id))
+    .map((s) => ({ style: { id: s.id }, image: null, busy: true as const }));
+  return respond('get-thumbnails', 200, [...ready, ...pausedList, ...busyList]);
 });

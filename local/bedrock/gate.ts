@@ -3,9 +3,10 @@
  * answers (what the handlers must tell apart: lambdas/lib/bedrock.ts):
  *  - the invocation type: a model offered only through inference profiles (domain/generative.ts PROFILE_ONLY_MODELS)
  *    called by its plain id → 400 ValidationException "... with on-demand throughput isn't supported ...";
+ *  - access to the model (model access not granted to the account) → 403 AccessDeniedException;
  *  - the Marketplace subscription of a third-party model → 403 AccessDeniedException with AWS's Marketplace wording;
  *  - the account's requests-per-minute quota per model (a sliding 60 s window) → 429 ThrottlingException.
- * The subscription list and the quota can be changed while running (tests fix the "account" and see items delivered).
+ * The access and subscription lists and the quota can be changed while running (tests fix the "account" and see items delivered).
  */
 import { PROFILE_ONLY_MODELS, parseModelId } from '../../domain/generative';
 
@@ -25,6 +26,9 @@ export const onDemandNotSupported = (modelId: string) =>
     `Invocation of model ID ${modelId} with on-demand throughput isn't supported. Retry your request with the ID or ARN of an inference profile that contains this model.`,
   );
 
+export const accessDenied = () =>
+  new BedrockError('AccessDeniedException', "You don't have access to the model with the specified model ID.", 403);
+
 export const notSubscribed = () =>
   new BedrockError(
     'AccessDeniedException',
@@ -42,11 +46,14 @@ export interface GateOptions {
   requestsPerMinute?: number;
   /** Model ids (as called, or the foundation model a profile contains) the account is not subscribed to. */
   unsubscribedModels?: readonly string[];
+  /** Model ids (as called, or the foundation model a profile contains) the account has no access to. */
+  deniedModels?: readonly string[];
 }
 
 export function accountGate(opts: GateOptions = {}) {
   let rpm = opts.requestsPerMinute;
   let unsubscribed = new Set(opts.unsubscribedModels ?? []);
+  let denied = new Set(opts.deniedModels ?? []);
   /** Start times of the admitted calls of each model id in the last 60 s. */
   const recent = new Map<string, number[]>();
   const check = (v: number | undefined) => {
@@ -63,6 +70,7 @@ export function accountGate(opts: GateOptions = {}) {
       if (ref?.kind === 'foundation-model' && PROFILE_ONLY_MODELS.includes(ref.modelId))
         throw onDemandNotSupported(modelId);
       const foundation = ref?.kind === 'inference-profile' ? ref.foundationModel : modelId;
+      if (denied.has(modelId) || denied.has(foundation)) throw accessDenied();
       if (unsubscribed.has(modelId) || unsubscribed.has(foundation)) throw notSubscribed();
       if (rpm === undefined) return;
       const times = (recent.get(modelId) ?? []).filter((t) => now - t < WINDOW_MS);
@@ -75,6 +83,9 @@ export function accountGate(opts: GateOptions = {}) {
     },
     setUnsubscribed(models: readonly string[]): void {
       unsubscribed = new Set(models);
+    },
+    setAccessDenied(models: readonly string[]): void {
+      denied = new Set(models);
     },
   };
 }

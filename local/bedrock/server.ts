@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
-import type { GenerativeStyles } from '../../domain/generative';
+import { type GenerativeStyles, parseModelId } from '../../domain/generative';
 import { sniffFormat } from '../../engine/image-io';
 import { accountGate, BedrockError } from './gate';
 import type { RenderJob, RenderResult } from './render-worker';
@@ -89,6 +89,8 @@ export interface LocalBedrock {
   setUnsubscribed(models: readonly string[]): void;
   /** Tests: the next `n` images drawn are one flat grey (a model gone wrong), counted over every model. */
   setBlankOutputs(n: number): void;
+  /** Replaces the list of models the account has no access to ([] = access to all). */
+  setAccessDenied(models: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -228,15 +230,23 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
   const gate = accountGate({ requestsPerMinute: opts.requestsPerMinute, unsubscribedModels: opts.unsubscribedModels });
   let blanks = 0;
   const byModel = new Map<string, Map<string, string>>();
+  // Keyed by the model that draws: a system inference profile reaches its foundation model, so a style configured by
+  // the plain id and switched to the profile (the fix AWS's error names) is still drawn here (the gate has already
+  // answered a plain call of a profile-only model).
+  const modelOf = (id: string) => {
+    const ref = parseModelId(id);
+    return ref?.kind === 'inference-profile' ? ref.foundationModel : id;
+  };
   for (const [style, s] of Object.entries(opts.styles)) {
     if (!s) continue;
-    if (!byModel.has(s.modelId)) byModel.set(s.modelId, new Map());
-    byModel.get(s.modelId)!.set(s.prompt, style);
+    const model = modelOf(s.modelId);
+    if (!byModel.has(model)) byModel.set(model, new Map());
+    byModel.get(model)!.set(s.prompt, style);
   }
 
   async function invoke(modelId: string, body: Buffer): Promise<Buffer> {
     gate.admit(modelId);
-    const prompts = byModel.get(modelId);
+    const prompts = byModel.get(modelOf(modelId));
     if (!prompts)
       throw invalid(`The provided model identifier is invalid: ${modelId} is not a configured generative model here`);
     const req = await parseControlStructure(body);
@@ -297,6 +307,7 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
       if (!Number.isInteger(n) || n < 0) throw new Error(`blank outputs must be a whole number >= 0, not ${n}`);
       blanks = n;
     },
+    setAccessDenied: (models) => gate.setAccessDenied(models),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();

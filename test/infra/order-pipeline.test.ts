@@ -167,6 +167,20 @@ describe('order pipeline stack', () => {
     }
   });
 
+  test("the jobs machine's previews wait out no capacity and a throttled engine with jitter, then fail", () => {
+    const jobs = model.stateMachines.find((m) => m.logicalId.startsWith('PipelinesJobsMachine'))!;
+    const previews = Object.values(jobs.definition.States as Record<string, Json>).find(
+      (s) => s.Type === 'Task' && entryOf(s.Resource) === 'lambdas/tasks/make-previews.ts',
+    )!;
+    const wait = previews.Retry.find((r: Json) => r.ErrorEquals.includes('CapacityBusy'));
+    expect(wait).toEqual(
+      expect.objectContaining({ ErrorEquals: ['CapacityBusy', 'EngineThrottled'], JitterStrategy: 'FULL' }),
+    );
+    // Bounded: past its retries the Catch records the job's failure.
+    expect(wait.MaxAttempts).toBeGreaterThan(0);
+    expect(previews.Catch.map((c: Json) => c.ErrorEquals)).toEqual([['States.ALL']]);
+  });
+
   test('the deadline and the admission limits are configuration, and every function is told them', () => {
     const ctx: Record<string, string> = { env: 'prod', orderDeadlineMinutes: '240', bedrockRequestsPerMinute: '20' };
     const cfg = resolveConfig((k) => ctx[k]);

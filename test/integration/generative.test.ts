@@ -1,8 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
 import { ITEM_ERRORS } from '../../domain/orders';
+import { previewCounterId } from '../../lambdas/lib/budget';
+import { minuteWindowId } from '../../lambdas/lib/capacity';
+import { PREVIEW_CAPACITY_WAIT_MS } from '../../lambdas/lib/previews';
 import { startBedrockFaults } from '../support/bedrock';
 import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
@@ -11,6 +14,8 @@ import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../suppor
  * Generative styles through the local runtime: `3d` and `anime` are drawn by the Bedrock model (the local stand-in,
  * behind a fault-injecting proxy), the other styles by the engine, for previews and paid orders alike.
  */
+type Thumbnail = { style: { id: string }; image: string | null; paused?: true; busy?: true };
+
 describe('generative styles', () => {
   let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
   let client: ReturnType<typeof api>;
@@ -72,7 +77,7 @@ describe('generative styles', () => {
     expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
     const res = await client.get(`/api/get-thumbnails/${hash}`);
     expect(res.status).toBe(200);
-    return res.body as { style: { id: string }; image: string | null; paused?: boolean }[];
+    return res.body as Thumbnail[];
   }
 
   async function buy(hash: string, styles: string[], email: string) {
@@ -196,6 +201,68 @@ describe('generative styles', () => {
     ]);
     expect(generation.refund).toMatchObject({ items: 1 });
     expect(faults.calls('3d')).toBe(before);
+  });
+
+  test('a busy minute: the preview waits, keeps its budget unit, is shown busy (not paused) and is made later', async () => {
+    // Paid renders have taken the model's minutes (this one and the next three, so the test cannot outrun them).
+    const model = `us.${CONTROL_STRUCTURE_MODEL_ID}`;
+    const counters = runtime.env.COUNTERS_TABLE;
+    const minutes = [0, 1, 2, 3].map((i) => minuteWindowId(model, Date.now() + i * 60_000));
+    for (const id of minutes)
+      await doc.send(new PutCommand({ TableName: counters, Item: { counter_id: id, count: 1_000 } }));
+    const budget = async () =>
+      Number(
+        (await doc.send(new GetCommand({ TableName: counters, Key: { counter_id: previewCounterId() } }))).Item
+          ?.count ?? 0,
+      );
+    const spent = await budget();
+    const hash = await uploadPhoto(client, photo('camera.png'));
+    await moderate(client, [hash]);
+    const before = faults.requests.length;
+    const job = (await client.post('/api/process-thumbnail', { image_hash: hash })).body.job_id as string;
+    // The job waits (the jobs machine retries CapacityBusy) rather than ending with the tiles paused.
+    const jobs = runtime.env.JOBS_TABLE;
+    const status = async () =>
+      (await doc.send(new GetCommand({ TableName: jobs, Key: { job_id: job } }))).Item!.status as string;
+    while ((await status()) === 'PENDING') await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await status()).toBe('STARTED');
+    // Its wait is bounded from the job's creation: as if it had waited that long, the next retry ends it.
+    const old = new Date(Date.now() - PREVIEW_CAPACITY_WAIT_MS - 1_000).toISOString();
+    await doc.send(
+      new UpdateCommand({
+        TableName: jobs,
+        Key: { job_id: job },
+        UpdateExpression: 'SET created_at = :old',
+        ExpressionAttributeValues: { ':old': old },
+      }),
+    );
+    expect(await waitForJob(client, job, 90_000)).toBe('SUCCESS');
+    const list = (await client.get(`/api/get-thumbnails/${hash}`)).body as Thumbnail[];
+    expect(
+      list
+        .filter((t) => 'busy' in t)
+        .map((t) => t.style.id)
+        .sort(),
+    ).toEqual(['3d', 'anime']);
+    expect(list.filter((t) => 'paused' in t)).toEqual([]);
+    expect(list.filter((t) => t.image).length).toBe(6);
+    expect(faults.requests.length).toBe(before); // no model call
+    expect(await budget()).toBe(spent); // every unit taken was given back
+
+    // The minute passes: asked again, the previews are made and counted.
+    for (const id of minutes) await doc.send(new DeleteCommand({ TableName: counters, Key: { counter_id: id } }));
+    const again = await thumbnails(hash);
+    // Both asked once (anime may still be filtered by an earlier test: then it is refused, not busy).
+    expect(
+      faults.requests
+        .slice(before)
+        .map((r) => r.style)
+        .sort(),
+    ).toEqual(['3d', 'anime']);
+    expect(again.find((t) => t.style.id === '3d')?.image).toBeTruthy();
+    expect(again.filter((t) => 'busy' in t)).toEqual([]);
+    expect(await budget()).toBe(spent + 2);
   });
 
   test('past the daily preview budget, generative tiles are paused and ordering still works', async () => {

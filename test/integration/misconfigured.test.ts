@@ -7,12 +7,12 @@ import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
 
 /**
- * Day one on an account that is not subscribed to the third-party model (issue 22): the local Bedrock answers
- * AccessDeniedException with AWS's Marketplace wording. That is the operator's problem, not the photo's: the alarm
+ * Day one on an account that has no access to the third-party model and is not subscribed to it (issue 22): the local
+ * Bedrock answers AccessDeniedException, first for the access, then with AWS's Marketplace wording. That is the operator's problem, not the photo's: the alarm
  * metric is counted, no preview is remembered as refused, and the paid item waits (retried by the order pipeline)
  * instead of being refunded; once the account is fixed it is delivered.
  */
-describe('generative model not subscribed', () => {
+describe('generative model: access denied, then not subscribed', () => {
   let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
   let client: ReturnType<typeof api>;
   let doc: DynamoDBDocumentClient;
@@ -24,6 +24,8 @@ describe('generative model not subscribed', () => {
     // not published: metrics are AWS's).
     addMetric = jest.spyOn(metrics, 'addMetric').mockImplementation(() => metrics);
     runtime = await startTestRuntime({ bedrockUnsubscribedModels: [CONTROL_STRUCTURE_MODEL_ID] });
+    // Nor has it access to the model yet (answered first, as AWS checks access before the subscription).
+    runtime.bedrock.setAccessDenied([CONTROL_STRUCTURE_MODEL_ID]);
     client = api(runtime.url);
     doc = DynamoDBDocumentClient.from(
       new DynamoDBClient({
@@ -65,6 +67,14 @@ describe('generative model not subscribed', () => {
     expect(waiting.refund).toBeUndefined();
     expect(waiting.failed ?? []).toEqual([]);
     expect((await record()).previews_refused ?? {}).toEqual({});
+
+    // The operator grants model access (IAM or the console): still not subscribed, so it keeps waiting, counted.
+    runtime.bedrock.setAccessDenied([]);
+    const denied = misconfigured();
+    const stillWaiting = await waitForGeneration(client, order.order_id, () => misconfigured() > denied, 90_000);
+    expect(stillWaiting.status).toBe('processing');
+    expect(stillWaiting.refund).toBeUndefined();
+    expect(stillWaiting.failed ?? []).toEqual([]);
 
     // The operator subscribes: the next retry (at most 30 s later, with jitter) draws it.
     runtime.bedrock.setUnsubscribed([]);

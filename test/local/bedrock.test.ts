@@ -194,6 +194,16 @@ describe('local Bedrock runtime: the account', () => {
     await expect(invoke()).resolves.toBeDefined();
   });
 
+  test('a model the account has no access to answers 403 AccessDeniedException', async () => {
+    bedrock.setAccessDenied([CONTROL_STRUCTURE_MODEL_ID]);
+    const err = await failure(invoke());
+    expect(err).toBeInstanceOf(AccessDeniedException);
+    expect(err?.$metadata?.httpStatusCode).toBe(403);
+    expect(err?.message).toBe("You don't have access to the model with the specified model ID.");
+    bedrock.setAccessDenied([]);
+    await expect(invoke()).resolves.toBeDefined();
+  });
+
   test('the quota is a sliding 60 s window per model id', () => {
     const gate = accountGate({ requestsPerMinute: 2 });
     const t = 1_000_000;

@@ -31,6 +31,13 @@ type Phase = 'moderating' | 'thumbnails' | 'idle';
 
 /** Thumbnail map value of a generative style whose previews are paused today: the tile keeps its static sample. */
 const PAUSED = 'paused';
+/** Thumbnail map value of a generative style whose model was busy (a busy minute): asked again on the next visit. */
+const BUSY = 'busy';
+/** What a tile without its own preview says, by the reason. */
+const SAMPLE_NOTE: Record<string, string> = {
+  [PAUSED]: 'Previews paused today · sample shown',
+  [BUSY]: 'Busy right now · sample shown',
+};
 
 function useStyles() {
   const [styles, setStyles] = useState<Style[] | null>(stylesCache);
@@ -108,8 +115,10 @@ function useModerationAndThumbnails(
       for (const t of list) {
         if (t?.style?.id && t.image) map[t.style.id] = toDisplayUrl(t.image, window.location.hostname);
         else if (t?.style?.id && 'paused' in t) map[t.style.id] = PAUSED;
+        else if (t?.style?.id && 'busy' in t) map[t.style.id] = BUSY;
       }
-      thumbnailCache.set(hash, map);
+      // A busy style is asked again when the step is shown again, so that map is not kept.
+      if (!Object.values(map).includes(BUSY)) thumbnailCache.set(hash, map);
       if (!signal.aborted) setThumbs(map);
     }
 
@@ -297,8 +306,8 @@ export default function StyleStep({
         <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4">
           {styles.map((style) => {
             const on = selected.includes(style.id);
-            const paused = thumbs[style.id] === PAUSED;
-            const custom = paused ? undefined : thumbs[style.id];
+            const note = SAMPLE_NOTE[thumbs[style.id] ?? ''];
+            const custom = note ? undefined : thumbs[style.id];
             return (
               <li key={style.id}>
                 <button
@@ -334,9 +343,9 @@ export default function StyleStep({
                         {standIn ? STAND_IN_LABEL : 'AI-generated'}
                       </span>
                     )}
-                    {paused && (
+                    {note && (
                       <span className="absolute inset-x-0 bottom-0 bg-black/65 px-2 py-1 text-center text-[11px] font-medium text-white">
-                        Previews paused today · sample shown
+                        {note}
                       </span>
                     )}
                     <span
