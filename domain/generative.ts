@@ -22,7 +22,10 @@ export interface GenerativeStyleSettings {
   readonly negativePrompt: string;
   /** Stable Image Control Structure `control_strength` (0..1): how closely the output follows the photo's structure. */
   readonly controlStrength: number;
-  /** Long side of a paid output in px (the model's output is shrunk to it, never enlarged). */
+  /**
+   * Long side in px of the photo sent to the model for a paid image, about the size the model draws at; its answer
+   * is then enlarged to PAID_LONG_SIDE (domain/image-format.ts) like every paid image.
+   */
   readonly outputSize: number;
   /** Long side of the photo sent to the model for a preview (the stored preview is 256 px like every other). */
   readonly previewSize: number;

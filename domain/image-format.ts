@@ -4,7 +4,10 @@ import { type AcceptedType, isAcceptedType, MAX_FILE_BYTES, sniffImageType } fro
 
 /** Long side in px of a free preview (every style, engine or model). */
 export const PREVIEW_LONG_SIDE = 256;
-/** Long side in px of a paid engine image, at most: photos are shrunk to it, never enlarged. */
+/**
+ * Long side in px of every paid image, engine or model: larger photos are shrunk to it, smaller ones and the
+ * model's smaller outputs enlarged to it (lanczos3), so a customer always gets the size the pricing page states.
+ */
 export const PAID_LONG_SIDE = 2048;
 
 /**

@@ -47,6 +47,21 @@ const NOT_OURS: RegExp[] = [
   /SHA-256/g,
 ];
 
+/**
+ * Claims about the paid size the product no longer makes true: every paid image is exactly {size.paid} on its long
+ * side (domain/image-format.ts PAID_LONG_SIDE), smaller photos and model outputs enlarged to it. A page that says
+ * the size is a ceiling, or that images are never enlarged, is wrong whatever figure it names.
+ */
+const FALSE_SIZE_CLAIMS: RegExp[] = [
+  /\b(never|not)\s+(be\s+)?(enlarged|upscaled|blown up)\b/gi,
+  /\benlarged\s+beyond\b/gi,
+  /\b(up to|at most|no more than|as much as)\s+(\*\*)?\{size\.paid\}/gi,
+];
+
+function falseSizeClaims(text: string): string[] {
+  return FALSE_SIZE_CLAIMS.flatMap((re) => [...text.matchAll(re)].map((m) => m[0]));
+}
+
 function typedFacts(raw: string): string[] {
   const text = NOT_OURS.reduce((t, re) => t.replace(re, ''), raw.replace(/\{[A-Za-z][\w.]*(:[\w.-]+)*\}/g, ''));
   const found: string[] = [];
@@ -66,6 +81,18 @@ describe('facts in articles and guides', () => {
 
   test.each(pages)('%s: no price, style count, limit or size typed in', (file) => {
     expect(typedFacts(fs.readFileSync(path.join(root, file), 'utf8'))).toEqual([]);
+  });
+
+  test.each(pages)('%s: no outdated claim that paid images are at most a size or never enlarged', (file) => {
+    expect(falseSizeClaims(fs.readFileSync(path.join(root, file), 'utf8'))).toEqual([]);
+  });
+
+  test('the size-claim scan catches the old wording and passes the true one', () => {
+    expect(falseSizeClaims('A PNG up to {size.paid} pixels, never enlarged beyond your photo.')).toHaveLength(3);
+    expect(falseSizeClaims('Images are at most **{size.paid} pixels**; the output is not enlarged.')).toHaveLength(2);
+    expect(
+      falseSizeClaims('A PNG {size.paid} pixels on the long side; a smaller photo is enlarged. Never enlarge a copy.'),
+    ).toEqual([]);
   });
 
   test.each(pages)('%s: every placeholder is known', (file) => {
@@ -91,7 +118,7 @@ describe('fact placeholders', () => {
       '30% 8 eight Eight',
     );
     expect(resolveFacts('{limits.maxPhotos} {limits.maxFileMb} {limits.maxMegapixels}', 'x')).toBe('50 10 40');
-    expect(resolveFacts('{size.preview} {size.paid} {size.generative}', 'x')).toBe('256 2048 1536');
+    expect(resolveFacts('{size.preview} {size.paid} {size.minShort}', 'x')).toBe('256 2048 256');
     expect(resolveFacts('{retention.images}', 'x')).toBe('30');
   });
 

@@ -15,13 +15,12 @@
  *   {limits.maxFileMb}   upload size limit in MB (files must be smaller): 10
  *   {limits.maxMegapixels} largest photo in megapixels: 40
  *   {size.preview}       long side of a free preview in px: 256
- *   {size.paid}          long side of a paid engine-drawn image in px, at most: 2048
- *   {size.generative}    long side of a paid model-drawn image in px, at most: 1536
+ *   {size.paid}          long side of every paid image in px, engine or model (smaller photos are enlarged): 2048
+ *   {size.minShort}      shortest short side in px of a photo that can be ordered: 256
  *   {retention.images}   days a paid image is kept before it is deleted: 30
  * `{brand}` is left as it is: the brand comes from the runtime config and the page fills it in (content.ts).
  */
-import { GENERATIVE_PRESETS } from '../../../domain/generative';
-import { MAX_PIXELS, PAID_LONG_SIDE, PREVIEW_LONG_SIDE } from '../../../domain/image-format';
+import { MAX_PIXELS, MIN_SHORT_SIDE, PAID_LONG_SIDE, PREVIEW_LONG_SIDE } from '../../../domain/image-format';
 import { refundFor } from '../../../domain/orders';
 import { DISCOUNT_PERCENT, formatPrice, orderSummary, pricePerImage } from '../../../domain/pricing';
 import { RETENTION_DAYS } from '../../../domain/privacy';
@@ -89,8 +88,8 @@ const FACTS: Record<string, (args: string[]) => string> = {
   'limits.maxMegapixels': noArgs('limits.maxMegapixels', () => String(MAX_PIXELS / 1_000_000)),
   'size.preview': noArgs('size.preview', () => String(PREVIEW_LONG_SIDE)),
   'size.paid': noArgs('size.paid', () => String(PAID_LONG_SIDE)),
+  'size.minShort': noArgs('size.minShort', () => String(MIN_SHORT_SIDE)),
   'retention.images': noArgs('retention.images', () => String(RETENTION_DAYS.outputs)),
-  'size.generative': noArgs('size.generative', () => String(GENERATIVE_PRESETS['3d'].outputSize)),
 };
 
 export const FACT_NAMES: readonly string[] = Object.keys(FACTS);
