@@ -1,8 +1,7 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTROL_STRUCTURE_MODEL_ID } from '../../domain/generative';
 import { ITEM_ERRORS } from '../../domain/orders';
-import { checkout, type Generation, moderate, pay, waitForGeneration } from '../support/orders';
+import { checkout, type Generation, moderate, pay, tableClient, waitForGeneration } from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 /**
@@ -102,13 +101,7 @@ describe('a busy evening', () => {
     expect(waiting.status).toBe('processing');
     expect(waiting.refund).toBeUndefined();
     // The deadline passes (the record says when it is): the next attempt gives the item up, and it is refunded.
-    const doc = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: runtime.dynamoUrl,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      }),
-    );
+    const doc = tableClient(runtime);
     try {
       await doc.send(
         new UpdateCommand({

@@ -1,5 +1,10 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
 import { ITEM_ERRORS } from '../../domain/orders';
@@ -7,7 +12,7 @@ import { previewCounterId } from '../../lambdas/lib/budget';
 import { minuteWindowId } from '../../lambdas/lib/capacity';
 import { PREVIEW_CAPACITY_WAIT_MS } from '../../lambdas/lib/previews';
 import { startBedrockFaults } from '../support/bedrock';
-import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
+import { checkout, moderate, pay, tableClient, waitForGeneration } from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
 
 /**
@@ -28,13 +33,7 @@ describe('generative styles', () => {
     client = api(runtime.url);
     faults = await startBedrockFaults(runtime.bedrockUrl);
     process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = runtime.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = faults.url;
-    doc = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: runtime.dynamoUrl,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      }),
-    );
+    doc = tableClient(runtime);
   });
   afterAll(async () => {
     await runtime?.idle();

@@ -1,9 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTROL_STRUCTURE_MODEL_ID } from '../../domain/generative';
 import { METRICS } from '../../domain/wiring';
 import { metrics } from '../../lambdas/lib/observability';
-import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
+import { checkout, moderate, pay, tableClient, waitForGeneration } from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
 
 /**
@@ -27,13 +26,7 @@ describe('generative model: access denied, then not subscribed', () => {
     // Nor has it access to the model yet (answered first, as AWS checks access before the subscription).
     runtime.bedrock.setAccessDenied([CONTROL_STRUCTURE_MODEL_ID]);
     client = api(runtime.url);
-    doc = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: runtime.dynamoUrl,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      }),
-    );
+    doc = tableClient(runtime);
   });
   afterAll(async () => {
     await runtime?.idle();

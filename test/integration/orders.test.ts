@@ -1,5 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import Stripe from 'stripe';
 import { refundFor } from '../../domain/orders';
@@ -13,6 +12,7 @@ import {
   pay,
   startEngineFaults,
   stripeClient,
+  tableClient,
   waitForGeneration,
 } from '../support/orders';
 import { api, photo, sha256, startTestRuntime, uploadPhoto } from '../support/runtime';
@@ -351,13 +351,7 @@ describe('orders', () => {
   });
 
   test('an expired session expires its order; a delayed payment is fulfilled when it succeeds', async () => {
-    const ddb = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: runtime.dynamoUrl,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      }),
-    );
+    const ddb = tableClient(runtime);
     const orderStatus = async (id: string) =>
       (await ddb.send(new GetCommand({ TableName: runtime.env.ORDERS_TABLE, Key: { order_id: id } }))).Item?.status;
 

@@ -1,9 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTROL_STRUCTURE_MODEL_ID } from '../../domain/generative';
 import { ENV, METRICS } from '../../domain/wiring';
 import { metrics } from '../../lambdas/lib/observability';
-import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
+import { checkout, moderate, pay, tableClient, waitForGeneration } from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
 
 /**
@@ -25,13 +24,7 @@ describe('generative model configured by its plain id (profile only)', () => {
     addMetric = jest.spyOn(metrics, 'addMetric').mockImplementation(() => metrics);
     runtime = await startTestRuntime({ generativeSettings: { '3d': { modelId: CONTROL_STRUCTURE_MODEL_ID } } });
     client = api(runtime.url);
-    doc = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: runtime.dynamoUrl,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      }),
-    );
+    doc = tableClient(runtime);
   });
   afterAll(async () => {
     await runtime?.idle();

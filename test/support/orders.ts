@@ -1,4 +1,6 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import Stripe from 'stripe';
 import type { LocalRuntime } from '../../local/runtime';
 import { startFaultProxy } from './fault-proxy';
@@ -257,4 +259,15 @@ export async function startRuntimeProcess(
       return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : exited;
     },
   };
+}
+
+/** A DynamoDB document client on the runtime's local tables (dynalite). */
+export function tableClient(runtime: Pick<LocalRuntime, 'dynamoUrl'>): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: runtime.dynamoUrl,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    }),
+  );
 }
