@@ -16,7 +16,8 @@ describe('quality gate before delivery', () => {
   const savedEndpoint = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ paymentMode: 'simulated' });
+    // Room for every call of both tests in one minute: the previews' share of the model must not run out here.
+    runtime = await startTestRuntime({ paymentMode: 'simulated', bedrockRequestsPerMinute: 120 });
     client = api(runtime.url);
     faults = await startBedrockFaults(runtime.bedrockUrl);
     process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = runtime.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = faults.url;

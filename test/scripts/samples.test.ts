@@ -68,7 +68,8 @@ describe('npm run samples', () => {
           '--styles',
           '3d',
           '--model-id',
-          GENERATIVE_PRESETS.anime.modelId.replace('us.', 'eu.'),
+          // A model this account has no such profile for (the stand-in knows models by their foundation model).
+          'us.stability.no-such-model-v1:0',
           '--out-dir',
           dir,
           '--manifest',
