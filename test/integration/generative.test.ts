@@ -29,7 +29,8 @@ describe('generative styles', () => {
   const savedEndpoint = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ paymentMode: 'simulated' });
+    // Room in the model quota for every call here: the app paces itself to its configured 10 a minute by default.
+    runtime = await startTestRuntime({ paymentMode: 'simulated', bedrockRequestsPerMinute: 120 });
     client = api(runtime.url);
     faults = await startBedrockFaults(runtime.bedrockUrl);
     process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = runtime.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = faults.url;
