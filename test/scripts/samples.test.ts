@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { DEFAULT_BEDROCK_REGION, GENERATIVE_PRESETS, generativePreset } from '../../domain/generative';
+import { DEFAULT_BEDROCK_REGION, generativePreset } from '../../domain/generative';
 import { type LocalBedrock, startLocalBedrock } from '../../local/bedrock/server';
 
 const ROOT = path.resolve(__dirname, '../..');
