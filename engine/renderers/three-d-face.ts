@@ -1,6 +1,7 @@
 import { frameScale, type Scene } from '../analysis/scene';
+import { domainTransform } from '../filters/edge-aware';
 import { pixelMath } from '../pixel-math';
-import type { Raster } from '../raster';
+import { createRaster, type Raster } from '../raster';
 
 // bound once at load (see pixel-math.ts)
 const { smoothstep } = pixelMath;
@@ -46,13 +47,42 @@ export function faceFields(scene: Scene, ww: number, wh: number): FaceFields {
   return { face, keep };
 }
 
-/** `work` takes back `light` (the same photo lightly smoothed) by the weight `keep`. In place. */
-export function keepFaces(work: Raster, light: Raster, keep: Float32Array): void {
-  for (let i = 0; i < keep.length; i++) {
-    const a = keep[i];
-    if (a <= 0) continue;
-    work.r[i] += (light.r[i] - work.r[i]) * a;
-    work.g[i] += (light.g[i] - work.g[i]) * a;
-    work.b[i] += (light.b[i] - work.b[i]) * a;
+/**
+ * `work` takes back the photo (`photoWork`, the same size) under a light smoothing (wrinkles' larger folds, lids,
+ * lashes and the lips' line survive it) by the weight `keep`. The light smoothing runs only on the box the faces'
+ * weights cover. In place.
+ */
+export function keepFaces(work: Raster, photoWork: Raster, fields: FaceFields, s: number): void {
+  const { keep } = fields;
+  const ww = work.width;
+  let [x0, y0, x1, y1] = [ww, work.height, -1, -1];
+  for (let y = 0; y < work.height; y++) {
+    for (let x = 0, i = y * ww; x < ww; x++, i++) {
+      if (keep[i] <= 0) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  if (x1 < 0) return;
+  const cw = x1 - x0 + 1;
+  const light = createRaster(cw, y1 - y0 + 1);
+  for (let y = y0; y <= y1; y++) {
+    const o = (y - y0) * cw;
+    light.r.set(photoWork.r.subarray(y * ww + x0, y * ww + x1 + 1), o);
+    light.g.set(photoWork.g.subarray(y * ww + x0, y * ww + x1 + 1), o);
+    light.b.set(photoWork.b.subarray(y * ww + x0, y * ww + x1 + 1), o);
+  }
+  domainTransform(light, 5 * s, 0.06, 2);
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0, j = (y - y0) * cw; x <= x1; x++, j++) {
+      const i = y * ww + x;
+      const a = keep[i];
+      if (a <= 0) continue;
+      work.r[i] += (light.r[j] - work.r[i]) * a;
+      work.g[i] += (light.g[j] - work.g[i]) * a;
+      work.b[i] += (light.b[j] - work.b[i]) * a;
+    }
   }
 }

@@ -10,19 +10,23 @@ const { smoothstep } = pixelMath;
 const BANDS = 5;
 const RAMP = 0.55;
 /** How far the luminance moves toward its banded value (the rest keeps the photo's own gradients). */
-const BAND_MIX = 0.5;
-/** The grade may raise a pixel's chroma to at most this multiple of the smoothed photo's (no orange push). */
-const MAX_CHROMA_GAIN = 1.18;
+const BAND_MIX = 0.7;
+/**
+ * The grade may raise a pixel's chroma to at most this multiple of the smoothed photo's: animated-film colour is
+ * vivid, but a face keeps its complexion (no orange push), so on faces the bound is FACE_CHROMA_GAIN.
+ */
+const MAX_CHROMA_GAIN = 1.3;
+const FACE_CHROMA_GAIN = 1.1;
 
 /**
  * Clay / toon shading of the smoothed work raster, in place: the image's own shading (its real geometry: a nose's
  * shadow, the rim of glasses) drawn as a few soft luminance bands, a warm key on what is lit and a cool fill in the
- * shade (relative to the surroundings, so no face turns orange and no backdrop blue), a gentle vibrance bounded per
- * pixel by the smoothed photo's own chroma, and dark outlines only where the smoothed image still has strong edges.
+ * shade (relative to the surroundings, so no face turns orange and no backdrop blue), a soft glow around highlights, a vibrance bounded per
+ * pixel by the smoothed photo's own chroma (tighter on `faces`, 0..1), and dark outlines only where the smoothed image still has strong edges.
  * Hue is kept: every change is a luminance gain or a chroma scale around the pixel's luma, except the small
  * warm/cool tint. `s` is toWork's scale.
  */
-export function toonShade(work: Raster, s: number): void {
+export function toonShade(work: Raster, s: number, faces?: Float32Array): void {
   const { width: ww, height: wh, r, g, b } = work;
   const n = ww * wh;
   const L = new Float32Array(n);
@@ -32,6 +36,10 @@ export function toonShade(work: Raster, s: number): void {
   const base = gaussBlur(L, ww, wh, Math.max(0.8, 1.5 * s));
   // the light's direction is unknown: lit means brighter than the neighbourhood, shade darker
   const around = gaussBlur(L, ww, wh, 20 * s);
+  // a rendered light's soft glow around highlights
+  const glow = new Float32Array(n);
+  for (let i = 0; i < n; i++) glow[i] = L[i] > 0.62 ? L[i] - 0.62 : 0;
+  const bloom = gaussBlur(glow, ww, wh, 6 * s);
   // dark side of strong edges only (XDoG's linear part): an outline, never a halo on the bright side
   const edge = dogField(L, ww, wh, Math.max(0.6, 0.9 * s));
   for (let i = 0; i < n; i++) {
@@ -46,7 +54,7 @@ export function toonShade(work: Raster, s: number): void {
     const banded = (q + smoothstep(0.5 - RAMP / 2, 0.5 + RAMP / 2, t - q)) / BANDS;
     // a clay render's light: a touch more contrast against the surroundings
     const rel = m - around[i];
-    let lo = l + (banded - m) * BAND_MIX + 0.2 * rel;
+    let lo = l + (banded - m) * BAND_MIX + 0.3 * rel + 0.45 * bloom[i];
     const ink = smoothstep(0.025, 0.06, edge[i]);
     lo *= 1 - 0.38 * ink;
     if (lo < 0) lo = 0;
@@ -60,15 +68,16 @@ export function toonShade(work: Raster, s: number): void {
     const low = R < G ? (R < B ? R : B) : G < B ? G : B;
     const c0 = hi - low;
     const sat = hi > 1e-4 ? c0 / hi : 0;
-    let k = 1 + 0.35 * (1 - sat) * (1 - sat) * smoothstep(0.03, 0.12, sat);
-    if (k > MAX_CHROMA_GAIN) k = MAX_CHROMA_GAIN;
+    const bound = faces ? MAX_CHROMA_GAIN + (FACE_CHROMA_GAIN - MAX_CHROMA_GAIN) * faces[i] : MAX_CHROMA_GAIN;
+    let k = 1 + 0.7 * (1 - sat) * (1 - sat) * smoothstep(0.03, 0.12, sat);
+    if (k > bound) k = bound;
     let rr = (l + (R - l) * k) * gain * kr;
     let gg = (l + (G - l) * k) * gain;
     let bb = (l + (B - l) * k) * gain * kb;
     // the tint adds chroma to warm colours too: the bound holds for the result, taken back around its luma
     const c1 =
       (rr > gg ? (rr > bb ? rr : bb) : gg > bb ? gg : bb) - (rr < gg ? (rr < bb ? rr : bb) : gg < bb ? gg : bb);
-    const limit = MAX_CHROMA_GAIN * c0 * gain + 0.004;
+    const limit = bound * c0 * gain + 0.004;
     if (c1 > limit) {
       const m = limit / c1;
       const lr = 0.2126 * rr + 0.7152 * gg + 0.0722 * bb;

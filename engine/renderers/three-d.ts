@@ -3,7 +3,7 @@ import { antialiasedRaster } from '../filters/antialias';
 import { domainTransform } from '../filters/edge-aware';
 import { enlargeEyes, eyeWarps, warpScene } from '../filters/eye-warp';
 import { cloneRaster, type Image8, luma, workSize } from '../raster';
-import { simplifyBackground, WORK_LONG } from './common';
+import { WORK_LONG } from './common';
 import { composite } from './three-d-composite';
 import { EYE_ENLARGE, eyesSeen, paintCatchlights } from './three-d-eyes';
 import { faceFields, keepFaces } from './three-d-face';
@@ -16,8 +16,8 @@ import { toonShade } from './three-d-shade';
  *     rims, brows) stay; faces keep more of the photo, small faces most (three-d-face.ts),
  *  2. toon shading: the luminance drawn as a few soft bands, a warm key / cool fill grade, chroma bounded by the
  *     photo's, outlines on strong edges only (three-d-shade.ts),
- *  3. with people: the backdrop simplified (flat calm areas, not just blurred) and softly defocused from backdrop
- *     pixels, a warm rim light inside the silhouette (three-d-focus.ts),
+ *  3. with people: the backdrop (as flat as the smoothing left it) softly defocused from backdrop pixels only, a
+ *     warm rim light inside the silhouette (three-d-focus.ts),
  *  4. back to output size by guided upsampling, which brings the photo's edges back where in focus, never stronger
  *     than they were (three-d-composite.ts),
  *  5. eyes enlarged a little, with a catchlight, only where the photo shows open eyes with their whites
@@ -37,25 +37,21 @@ export function threeD(photo: Image8, found?: Scene): Buffer {
   const { w: ww, h: wh } = workSize(w, h, WORK_LONG);
   const s = Math.max(ww, wh) / 512;
   const work = antialiasedRaster(img, ww, wh);
+  const photoWork = scene ? cloneRaster(work) : work; // read only: faces take some of it back
   const guide = luma(work); // the photo's own luma at work size, for the guided upsampling at the end
-  const light = scene ? cloneRaster(work) : undefined;
   // 1. wide then narrow domain transform: smooth surfaces, crisp silhouettes, soft shading kept
   domainTransform(work, 30 * s, 0.28, 3);
   domainTransform(work, 10 * s, 0.1, 2);
   const faces = scene && faceFields(scene, ww, wh);
-  if (scene && light && faces) {
-    simplifyBackground(work, s, scene, 0.45);
-    domainTransform(light, 5 * s, 0.06, 2);
-    keepFaces(work, light, faces.keep);
-  }
+  if (faces) keepFaces(work, photoWork, faces, s);
   // 2. toon shading
-  toonShade(work, s);
+  toonShade(work, s, faces?.face);
   // 3. the person against a softened backdrop, with a rim light; a face is in focus even where the mask missed it
   let focus: Float32Array | undefined;
   if (scene && faces) {
     const person = personAt(scene, ww, wh);
     for (let i = 0; i < person.length; i++) person[i] = Math.max(person[i], faces.face[i]);
-    focus = personFocus(person, work, ww, wh, s, 1.5 * s);
+    focus = personFocus(person, work, ww, wh, s, 2 * s);
   }
   // 4. output size
   const out = composite(work, img, guide, focus);
