@@ -57,12 +57,13 @@ export function toonShade(work: Raster, s: number, faces?: Float32Array): void {
     let lo = l + (banded - m) * BAND_MIX + 0.3 * rel + 0.45 * bloom[i];
     const ink = smoothstep(0.025, 0.06, edge[i]);
     lo *= 1 - 0.38 * ink;
-    if (lo < 0) lo = 0;
+    // a rendered scene's light is fuller than a photo's exposure: midtones lifted a little (gamma 0.9)
+    lo = lo > 0 ? lo ** 0.9 : 0;
     const gain = l > 1e-4 ? lo / l : 1;
     // warm key, cool fill: up to 3 % on red/blue, by how lit the pixel is against its surroundings
     const key = smoothstep(-0.12, 0.12, rel) * 2 - 1;
     const kr = 1 + 0.03 * key;
-    const kb = 1 - 0.035 * key;
+    const kb = 1 - (key > 0 ? 0.035 : 0.02) * key;
     // chroma: vibrance for muted colours, bounded by the photo's own (max - min) at this pixel
     const hi = R > G ? (R > B ? R : B) : G > B ? G : B;
     const low = R < G ? (R < B ? R : B) : G < B ? G : B;
