@@ -21,10 +21,10 @@ const FACE_CHROMA_GAIN = 1.1;
 /**
  * Clay / toon shading of the smoothed work raster, in place: the image's own shading (its real geometry: a nose's
  * shadow, the rim of glasses) drawn as a few soft luminance bands, a warm key on what is lit and a cool fill in the
- * shade (relative to the surroundings, so no face turns orange and no backdrop blue), a soft glow around highlights, a vibrance bounded per
- * pixel by the smoothed photo's own chroma (tighter on `faces`, 0..1), and dark outlines only where the smoothed image still has strong edges.
- * Hue is kept: every change is a luminance gain or a chroma scale around the pixel's luma, except the small
- * warm/cool tint. `s` is toWork's scale.
+ * shade (relative to the surroundings, so no face turns orange and no backdrop blue), a soft glow around highlights,
+ * a vibrance bounded per pixel by the smoothed photo's own chroma (tighter on `faces`, 0..1), and dark outlines
+ * only where the smoothed image still has strong edges. Hue is kept: every change is a luminance gain or a chroma
+ * scale around the pixel's luma, except the small warm/cool tint. `s` is the work scale (long side / 512).
  */
 export function toonShade(work: Raster, s: number, faces?: Float32Array): void {
   const { width: ww, height: wh, r, g, b } = work;

@@ -22,8 +22,8 @@ import { toonShade } from './three-d-shade';
  *     than they were (three-d-composite.ts),
  *  5. eyes enlarged a little, with a catchlight, only where the photo shows open eyes with their whites
  *     (three-d-eyes.ts): never on sunglasses or faces too small to see them.
- * The smoothing at work size after area averaging and the bands drawn on the smoothed luminance are what keep fine
- * stripes from turning into moiré: nothing is quantised before the texture is gone.
+ * What keeps fine stripes from turning into moiré: the work raster is low-passed (filters/antialias.ts), the bands
+ * are drawn on the shading only, and the upsampling never amplifies the photo's detail.
  */
 export function threeD(photo: Image8, found?: Scene): Buffer {
   const seenFaces = found ? found.faces.filter((f) => eyesSeen(f, photo, found)) : [];
