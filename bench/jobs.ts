@@ -8,10 +8,13 @@
  * The local model quota is set so that no photo of the bench waits for a minute's budget (what is measured is the
  * work, not the account's quota).
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { type Analysis, analyzePhoto, renderAllThumbnails } from '../engine';
 import { pollJobUntilSuccess, STYLE_STEP_QUICK_POLLS } from '../frontend/src/lib/polling';
+import { classifyImage } from '../local/rekognition/nsfw-model';
 import { type LocalRuntime, startLocalRuntime } from '../local/runtime';
 import { bigPhoto } from '../test/fixtures/photos';
 import { api } from '../test/support/runtime';
@@ -29,9 +32,25 @@ export interface StyleStepTimes {
   allPreviewsMs: number;
 }
 
+/**
+ * The work on the style step's path, each part timed alone in the warm runtime's process on the same photo: what the
+ * page figures spend beyond it is S3, DynamoDB, Step Functions and the page's polls.
+ */
+export interface StepParts {
+  /** The moderation job's hash check (SHA-256 of the bytes). */
+  hashMs: number;
+  /** The Rekognition stand-in's model: decode at 224 px and inference. */
+  moderationModelMs: number;
+  /** The engine's analysis: decode at the analysis size, faces and people. */
+  analysisMs: number;
+  /** The engine's preview batch with that analysis: decode at 256 px, every style, watermark, PNG. */
+  stylesMs: number;
+}
+
 export interface JobsBenchResult {
   firstVisitor: StyleStepTimes;
   warm: StyleStepTimes;
+  parts: StepParts;
   /** Fresh runtime: start → ready (what `npm start` waits for), and → the background warm-up done. */
   startMs: number;
   warmUpMs: number;
@@ -74,6 +93,22 @@ async function styleStep(runtime: LocalRuntime, bytes: Buffer): Promise<StyleSte
   return { uploadMs, verdictMs, enginePreviewsMs, allPreviewsMs: since() };
 }
 
+async function stepParts(bytes: Buffer): Promise<StepParts> {
+  const time = async (work: () => unknown) => {
+    const t0 = performance.now();
+    await work();
+    return performance.now() - t0;
+  };
+  const hashMs = await time(() => createHash('sha256').update(bytes).digest());
+  const moderationModelMs = await time(() => classifyImage(bytes));
+  let analysis: Analysis | undefined;
+  const analysisMs = await time(async () => {
+    analysis = await analyzePhoto(bytes);
+  });
+  const stylesMs = await time(() => renderAllThumbnails(bytes, { watermark: true, analysis }));
+  return { hashMs, moderationModelMs, analysisMs, stylesMs };
+}
+
 /** A different photo of the same size each time (bytes after the JPEG's end): nothing is reused between rounds. */
 const variant = (base: Buffer, n: number) => Buffer.concat([base, Buffer.from(`bench-${n}-${Date.now()}`)]);
 
@@ -100,7 +135,7 @@ export async function runJobsBench(): Promise<JobsBenchResult> {
     await runtime.idle();
     const rounds: StyleStepTimes[] = [];
     for (let i = 1; i <= 3; i++) rounds.push(await styleStep(runtime, variant(base, i)));
-    return { firstVisitor, warm: median(rounds), startMs, warmUpMs };
+    return { firstVisitor, warm: median(rounds), parts: await stepParts(variant(base, 4)), startMs, warmUpMs };
   } finally {
     await runtime.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -117,6 +152,7 @@ export function formatJobsBench(r: JobsBenchResult): string {
     `  ${''.padEnd(14)} ${'verdict'.padStart(8)} ${'engine previews'.padStart(15)} ${'all previews'.padStart(12)} ${'(upload)'.padStart(9)}`,
     row('warm', r.warm),
     row('first visitor', r.firstVisitor),
+    `  work on the path (warm, each part alone): hash check ${s(r.parts.hashMs)} + moderation model ${s(r.parts.moderationModelMs)}, beside engine analysis ${s(r.parts.analysisMs)} + every style ${s(r.parts.stylesMs)}; the rest is S3, DynamoDB, Step Functions and the page's polls`,
     `  engine previews: warm ${s(r.warm.enginePreviewsMs)} (target ≤ 2 s), first visitor ${s(r.firstVisitor.enginePreviewsMs)} (target ≤ 6 s; runtime ready in ${s(r.startMs)}, warm-up done ${s(r.warmUpMs)} after start)`,
   ].join('\n');
 }
