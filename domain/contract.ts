@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { EMAIL_MESSAGES, isValidEmail } from './email';
 import { IMAGE_HASH_RE } from './image-format';
-import { JOB_WAIT_MS } from './job-wait';
+import { JOB_WAIT_MS } from './job-polling';
 import { ITEM_STATES } from './orders';
 import { STYLE_IDS, type StyleId } from './styles';
 import { ACCEPTED_TYPES, MAX_FILE_BYTES, MAX_FILES, MESSAGES as UPLOAD_MESSAGES } from './upload-rules';
@@ -131,7 +131,7 @@ export const contract = {
   },
   'get-job': {
     params: z.object({ job_id: z.string() }),
-    /** `wait=1`: an unfinished job's answer is held until the job ends or JOB_WAIT_MS passes (domain/job-wait.ts). */
+    /** `wait=1`: an unfinished job's answer is held until the job ends or JOB_WAIT_MS passes (domain/job-polling.ts). */
     query: z.object({
       wait: z
         .enum(['0', '1'], {

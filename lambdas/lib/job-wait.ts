@@ -1,11 +1,11 @@
-import { JOB_WAIT_READ_MS } from '../../domain/job-wait';
+import { JOB_WAIT_READ_MS } from '../../domain/job-polling';
 import { currentJobStatus, getJob, type JobRecord, type JobStatus } from './jobs';
 
 const isFinal = (status: JobStatus) => status === 'SUCCESS' || status === 'FAILURE';
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The job's status once it is final, or as it is when `capMs` has passed (long polling, domain/job-wait.ts). Each
+ * The job's status once it is final, or as it is when `capMs` has passed (long polling, domain/job-polling.ts). Each
  * read goes through currentJobStatus, so a stale job is still checked against its execution. A job that vanishes
  * meanwhile (its TTL) answers its last status: the next poll sees the 404.
  */

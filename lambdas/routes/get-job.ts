@@ -1,5 +1,5 @@
 import { contract, isServerId } from '../../domain/contract';
-import { JOB_WAIT_MS } from '../../domain/job-wait';
+import { JOB_WAIT_MS } from '../../domain/job-polling';
 import { clip, httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
 import { settledJobStatus } from '../lib/job-wait';
 import { getJob } from '../lib/jobs';

@@ -67,7 +67,7 @@ describe('pollJobUntilSuccess', () => {
   });
 
   it('counts 2000 ms from the start of each poll: a held (long-poll) read does not push the schedule back', async () => {
-    // Each read is held 1500 ms by the server, as a wait=1 read of a running job is (domain/job-wait.ts).
+    // Each read is held 1500 ms by the server, as a wait=1 read of a running job is (domain/job-polling.ts).
     const starts: number[] = [];
     const t0 = Date.now();
     const read = jest.fn(async (): Promise<JobStatus> => {

@@ -1,7 +1,7 @@
 import type { JobRecord, JobStatus } from '../../lambdas/lib/jobs';
 
 /**
- * GET /api/jobs/{job_id}?wait=1, long polling (domain/job-wait.ts): the handler with the jobs table as a stand-in
+ * GET /api/jobs/{job_id}?wait=1, long polling (domain/job-polling.ts): the handler with the jobs table as a stand-in
  * whose status the test moves, on fake timers, so "answered at once" and "after the cap" are counted, not timed.
  */
 let stored: JobRecord | null = null;
@@ -12,7 +12,7 @@ jest.mock('../../lambdas/lib/jobs', () => ({
   currentJobStatus: (job: JobRecord) => currentJobStatus(job),
 }));
 
-import { JOB_WAIT_MS, JOB_WAIT_READ_MS } from '../../domain/job-wait';
+import { JOB_WAIT_MS, JOB_WAIT_READ_MS } from '../../domain/job-polling';
 import { JOB_POLL_MS } from '../../frontend/src/lib/polling';
 import { handler } from '../../lambdas/routes/get-job';
 

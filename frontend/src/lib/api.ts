@@ -154,7 +154,7 @@ export type JobKind = 'moderation' | 'thumbnail';
 
 /**
  * A job's status read, long-polled: the server answers when the job ends, or within JOB_WAIT_MS
- * (domain/job-wait.ts) if it has not, so a poll every 2 s still sees the job end when it ends.
+ * (domain/job-polling.ts) if it has not, so a poll every 2 s still sees the job end when it ends.
  */
 export function jobStatusPath(jobId: string): string {
   const query = new URLSearchParams({ wait: '1' } satisfies QueryOf<'get-job'>);

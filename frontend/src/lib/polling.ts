@@ -1,8 +1,10 @@
 /** Polling primitives. Pure (timers injected), so they are unit-testable. */
+
+import { JOB_POLL_MS } from '../../../domain/job-polling';
 import { JobNotFoundError, type JobStatus } from './api';
 
-/** The style step's jobs (spec: 2000 ms). Each poll asks the server to hold its answer until the job ends. */
-export const JOB_POLL_MS = 2000;
+/** The style step's jobs (spec: 2000 ms), defined beside the server's wait; each poll asks the server to hold it. */
+export { JOB_POLL_MS };
 export const GENERATION_POLL_MS = 5000;
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -28,7 +30,7 @@ function abortError(): Error {
 
 /**
  * Polls a job at once, then every `intervalMs` counted from the start of each poll, until it reports 'SUCCESS'. A
- * read may take most of the interval (the server holds a `wait=1` read until the job ends, domain/job-wait.ts): the
+ * read may take most of the interval (the server holds a `wait=1` read until the job ends, domain/job-polling.ts): the
  * next poll starts `intervalMs` after the previous one started, or at once if the read took longer. Other values
  * keep polling (they are not shown); read errors are only logged and polling continues; a 404 (JobNotFoundError)
  * stops it by rethrowing; aborting the signal (leaving the screen) rejects with an AbortError.
