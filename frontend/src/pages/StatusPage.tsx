@@ -220,8 +220,7 @@ export default function StatusPage() {
       )}
       {(erased || gone || (data && !isInProgress(data.status))) && (
         <div className="mt-10 flex justify-center">
-          <ButtonLink to="/" variant="outline" size="lg">
-            <RotateCcw aria-hidden="true" />
+          <ButtonLink to="/" variant="outline" size="lg" icon={RotateCcw}>
             Generate Again
           </ButtonLink>
         </div>
