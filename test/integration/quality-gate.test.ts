@@ -1,42 +1,29 @@
 import sharp from 'sharp';
 import { PAID_LONG_SIDE } from '../../domain/image-format';
 import { ITEM_ERRORS } from '../../domain/orders';
-import { startBedrockFaults } from '../support/bedrock';
-import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
-import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
+import type { LocalRuntime } from '../../local/runtime';
+import { type BedrockFaults, startRuntimeBehindBedrockFaults } from '../support/bedrock';
+import { checkout, pay, photoWithPreviews, waitForGeneration } from '../support/orders';
+import { type Api, photo } from '../support/runtime';
 
 /**
  * The quality gate on paid generative images, through the local runtime: its Bedrock stand-in made to answer blank
  * images (runtime.bedrock.setBlankOutputs), behind the recording proxy so the seeds asked for can be read.
  */
 describe('quality gate before delivery', () => {
-  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-  let client: ReturnType<typeof api>;
-  let faults: Awaited<ReturnType<typeof startBedrockFaults>>;
-  const savedEndpoint = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
+  let runtime: LocalRuntime;
+  let client: Api;
+  let faults: BedrockFaults;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
     // Room for every call of both tests in one minute: the previews' share of the model must not run out here.
-    runtime = await startTestRuntime({ paymentMode: 'simulated', bedrockRequestsPerMinute: 120 });
-    client = api(runtime.url);
-    faults = await startBedrockFaults(runtime.bedrockUrl);
-    process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = runtime.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = faults.url;
+    ({ runtime, client, faults, close } = await startRuntimeBehindBedrockFaults({
+      paymentMode: 'simulated',
+      bedrockRequestsPerMinute: 120,
+    }));
   });
-  afterAll(async () => {
-    await runtime?.idle();
-    await runtime?.close();
-    await faults?.close();
-    if (savedEndpoint === undefined) delete process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
-    else process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = savedEndpoint;
-  });
-
-  async function photoWithPreviews(name: string) {
-    const hash = await uploadPhoto(client, photo(name));
-    await moderate(client, [hash]);
-    const job = await client.post('/api/process-thumbnail', { image_hash: hash });
-    expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
-    return hash;
-  }
+  afterAll(() => close?.());
 
   async function buy(hash: string, styles: string[], email: string) {
     const order = await checkout(client, email, [hash], styles);
@@ -45,7 +32,7 @@ describe('quality gate before delivery', () => {
   }
 
   test('a model that answers blank images: asked 3 times with new seeds, not delivered, refunded with its reason', async () => {
-    const hash = await photoWithPreviews('astronaut.png');
+    const hash = await photoWithPreviews(client, photo('astronaut.png'));
     const before = faults.requests.length;
     runtime.bedrock.setBlankOutputs(3);
     const generation = await buy(hash, ['3d', 'comic'], 'blank@example.com');
@@ -63,7 +50,7 @@ describe('quality gate before delivery', () => {
   });
 
   test('one blank answer: asked again with a new seed and the good image delivered at the paid size', async () => {
-    const hash = await photoWithPreviews('coffee.png');
+    const hash = await photoWithPreviews(client, photo('coffee.png'));
     const before = faults.requests.length;
     runtime.bedrock.setBlankOutputs(1);
     const generation = await buy(hash, ['anime'], 'retried@example.com');
