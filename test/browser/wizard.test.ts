@@ -1,9 +1,8 @@
 import * as path from 'node:path';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { Browser } from 'playwright-core';
-import { S3RVER_CREDENTIALS } from '../../local/emulators';
 import { launchChromium } from '../support/browser';
-import { PHOTOS, photo, sha256, startTestRuntime } from '../support/runtime';
+import { mediaClient, PHOTOS, photo, sha256, startTestRuntime } from '../support/runtime';
 
 /** A visitor in Chromium: upload a photo, reach the style step, see their own photo in every style. */
 describe('wizard in the browser', () => {
@@ -32,12 +31,7 @@ describe('wizard in the browser', () => {
     await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
 
     const hash = sha256(photo('astronaut.png'));
-    const s3 = new S3Client({
-      endpoint: runtime.s3Url,
-      forcePathStyle: true,
-      region: 'us-east-1',
-      credentials: S3RVER_CREDENTIALS,
-    });
+    const s3 = mediaClient(runtime);
     const stored = await s3.send(new GetObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: `uploads/${hash}` }));
     expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
     s3.destroy();
