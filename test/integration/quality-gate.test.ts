@@ -3,8 +3,8 @@ import { PAID_LONG_SIDE } from '../../domain/image-format';
 import { ITEM_ERRORS } from '../../domain/orders';
 import type { LocalRuntime } from '../../local/runtime';
 import { type BedrockFaults, startRuntimeBehindBedrockFaults } from '../support/bedrock';
-import { checkout, pay, photoWithPreviews, waitForGeneration } from '../support/orders';
-import { type Api, photo } from '../support/runtime';
+import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
+import { type Api, photo, uploadPhoto, waitForJob } from '../support/runtime';
 
 /**
  * The quality gate on paid generative images, through the local runtime: its Bedrock stand-in made to answer blank
@@ -25,6 +25,14 @@ describe('quality gate before delivery', () => {
   });
   afterAll(() => close?.());
 
+  async function photoWithPreviews(name: string) {
+    const hash = await uploadPhoto(client, photo(name));
+    await moderate(client, [hash]);
+    const job = await client.post('/api/process-thumbnail', { image_hash: hash });
+    expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
+    return hash;
+  }
+
   async function buy(hash: string, styles: string[], email: string) {
     const order = await checkout(client, email, [hash], styles);
     await pay(runtime, order.session_id);
@@ -32,7 +40,7 @@ describe('quality gate before delivery', () => {
   }
 
   test('a model that answers blank images: asked 3 times with new seeds, not delivered, refunded with its reason', async () => {
-    const hash = await photoWithPreviews(client, photo('astronaut.png'));
+    const hash = await photoWithPreviews('astronaut.png');
     const before = faults.requests.length;
     runtime.bedrock.setBlankOutputs(3);
     const generation = await buy(hash, ['3d', 'comic'], 'blank@example.com');
@@ -50,7 +58,7 @@ describe('quality gate before delivery', () => {
   });
 
   test('one blank answer: asked again with a new seed and the good image delivered at the paid size', async () => {
-    const hash = await photoWithPreviews(client, photo('coffee.png'));
+    const hash = await photoWithPreviews('coffee.png');
     const before = faults.requests.length;
     runtime.bedrock.setBlankOutputs(1);
     const generation = await buy(hash, ['anime'], 'retried@example.com');
