@@ -24,6 +24,7 @@ import { buildSync } from 'esbuild';
 import sharp from 'sharp';
 import * as engine from '../engine';
 import { likeness } from '../engine/likeness';
+import { ENGINE_PROCESS_ENV } from '../engine/process-env';
 import { group } from '../test/engine/hard-cases';
 import { bigPhoto, photo } from '../test/fixtures/photos';
 
@@ -174,7 +175,8 @@ export async function runEngineBench(): Promise<Record<string, number>> {
   if (process.env[CHILD_ENV] === '1') return measure(engine);
   const entry = bundleBench();
   const child = spawnSync(process.execPath, [entry], {
-    env: { ...process.env, [CHILD_ENV]: '1', TOONZAP_BENCH_ROOT: ROOT },
+    // as the container runs it (engine/Dockerfile's ENV)
+    env: { ...process.env, ...ENGINE_PROCESS_ENV, [CHILD_ENV]: '1', TOONZAP_BENCH_ROOT: ROOT },
     stdio: ['ignore', 'pipe', 'inherit'],
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,

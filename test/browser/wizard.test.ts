@@ -69,4 +69,32 @@ describe('wizard in the browser', () => {
     expect(await cont.isDisabled()).toBe(false);
     expect(errors).toEqual([]);
   });
+
+  test("the engine's tiles show when moderation ends, without waiting for the previews job", async () => {
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(site.runtime.url);
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await page.locator('input[type=file]').first().setInputFiles(path.join(PHOTOS, 'grace_hopper.jpg'));
+    await page.getByText('1 of 50 files selected').waitFor();
+    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+    await page
+      .getByRole('region', { name: 'Notifications' })
+      .getByText('1 / 1 images passed moderation.')
+      .waitFor({ timeout: 30_000 });
+    // From now on every job the page polls is still running: the previews job never ends for the page.
+    await page.route('**/api/jobs/**', (route) => route.fulfill({ json: 'STARTED' }));
+    const styles = (await (await fetch(`${site.runtime.url}/api/available-styles`)).json()).styles as {
+      id: string;
+      aiGenerated: boolean;
+    }[];
+    const hash = sha256(photo('grace_hopper.jpg'));
+    // The engine's previews (made by the moderation job) show, and the generative ones fill in as they come:
+    // the page reads the list at each poll, not only when the job ends.
+    await page.waitForFunction(
+      ({ hash, count }) => document.querySelectorAll(`img[src*="/previews/${hash}/"]`).length === count,
+      { hash, count: styles.length },
+      { timeout: 30_000 },
+    );
+    await page.close();
+  });
 });

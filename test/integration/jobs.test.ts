@@ -1,4 +1,4 @@
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { api, mediaClient, photo, sha256, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
 
@@ -29,6 +29,12 @@ describe('moderation and preview jobs', () => {
       status: 200,
       body: { image_hash: hash, moderation: 'allowed' },
     });
+    // The moderation job made the engine's previews (beside the verdict): listed before any thumbnail job.
+    const styleList = (await client.get('/api/available-styles')).body.styles as { id: string; aiGenerated: boolean }[];
+    const early = await client.get(`/api/get-thumbnails/${hash}`);
+    expect(
+      early.body.filter((t: { image: string | null }) => t.image).map((t: { style: { id: string } }) => t.style.id),
+    ).toEqual(styleList.filter((s) => !s.aiGenerated).map((s) => s.id));
 
     const thumbs = await client.post('/api/process-thumbnail', { image_hash: hash });
     expect(thumbs.status).toBe(200);
@@ -71,6 +77,12 @@ describe('moderation and preview jobs', () => {
     });
     expect((await client.post('/api/process-thumbnail', { image_hash: hash })).status).toBe(403);
     expect((await client.get(`/api/get-thumbnails/${hash}`)).status).toBe(403);
+    // Previews the engine rendered while the photo was being checked are not kept.
+    await runtime.idle();
+    const left = await s3.send(
+      new ListObjectsV2Command({ Bucket: runtime.env.MEDIA_BUCKET, Prefix: `previews/${hash}/` }),
+    );
+    expect(left.KeyCount ?? 0).toBe(0);
   });
 
   test('a file that is not an image is refused by moderation', async () => {
