@@ -1,8 +1,7 @@
-import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { jobStatusPath } from '../../frontend/src/lib/api';
-import { S3RVER_CREDENTIALS } from '../../local/emulators';
-import { api, photo, sha256, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
+import { api, mediaClient, photo, sha256, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
 
 /** Moderation and preview jobs run as executions of the synthesized jobs state machine. */
 describe('moderation and preview jobs', () => {
@@ -13,12 +12,7 @@ describe('moderation and preview jobs', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime();
     client = api(runtime.url);
-    s3 = new S3Client({
-      endpoint: runtime.s3Url,
-      forcePathStyle: true,
-      region: 'us-east-1',
-      credentials: S3RVER_CREDENTIALS,
-    });
+    s3 = mediaClient(runtime);
   });
   afterAll(async () => {
     s3?.destroy();

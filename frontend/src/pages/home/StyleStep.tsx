@@ -262,8 +262,7 @@ export default function StyleStep({
               We can only turn photos that follow our Terms and are at least {MIN_SHORT_SIDE} px on their short side
               into cartoons. Please upload other photos.
             </p>
-            <Button variant="outline" size="sm" className="mt-3" onClick={onBack}>
-              <ArrowLeft aria-hidden="true" />
+            <Button variant="outline" size="sm" className="mt-3" onClick={onBack} icon={ArrowLeft}>
               Back to upload
             </Button>
           </Alert>
@@ -420,8 +419,7 @@ export default function StyleStep({
               <span className="hidden sm:inline"> · {formatPrice(pricePerImage(selected.length))} per image</span>
             )}
           </p>
-          <Button variant="gradient" size="lg" disabled={!canContinue} onClick={onContinue}>
-            <Sparkles aria-hidden="true" />
+          <Button variant="gradient" size="lg" disabled={!canContinue} onClick={onContinue} icon={Sparkles}>
             Continue
           </Button>
         </div>
