@@ -1,3 +1,4 @@
+import { JOB_WAIT_MS } from '../../domain/job-polling';
 import { JobNotFoundError, type JobStatus } from '../../frontend/src/lib/api';
 import { GENERATION_POLL_MS, JOB_POLL_MS, pollJobUntilSuccess } from '../../frontend/src/lib/polling';
 
@@ -67,12 +68,12 @@ describe('pollJobUntilSuccess', () => {
   });
 
   it('counts 2000 ms from the start of each poll: a held (long-poll) read does not push the schedule back', async () => {
-    // Each read is held 1500 ms by the server, as a wait=1 read of a running job is (domain/job-polling.ts).
+    // Each read is held 1800 ms by the server, as a wait=1 read of a running job is (JOB_WAIT_MS).
     const starts: number[] = [];
     const t0 = Date.now();
     const read = jest.fn(async (): Promise<JobStatus> => {
       starts.push(Date.now() - t0);
-      await new Promise((r) => setTimeout(r, 1500));
+      await new Promise((r) => setTimeout(r, JOB_WAIT_MS));
       return starts.length < 4 ? 'STARTED' : 'SUCCESS';
     });
     let done = false;
@@ -89,7 +90,7 @@ describe('pollJobUntilSuccess', () => {
     expect(starts).toEqual([0, 2000, 4000, 6000]);
     expect(done).toBe(false);
     // The fourth read is answered SUCCESS when its job ends, before the next poll would start.
-    await jest.advanceTimersByTimeAsync(1500);
+    await jest.advanceTimersByTimeAsync(JOB_WAIT_MS);
     await p;
     expect(done).toBe(true);
     expect(read).toHaveBeenCalledTimes(4);
