@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { EMAIL_MESSAGES, isValidEmail } from './email';
 import { IMAGE_HASH_RE } from './image-format';
+import { JOB_WAIT_MS } from './job-polling';
 import { ITEM_STATES } from './orders';
 import { STYLE_IDS, type StyleId } from './styles';
 import { ACCEPTED_TYPES, MAX_FILE_BYTES, MAX_FILES, MESSAGES as UPLOAD_MESSAGES } from './upload-rules';
@@ -130,6 +131,14 @@ export const contract = {
   },
   'get-job': {
     params: z.object({ job_id: z.string() }),
+    /** `wait=1`: an unfinished job's answer is held until the job ends or JOB_WAIT_MS passes (domain/job-polling.ts). */
+    query: z.object({
+      wait: z
+        .enum(['0', '1'], {
+          error: `wait must be 1 (answer when the job ends, within ${JOB_WAIT_MS / 1000} s) or 0 (answer now).`,
+        })
+        .optional(),
+    }),
     /** The status value itself, as a JSON string. */
     response: jobStatus,
   },
@@ -256,6 +265,10 @@ export type RouteName = keyof Contract;
 /** What a handler may answer with for a route (before any transform). */
 export type ResponseOf<R extends RouteName> = z.input<Contract[R]['response']>;
 /** Routes that answer 410 Gone for what was deleted on purpose, and that answer's body. */
+/** A route's query string parameters, for routes that take any. */
+export type QueryOf<R extends RouteName> = z.input<
+  Contract[R] extends { query: infer S extends z.ZodType } ? S : never
+>;
 export type GoneRoute = { [K in RouteName]: Contract[K] extends { gone: z.ZodType } ? K : never }[RouteName];
 export type GoneOf<R extends GoneRoute> = z.input<Contract[R] extends { gone: infer S extends z.ZodType } ? S : never>;
 /** A request body as the browser sends it. */

@@ -1,11 +1,17 @@
-import { isServerId } from '../../domain/contract';
-import { clip, httpHandler, notFound, pathParam, respond } from '../lib/http';
-import { currentJobStatus, getJob } from '../lib/jobs';
+import { contract, isServerId } from '../../domain/contract';
+import { JOB_WAIT_MS } from '../../domain/job-polling';
+import { clip, httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
+import { settledJobStatus } from '../lib/job-wait';
+import { getJob } from '../lib/jobs';
 
-/** GET /api/jobs/{job_id} → the status value itself: "PENDING" | "STARTED" | "SUCCESS" | "FAILURE". */
+/**
+ * GET /api/jobs/{job_id}[?wait=1] → the status value itself: "PENDING" | "STARTED" | "SUCCESS" | "FAILURE". With
+ * wait=1 an unfinished job's answer is held until it ends or JOB_WAIT_MS passes (the page polls every 2 s).
+ */
 export const handler = httpHandler(async (event) => {
   const jobId = pathParam(event, 'job_id');
+  const { wait } = parseWith(contract['get-job'].query, event.queryStringParameters ?? {});
   const job = isServerId(jobId) ? await getJob(jobId) : null;
   if (!job) throw notFound(`Job ${clip(jobId)} not found.`);
-  return respond('get-job', 200, await currentJobStatus(job));
+  return respond('get-job', 200, await settledJobStatus(job, wait === '1' ? JOB_WAIT_MS : 0));
 });

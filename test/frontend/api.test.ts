@@ -117,11 +117,11 @@ describe('moderation and thumbnails', () => {
     await expect(startThumbnails('a')).rejects.toThrow('No job_id received from /process-thumbnail');
   });
 
-  it('reads a job status given as a bare JSON string', async () => {
+  it('reads a job status given as a bare JSON string, asking the server to hold it until the job ends', async () => {
     reply({ body: 'PENDING' }, { body: 'SUCCESS' });
     await expect(getJobStatus('j1', 'moderation')).resolves.toBe('PENDING');
     await expect(getJobStatus('j1', 'moderation')).resolves.toBe('SUCCESS');
-    expect(calls[0].url).toBe('/api/jobs/j1');
+    expect(calls[0].url).toBe('/api/jobs/j1?wait=1');
   });
 
   it('distinguishes unknown jobs (404) from other failures', async () => {

@@ -120,6 +120,7 @@ describe('fact placeholders', () => {
     expect(resolveFacts('{limits.maxPhotos} {limits.maxFileMb} {limits.maxMegapixels}', 'x')).toBe('50 10 40');
     expect(resolveFacts('{size.preview} {size.paid} {size.minShort}', 'x')).toBe('256 2048 256');
     expect(resolveFacts('{retention.images}', 'x')).toBe('30');
+    expect(resolveFacts('{poll.seconds} {poll.seconds:word}', 'x')).toBe('2 two');
   });
 
   test('leave {brand} for the page and braces that are not placeholders alone', () => {

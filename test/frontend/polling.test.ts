@@ -1,10 +1,6 @@
+import { JOB_WAIT_MS } from '../../domain/job-polling';
 import { JobNotFoundError, type JobStatus } from '../../frontend/src/lib/api';
-import {
-  GENERATION_POLL_MS,
-  JOB_POLL_MS,
-  pollJobUntilSuccess,
-  STYLE_STEP_QUICK_POLLS,
-} from '../../frontend/src/lib/polling';
+import { GENERATION_POLL_MS, JOB_POLL_MS, pollJobUntilSuccess } from '../../frontend/src/lib/polling';
 
 describe('pollJobUntilSuccess', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -71,25 +67,55 @@ describe('pollJobUntilSuccess', () => {
     expect(read).toHaveBeenCalledTimes(2);
   });
 
-  it('polls quickly for the first `quick` polls, then at the steady interval', async () => {
-    const read = jest.fn(async (): Promise<JobStatus> => 'PENDING');
-    const controller = new AbortController();
-    const p = pollJobUntilSuccess(read, { signal: controller.signal, quick: { count: 3, intervalMs: 250 } });
-    const assertion = expect(p).rejects.toMatchObject({ name: 'AbortError' });
+  it('counts 2000 ms from the start of each poll: a held (long-poll) read does not push the schedule back', async () => {
+    // Each read is held 1800 ms by the server, as a wait=1 read of a running job is (JOB_WAIT_MS).
+    const starts: number[] = [];
+    const t0 = Date.now();
+    const read = jest.fn(async (): Promise<JobStatus> => {
+      starts.push(Date.now() - t0);
+      await new Promise((r) => setTimeout(r, JOB_WAIT_MS));
+      return starts.length < 4 ? 'STARTED' : 'SUCCESS';
+    });
+    let done = false;
+    const p = pollJobUntilSuccess(read, { log: jest.fn() }).then(() => {
+      done = true;
+    });
     await jest.advanceTimersByTimeAsync(0);
-    expect(read).toHaveBeenCalledTimes(1);
-    await jest.advanceTimersByTimeAsync(250 * 3);
-    expect(read).toHaveBeenCalledTimes(4); // three quick polls after the first
+    expect(starts).toEqual([0]);
     await jest.advanceTimersByTimeAsync(1999);
-    expect(read).toHaveBeenCalledTimes(4);
+    expect(starts).toEqual([0]);
     await jest.advanceTimersByTimeAsync(1);
-    expect(read).toHaveBeenCalledTimes(5);
-    controller.abort();
-    await assertion;
+    expect(starts).toEqual([0, 2000]);
+    await jest.advanceTimersByTimeAsync(4000);
+    expect(starts).toEqual([0, 2000, 4000, 6000]);
+    expect(done).toBe(false);
+    // The fourth read is answered SUCCESS when its job ends, before the next poll would start.
+    await jest.advanceTimersByTimeAsync(JOB_WAIT_MS);
+    await p;
+    expect(done).toBe(true);
+    expect(read).toHaveBeenCalledTimes(4);
   });
 
-  it("the style step's quick polls last a few seconds and are quicker than the steady ones", () => {
-    expect(STYLE_STEP_QUICK_POLLS.intervalMs).toBeLessThan(JOB_POLL_MS);
-    expect(STYLE_STEP_QUICK_POLLS.count * STYLE_STEP_QUICK_POLLS.intervalMs).toBeLessThanOrEqual(10_000);
+  it('a read slower than the interval is followed at once by the next', async () => {
+    const starts: number[] = [];
+    const t0 = Date.now();
+    const controller = new AbortController();
+    const read = jest.fn(async (): Promise<JobStatus> => {
+      starts.push(Date.now() - t0);
+      await new Promise((r) => setTimeout(r, 2500));
+      return 'PENDING';
+    });
+    const p = pollJobUntilSuccess(read, { signal: controller.signal });
+    const assertion = expect(p).rejects.toMatchObject({ name: 'AbortError' });
+    await jest.advanceTimersByTimeAsync(2499);
+    expect(starts).toEqual([0]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(starts).toEqual([0, 2500]);
+    await jest.advanceTimersByTimeAsync(2500);
+    expect(starts).toEqual([0, 2500, 5000]);
+    controller.abort();
+    await jest.advanceTimersByTimeAsync(2500);
+    await assertion;
+    expect(read).toHaveBeenCalledTimes(3);
   });
 });

@@ -1,5 +1,6 @@
 import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
+import { jobStatusPath } from '../../frontend/src/lib/api';
 import { api, mediaClient, photo, sha256, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
 
 /** Moderation and preview jobs run as executions of the synthesized jobs state machine. */
@@ -98,6 +99,26 @@ describe('moderation and preview jobs', () => {
     const job = await client.post('/api/process-moderation', { image_hashes: [hash] });
     expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
     expect((await client.get(`/api/get-moderation/${hash}`)).body.moderation).toBe('invalid');
+  });
+
+  test('a status read with wait=1 is held until the job ends (long polling), as the page reads it', async () => {
+    // A photo no other test uploads (bytes after the JPEG's end), so its job really runs.
+    const bytes = Buffer.concat([photo('grace_hopper.jpg'), Buffer.from(`long-poll-${Date.now()}`)]);
+    const hash = await uploadPhoto(client, bytes, 'image/jpeg');
+    const job = (await client.post('/api/process-moderation', { image_hashes: [hash] })).body.job_id as string;
+    // Held reads, as the page makes them through the gateway: a handful see the job end (how long each is held is
+    // counted in test/lambdas/get-job.test.ts, on fake timers).
+    const seen: string[] = [];
+    while (seen.length < 40 && seen.at(-1) !== 'SUCCESS') seen.push((await client.get(jobStatusPath(job))).body);
+    expect(seen.at(-1)).toBe('SUCCESS');
+    expect(seen.length).toBeLessThan(40);
+    // A finished job is answered at once, held or not.
+    expect(await client.get(jobStatusPath(job))).toEqual({ status: 200, body: 'SUCCESS' });
+    expect(await client.get(`/api/jobs/${job}?wait=0`)).toEqual({ status: 200, body: 'SUCCESS' });
+    for (const wait of ['yes', '2', '']) {
+      const res = await client.get(`/api/jobs/${job}?wait=${wait}`);
+      expect(res).toEqual({ status: 400, body: { detail: expect.stringMatching(/^wait must be 1 .* or 0 /) } });
+    }
   });
 
   test('unknown ids and bad bodies get 4xx with a detail', async () => {

@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROUTES, type RouteDef } from '../../domain/api-routes';
+import { contract, type RouteName } from '../../domain/contract';
 import { UNHANDLED_REJECTION_MARKER } from '../../local/process-guard';
 import { startRuntimeProcess } from '../support/orders';
 
@@ -67,6 +68,8 @@ const BAD_PARAMS = [
   '%20',
   '%uD800',
 ];
+/** Values for the query parameters the contract names. Sent raw (they are already escaped). */
+const BAD_QUERY_VALUES = ['', 'x', '-1', '1e9', '1,1', '%E0%A4%A', '%00', 'true', 'y'.repeat(5000)];
 const BODIES: [string, string | Buffer][] = [
   ['empty', ''],
   ['null', 'null'],
@@ -130,6 +133,19 @@ function probes(): Probe[] {
       path: `${sample}?q=${'x'.repeat(6000)}`,
       body: route.method === 'POST' ? '{}' : undefined,
     });
+    // Each query parameter the contract names gets every bad value: a 400 that says what it takes.
+    const query = (contract[route.handler as RouteName] as { query?: { shape: Record<string, unknown> } }).query;
+    for (const key of Object.keys(query?.shape ?? {})) {
+      for (const bad of BAD_QUERY_VALUES) {
+        out.push({
+          name: `${route.path} ${key}=${bad.slice(0, 20)}`,
+          method: route.method,
+          path: `${sample}?${key}=${bad}`,
+          body: route.method === 'POST' ? '{}' : undefined,
+          expect: 400,
+        });
+      }
+    }
     out.push({
       name: `${route.path} long header`,
       method: route.method,

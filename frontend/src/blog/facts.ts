@@ -18,9 +18,11 @@
  *   {size.paid}          long side of every paid image in px, engine or model (smaller photos are enlarged): 2048
  *   {size.minShort}      shortest short side in px of a photo that can be ordered: 256
  *   {retention.images}   days a paid image is kept before it is deleted: 30
+ *   {poll.seconds}       seconds between the style screen's checks for new previews: 2 ({poll.seconds:word} → two)
  * `{brand}` is left as it is: the brand comes from the runtime config and the page fills it in (content.ts).
  */
 import { MAX_PIXELS, MIN_SHORT_SIDE, PAID_LONG_SIDE, PREVIEW_LONG_SIDE } from '../../../domain/image-format';
+import { JOB_POLL_MS } from '../../../domain/job-polling';
 import { refundFor } from '../../../domain/orders';
 import { DISCOUNT_PERCENT, formatPrice, orderSummary, pricePerImage } from '../../../domain/pricing';
 import { RETENTION_DAYS } from '../../../domain/privacy';
@@ -90,6 +92,10 @@ const FACTS: Record<string, (args: string[]) => string> = {
   'size.paid': noArgs('size.paid', () => String(PAID_LONG_SIDE)),
   'size.minShort': noArgs('size.minShort', () => String(MIN_SHORT_SIDE)),
   'retention.images': noArgs('retention.images', () => String(RETENTION_DAYS.outputs)),
+  'poll.seconds': ([form, ...rest]) => {
+    if (rest.length) throw new Error('poll.seconds takes one form at most');
+    return count(JOB_POLL_MS / 1000, form);
+  },
 };
 
 export const FACT_NAMES: readonly string[] = Object.keys(FACTS);

@@ -13,6 +13,7 @@ import type {
   GenerationGone,
   JobStatus,
   ModerationResult,
+  QueryOf,
   RegisterResult,
   RequestOf,
   Style,
@@ -151,9 +152,18 @@ export function startThumbnails(imageHash: string): Promise<string> {
 
 export type JobKind = 'moderation' | 'thumbnail';
 
+/**
+ * A job's status read, long-polled: the server answers when the job ends, or within JOB_WAIT_MS
+ * (domain/job-polling.ts) if it has not, so a poll every 2 s still sees the job end when it ends.
+ */
+export function jobStatusPath(jobId: string): string {
+  const query = new URLSearchParams({ wait: '1' } satisfies QueryOf<'get-job'>);
+  return `${apiPath('get-job', { job_id: jobId })}?${query}`;
+}
+
 /** One status read of a job. 404 throws JobNotFoundError; other failures throw a plain Error. */
 export async function getJobStatus(jobId: string, kind: JobKind, signal?: AbortSignal): Promise<JobStatus> {
-  const res = await getJson(apiPath('get-job', { job_id: jobId }), { signal });
+  const res = await getJson(jobStatusPath(jobId), { signal });
   if (res.status === 404) {
     throw new JobNotFoundError(kind === 'thumbnail' ? `Thumbnail job ${jobId} not found.` : `Job ${jobId} not found.`);
   }

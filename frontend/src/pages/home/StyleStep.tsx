@@ -19,7 +19,7 @@ import {
 } from '../../lib/api';
 import { STAND_IN_LABEL, STAND_IN_NOTE, useConfig, useGenerativeStandIn } from '../../lib/config';
 import { errorMessage, isAbortError } from '../../lib/http';
-import { pollJobUntilSuccess, STYLE_STEP_QUICK_POLLS } from '../../lib/polling';
+import { pollJobUntilSuccess } from '../../lib/polling';
 import { StepHeader } from './StepHeader';
 import type { ModerationOutcome, SelectedFile } from './wizard-types';
 
@@ -84,7 +84,9 @@ function mergeThumbnails(
 /**
  * Moderation of all photos, then custom thumbnails from the first allowed one (spec section 4). The engine's are
  * made by the moderation job, so they are fetched as soon as it ends; the thumbnail job then makes the generative
- * ones, and each tile fills in as its preview comes (the list is read again at each poll).
+ * ones, and each tile fills in as its preview comes (the list is read again at each poll). Jobs are polled every
+ * 2 s as the spec says; each status read is held by the server until the job ends (long polling, getJobStatus), so
+ * the verdict is seen when it comes, not at the next poll.
  */
 function useModerationAndThumbnails(
   hashes: string[],
@@ -109,7 +111,7 @@ function useModerationAndThumbnails(
       if (known) return known.allowed;
       setPhase('moderating');
       const jobId = await startModeration(hashes);
-      await pollJobUntilSuccess((s) => getJobStatus(jobId, 'moderation', s), { signal, quick: STYLE_STEP_QUICK_POLLS });
+      await pollJobUntilSuccess((s) => getJobStatus(jobId, 'moderation', s), { signal });
       const results = await Promise.all(hashes.map((h) => getModeration(h, signal)));
       if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
       const allowed = hashes.filter((_h, i) => results[i]?.moderation === 'allowed');
@@ -147,7 +149,7 @@ function useModerationAndThumbnails(
           await show(s);
           return status;
         },
-        { signal, quick: STYLE_STEP_QUICK_POLLS },
+        { signal },
       );
       // A busy style is asked again when the step is shown again, so that map is not kept.
       if (!Object.values(map).includes(BUSY)) thumbnailCache.set(hash, map);
