@@ -260,14 +260,46 @@ function blend(data: Buffer, width: number, l: FaceLayers, step: number, grey: b
 }
 
 /**
+ * A grid style's face: each cell of size `cell` (output px, cells from the origin as the style's) in the oval's
+ * rectangle painted its mean colour, so the blended face is blocks like the rest.
+ */
+function onGrid(data: Buffer, width: number, o: Oval, cell: number): void {
+  const c0 = Math.floor(o.x0 / cell);
+  const c1 = Math.floor((o.x0 + o.w - 1) / cell);
+  const r0 = Math.floor(o.y0 / cell);
+  const r1 = Math.floor((o.y0 + o.h - 1) / cell);
+  // pixel x belongs to cell floor(x / cell): the first pixel of cell c is ceil(c * cell)
+  const start = (c: number, lo: number) => Math.max(lo, Math.ceil(c * cell));
+  for (let r = r0; r <= r1; r++) {
+    const ya = start(r, o.y0);
+    const yb = Math.min(o.y0 + o.h, start(r + 1, 0));
+    for (let c = c0; c <= c1; c++) {
+      const xa = start(c, o.x0);
+      const xb = Math.min(o.x0 + o.w, start(c + 1, 0));
+      const sum = [0, 0, 0];
+      for (let y = ya; y < yb; y++)
+        for (let x = xa, j = (y * width + x) * 3; x < xb; x++, j += 3)
+          for (let k = 0; k < 3; k++) sum[k] += data[j + k];
+      const n = (yb - ya) * (xb - xa);
+      if (n <= 0) continue;
+      for (let y = ya; y < yb; y++)
+        for (let x = xa, j = (y * width + x) * 3; x < xb; x++, j += 3)
+          for (let k = 0; k < 3; k++) data[j + k] = Math.round(sum[k] / n);
+    }
+  }
+}
+
+/**
  * Keep every face of `analysis` recognisable in `styled` (the style's render of `photo`, same size), with its skin
- * tone. Returns the render (the same buffer when no face needed anything) and what was done to each face.
+ * tone. Returns the render (the same buffer when no face needed anything) and what was done to each face. `grid`: a
+ * grid style's cell size for kept faces (StyleEngine.keepGrid).
  */
 export async function keepFaces(
   photo: Image8,
   styled: Image8,
   analysis: Analysis | null | undefined,
   describe: Describe,
+  grid?: number,
 ): Promise<KeptRender> {
   const faces = analysis?.faces ?? [];
   const original = Buffer.from(styled.data.buffer, styled.data.byteOffset, styled.data.byteLength);
@@ -310,6 +342,7 @@ export async function keepFaces(
       }
       if (k.toned) tone(data, photo.width, l, tones[i]);
       if (k.step > 0) blend(data, photo.width, l, k.step - 1, grey);
+      if (k.step > 0 && grid) onGrid(data, photo.width, l.oval, grid);
     });
   }
   return { data, faces: kept };

@@ -15,9 +15,8 @@ import {
   closeStylePool,
   decodeInput,
   encodeOutput,
-  keepFaces,
+  keepStyledFaces,
 } from '../../engine';
-import { describeFaces } from '../../engine/analysis-thread';
 import { likeness } from '../../engine/likeness';
 import { skinTones } from '../../engine/skin-tone';
 import { darkSkin, group } from './hard-cases';
@@ -56,7 +55,7 @@ export async function faceRow(style: string, name: FaceCase, bytes: Buffer, size
   const styled = applyStyle(img, style, analysis);
   const styleMs = performance.now() - t;
   t = performance.now();
-  const kept = await keepFaces(img, styled, analysis, describeFaces);
+  const kept = await keepStyledFaces(img, style, styled, analysis);
   const keepMs = performance.now() - t;
   const out = { ...styled, data: kept.data };
   const [after, before] = await Promise.all([
