@@ -260,6 +260,15 @@ function blend(data: Buffer, width: number, l: FaceLayers, step: number, grey: b
 }
 
 /**
+ * The cell size a kept face is redrawn on: the style's `grid`, finer for a small face (at least 24 cells across
+ * its width), none under 2 px or at the last step (the photo: never worse than it).
+ */
+function gridFor(f: FaceInfo, k: number, grid: number, step: number): number | undefined {
+  const cell = Math.min(grid, (f.box[2] * k) / 24);
+  return cell >= 2 && step < PHOTO_STEP ? cell : undefined;
+}
+
+/**
  * A grid style's face: each cell of size `cell` (output px, cells from the origin as the style's) in the oval's
  * rectangle painted its mean colour, so the blended face is blocks like the rest.
  */
@@ -342,7 +351,8 @@ export async function keepFaces(
       }
       if (k.toned) tone(data, photo.width, l, tones[i]);
       if (k.step > 0) blend(data, photo.width, l, k.step - 1, grey);
-      if (k.step > 0 && grid) onGrid(data, photo.width, l.oval, grid);
+      const cell = grid && gridFor(f, photo.width / aw, grid, k.step - 1);
+      if (cell) onGrid(data, photo.width, l.oval, cell);
     });
   }
   return { data, faces: kept };
