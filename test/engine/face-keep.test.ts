@@ -112,6 +112,22 @@ describe('face keeping', () => {
     expect(skinToneKept(after)).toBe(true);
   });
 
+  it("describes the photo's faces once for all the styles of an order", async () => {
+    const bytes = await sharp(photo('grace_hopper.jpg')).resize(320).png().toBuffer();
+    const img = await decodeInput(bytes);
+    const analysis = await analyzePhoto(bytes);
+    const crops: number[] = [];
+    const counting = async (c: Float32Array[]) => {
+      crops.push(c.length);
+      return describeFaces(c);
+    };
+    const fine = { ...img, data: Buffer.from(img.data) }; // a render that keeps the face: one check, no steps
+    await keepFaces(img, fine, analysis, counting);
+    await keepFaces(img, fine, analysis, counting);
+    // first: the photo's crop and the render's; then the render's alone (the photo's is remembered)
+    expect(crops).toEqual([1, 1, 0, 1]);
+  });
+
   it('changes nothing in a photo without people', async () => {
     const bytes = photo('chelsea.png');
     const img = await decodeInput(bytes, { maxSize: 512 });
