@@ -25,6 +25,7 @@ import { buildSync } from 'esbuild';
 import sharp from 'sharp';
 import * as engine from '../engine';
 import { LIKENESS_THRESHOLD } from '../engine/face-compare';
+import { ENGINE_PROCESS_ENV } from '../engine/process-env';
 import { SKIN_MAX_DAB, SKIN_MAX_DL } from '../engine/skin-tone';
 import { FACE_CASES, faceReport } from '../test/engine/face-report';
 import { bigPhoto } from '../test/fixtures/photos';
@@ -176,7 +177,8 @@ export async function runEngineBench(): Promise<Record<string, number>> {
   if (process.env[CHILD_ENV] === '1') return measure(engine);
   const entry = bundleBench();
   const child = spawnSync(process.execPath, [entry], {
-    env: { ...process.env, [CHILD_ENV]: '1', TOONZAP_BENCH_ROOT: ROOT },
+    // as the container runs it (engine/Dockerfile's ENV)
+    env: { ...process.env, ...ENGINE_PROCESS_ENV, [CHILD_ENV]: '1', TOONZAP_BENCH_ROOT: ROOT },
     stdio: ['ignore', 'pipe', 'inherit'],
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,

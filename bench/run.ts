@@ -1,7 +1,7 @@
 /** `npm run bench`: every speed, memory and weight figure, printed; targets beside them. Tests never time anything. */
 import { formatBusyEvening, runBusyEveningBench } from './busy-evening';
 import { runEngineBench } from './engine';
-import { runJobsBench } from './jobs';
+import { formatJobsBench, runJobsBench } from './jobs';
 import { runPipelineBench } from './pipeline';
 import { formatSiteBench, runSiteBench } from './site';
 
@@ -9,10 +9,7 @@ async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === 'engine') await runEngineBench();
   if (!only || only === 'jobs') {
-    const j = await runJobsBench();
-    console.log(
-      `\njobs (12 MP photo): moderation ${j.moderationMs.toFixed(0)} ms, previews ${j.thumbnailMs.toFixed(0)} ms, together ${j.totalMs.toFixed(0)} ms (target ≤ 2000 ms)`,
-    );
+    console.log(`\n${formatJobsBench(await runJobsBench())}`);
   }
   if (!only || only === 'pipeline') {
     const p = await runPipelineBench();

@@ -63,13 +63,17 @@ export const ENV = {
 /** Template metadata key that names a function's source module; the local runtime maps functions back to code with it. */
 export const ENTRY_METADATA_KEY = 'toonzap:entry';
 
-/** Media bucket key prefixes; lifecycle rules, IAM grants and handlers agree on them through this one list. */
-export const MEDIA_PREFIX = {
-  uploads: 'uploads/',
-  previews: 'previews/',
-  outputs: 'outputs/',
-  analysis: 'analysis/',
-} as const;
+/** The media bucket's folders. */
+const MEDIA_FOLDERS = ['uploads', 'previews', 'outputs', 'analysis'] as const;
+type MediaFolder = (typeof MEDIA_FOLDERS)[number];
+
+/**
+ * Media bucket key prefixes, each folder's name and a slash; lifecycle rules, IAM grants and handlers agree on them
+ * through this one list.
+ */
+export const MEDIA_PREFIX = Object.fromEntries(MEDIA_FOLDERS.map((f) => [f, `${f}/`])) as {
+  readonly [F in MediaFolder]: `${F}/`;
+};
 
 /** Where things live in the media bucket. */
 export const mediaKey = {

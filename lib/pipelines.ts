@@ -46,6 +46,8 @@ const TASKS = {
     'jobs:write',
     'rekognition',
     'media:previews:write',
+    // previews rendered during moderation, of a photo then refused
+    'media:previews:delete',
   ]),
   makePreviews: renderTask('make-previews', 512, ['images:read', 'images:write', 'jobs:write', 'media:previews:write']),
   jobFailed: { entry: 'job-failed', access: ['jobs:write'], memoryMb: 256, timeoutSeconds: 15 },

@@ -31,6 +31,18 @@ export class LambdaHost {
     return handler;
   }
 
+  /**
+   * Loads every function's module now, one per turn of the event loop so requests are still served meanwhile: the
+   * first request to each route then does not pay for loading (and compiling) its code, as a Lambda whose
+   * environment is already initialised would not.
+   */
+  async preload(): Promise<void> {
+    for (const fn of this.functions.values()) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.load(fn);
+    }
+  }
+
   async invoke(functionId: string, event: unknown): Promise<unknown> {
     const fn = this.functions.get(functionId);
     if (!fn) throw new Error(`Unknown function ${functionId}`);

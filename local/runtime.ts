@@ -8,6 +8,7 @@ import type { GenerativeStyles } from '../domain/generative';
 import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
 import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../domain/security-headers';
 import { ENV } from '../domain/wiring';
+import { warmAnalysisThread, warmStylePool } from '../engine';
 import { startModelServer } from '../engine/server';
 import { startBedrockRelay } from './bedrock/relay';
 import { startLocalBedrock } from './bedrock/server';
@@ -15,6 +16,7 @@ import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, sta
 import { startEngineEndpoint } from './engine-endpoint';
 import { createGateway } from './gateway';
 import { LambdaHost } from './lambda-host';
+import { loadNsfwModel } from './rekognition/nsfw-model';
 import { startLocalRekognition } from './rekognition/server';
 import { startSchedules } from './scheduler';
 import { startStepFunctions } from './step-functions';
@@ -55,6 +57,7 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env) {
     webhookSecret: env.STRIPE_WEBHOOK_SECRET,
     mailPort: mailPortFromEnv(env),
     bedrockRequestsPerMinute: bedrockRpmFromEnv(env),
+    warm: true,
     log: (msg: string) => console.log(msg),
   } satisfies Partial<LocalRuntimeOptions>;
 }
@@ -94,6 +97,12 @@ export interface LocalRuntimeOptions {
    * might set it); default the presets.
    */
   generativeSettings?: GenerativeSettingsOverrides;
+  /**
+   * After start, in the background: load every function's code, the moderation model, and the engine's style
+   * workers and analysis threads with their models (what engine/server.ts does before a container answers /ping),
+   * so the first visitor does not wait for them. `npm start` and `npm run dev` warm; tests do not (default false).
+   */
+  warm?: boolean;
 }
 
 /** What a test (or an operator trying things) can change in the local stand-ins while the runtime runs. */
@@ -133,6 +142,8 @@ export interface LocalRuntime extends LocalControls {
   runSchedules(): Promise<unknown[]>;
   /** Resolves when no state machine execution is running (tests). */
   idle(): Promise<void>;
+  /** Resolves when the background warm-up (`warm`) has finished; at once without it. */
+  warmed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -317,6 +328,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     );
     // The template's schedules (the reconciler): once now, to repair what a crash left, then at their rate.
     const schedules = startSchedules({ schedules: model.schedules, lambdas, log });
+    const warming = opts.warm ? warmUp(lambdas, log) : Promise.resolve();
     log(`ToonZap is running on ${url}`);
     log(`Mail viewer (e-mails the app sends): ${ses.url}`);
 
@@ -340,6 +352,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       rekognitionCalls: () => moderation.calls(),
       runSchedules: () => schedules.runAll(),
       idle: () => stepFunctions.idle(),
+      warmed: () => warming,
       async close() {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -354,4 +367,19 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     await Promise.all(started.map((s) => s.close().catch(() => {})));
     throw err;
   }
+}
+
+/**
+ * What the first request would otherwise load lazily (measured by `npm run bench jobs`): the functions' code, the
+ * Rekognition stand-in's model, the engine's threads and models. In the background after start; never fails the
+ * runtime (a part that cannot warm loads on first use, as before).
+ */
+async function warmUp(lambdas: LambdaHost, log: (msg: string) => void): Promise<void> {
+  // After "running" is printed: the style pool's JIT warm-up holds this thread for a moment.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const t0 = performance.now();
+  const parts = await Promise.allSettled([warmStylePool(), warmAnalysisThread(), loadNsfwModel(), lambdas.preload()]);
+  const failed = parts.filter((p) => p.status === 'rejected') as PromiseRejectedResult[];
+  for (const f of failed) log(`Warm-up: ${(f.reason as Error).message ?? f.reason} (loads on first use instead)`);
+  log(`Warm: engine, moderation model and functions loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }

@@ -9,7 +9,7 @@ import type { Image8 } from '../raster';
 import { type Detection, detectFaces } from './detect';
 import { loadModel } from './models';
 import { detectPersons, maskInside, PERSON_N, type PersonBox } from './persons';
-import { crop, run, stretch } from './sample';
+import { crop, resampleBilinear, run, stretch } from './sample';
 import { type Analysis, type EyeInfo, type FaceInfo, type Point, roundAnalysis } from './types';
 
 export * from './types';
@@ -164,23 +164,10 @@ function personMask(selfie: GraphModel, img: Image8): Uint8Array {
   const n = 256;
   const { pixels } = stretch(img, n);
   const prob = run(selfie, pixels, n)[0];
-  const { width: w, height: h } = img;
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const fy = Math.min(n - 1, Math.max(0, ((y + 0.5) * n) / h - 0.5));
-    const y0 = Math.floor(fy);
-    const y1 = Math.min(n - 1, y0 + 1);
-    const ay = fy - y0;
-    for (let x = 0; x < w; x++) {
-      const fx = Math.min(n - 1, Math.max(0, ((x + 0.5) * n) / w - 0.5));
-      const x0 = Math.floor(fx);
-      const x1 = Math.min(n - 1, x0 + 1);
-      const ax = fx - x0;
-      const top = prob[y0 * n + x0] + (prob[y0 * n + x1] - prob[y0 * n + x0]) * ax;
-      const bot = prob[y1 * n + x0] + (prob[y1 * n + x1] - prob[y1 * n + x0]) * ax;
-      out[y * w + x] = Math.round(255 * Math.min(1, Math.max(0, top + (bot - top) * ay)));
-    }
-  }
+  const out = new Uint8Array(img.width * img.height);
+  resampleBilinear(prob, n, n, img.width, img.height, 1, (i, p) => {
+    out[i] = Math.round(255 * Math.min(1, Math.max(0, p)));
+  });
   return out;
 }
 

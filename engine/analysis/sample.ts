@@ -81,27 +81,48 @@ export function run(
     .map((a) => a.slice());
 }
 
-/** The whole image stretched to n x n floats in [0, 1] (the segmentation model's input). */
-export function stretch(img: Image8, n: number): { pixels: Float32Array } {
-  const out = new Float32Array(n * n * 3);
-  const { data, width: w, height: h } = img;
-  for (let v = 0; v < n; v++) {
-    const fy = Math.min(h - 1, Math.max(0, ((v + 0.5) * h) / n - 0.5));
+/**
+ * `src` (sw x sh pixels of `channels` interleaved values) resampled bilinearly to dw x dh, pixel centres aligned and
+ * edges clamped: `put` receives each output value (as a double, before any rounding) with its index in the output.
+ */
+export function resampleBilinear(
+  src: ArrayLike<number>,
+  sw: number,
+  sh: number,
+  dw: number,
+  dh: number,
+  channels: number,
+  put: (i: number, value: number) => void,
+): void {
+  for (let v = 0; v < dh; v++) {
+    const fy = Math.min(sh - 1, Math.max(0, ((v + 0.5) * sh) / dh - 0.5));
     const y0 = Math.floor(fy);
-    const y1 = Math.min(h - 1, y0 + 1);
+    const y1 = Math.min(sh - 1, y0 + 1);
     const ay = fy - y0;
-    for (let u = 0; u < n; u++) {
-      const fx = Math.min(w - 1, Math.max(0, ((u + 0.5) * w) / n - 0.5));
+    for (let u = 0; u < dw; u++) {
+      const fx = Math.min(sw - 1, Math.max(0, ((u + 0.5) * sw) / dw - 0.5));
       const x0 = Math.floor(fx);
-      const x1 = Math.min(w - 1, x0 + 1);
+      const x1 = Math.min(sw - 1, x0 + 1);
       const ax = fx - x0;
-      for (let c = 0; c < 3; c++) {
-        const t = data[(y0 * w + x0) * 3 + c] + (data[(y0 * w + x1) * 3 + c] - data[(y0 * w + x0) * 3 + c]) * ax;
-        const b = data[(y1 * w + x0) * 3 + c] + (data[(y1 * w + x1) * 3 + c] - data[(y1 * w + x0) * 3 + c]) * ax;
-        out[(v * n + u) * 3 + c] = (t + (b - t) * ay) / 255;
+      for (let c = 0; c < channels; c++) {
+        const i00 = (y0 * sw + x0) * channels + c;
+        const i01 = (y0 * sw + x1) * channels + c;
+        const i10 = (y1 * sw + x0) * channels + c;
+        const i11 = (y1 * sw + x1) * channels + c;
+        const t = src[i00] + (src[i01] - src[i00]) * ax;
+        const b = src[i10] + (src[i11] - src[i10]) * ax;
+        put((v * dw + u) * channels + c, t + (b - t) * ay);
       }
     }
   }
+}
+
+/** The whole image stretched to n x n floats in [0, 1] (the segmentation model's input). */
+export function stretch(img: Image8, n: number): { pixels: Float32Array } {
+  const out = new Float32Array(n * n * 3);
+  resampleBilinear(img.data, img.width, img.height, n, n, 3, (i, v) => {
+    out[i] = v / 255;
+  });
   return { pixels: out };
 }
 

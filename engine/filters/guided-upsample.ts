@@ -16,7 +16,7 @@ const KB = 0.0722 / 255;
  * colours stay the style's own.
  *
  * `focus` (0..1 per work pixel, optional) scales a: 0 keeps plain bilinear upsampling (depth-of-field
- * backgrounds stay soft). Rows are produced one at a time; no full-size float planes.
+ * backgrounds stay soft). `maxGain` caps a (1: the photo's detail never comes back stronger than it was). Rows are produced one at a time; no full-size float planes.
  */
 export class GuidedUpsampler {
   private readonly a: Plane;
@@ -29,6 +29,7 @@ export class GuidedUpsampler {
     radius: number,
     eps: number,
     focus?: Plane,
+    maxGain = 1.5,
   ) {
     const { width: w, height: h, r, g, b } = src;
     const n = w * h;
@@ -53,8 +54,8 @@ export class GuidedUpsampler {
       const mi = meanI[i];
       const cov = prod[i] - mi * p[i];
       const v = a[i] - mi * mi;
-      // an inverted fit would paint the photo's edges backwards; a steep one would amplify its noise
-      const ai = cov > 0 ? Math.min(1.5, cov / (v + eps)) : 0;
+      // an inverted fit would paint the photo's edges backwards; a steep one (over maxGain) would amplify its noise
+      const ai = cov > 0 ? Math.min(maxGain, cov / (v + eps)) : 0;
       a[i] = focus ? ai * focus[i] : ai;
     }
     this.a = box(a);

@@ -204,11 +204,20 @@ function keepFeatures(
   }
 }
 
+/** A walk along the tangent field: where it is, its direction, and the noise summed so far. */
+interface Walk {
+  x: number;
+  y: number;
+  dx: number;
+  dy: number;
+  sum: number;
+}
+
 /**
  * `noise` at (x, y) plus its sums along the tangent field from there, `steps` unit steps forward (along the tangent
  * there) and as many backward, added in that order. The two walks are independent, and each step waits on the last
  * (its position picks the next tangent): they are stepped together, so the core runs one while the other waits on
- * memory. Each walk is written out in full: its state is six numbers, which a shared step could only return boxed.
+ * memory.
  */
 function traceBoth(
   noise: Float32Array,
@@ -221,50 +230,33 @@ function traceBoth(
   steps: number,
 ): number {
   const i = y * w + x;
-  let accF = 0;
-  let accB = 0;
-  let fx = x + 0.5;
-  let fy = y + 0.5;
-  let bx = fx;
-  let by = fy;
-  let fdx = tx[i];
-  let fdy = ty[i];
-  let bdx = -fdx;
-  let bdy = -fdy;
+  const forward: Walk = { x: x + 0.5, y: y + 0.5, dx: tx[i], dy: ty[i], sum: 0 };
+  const backward: Walk = { x: x + 0.5, y: y + 0.5, dx: -forward.dx, dy: -forward.dy, sum: 0 };
   let f = true;
   let b = true;
   for (let k = 0; k < steps && (f || b); k++) {
-    if (f) {
-      fx += fdx;
-      fy += fdy;
-      if (fx < 0 || fy < 0 || fx >= w || fy >= h) f = false;
-      else {
-        const j = (fy | 0) * w + (fx | 0);
-        accF += noise[j];
-        // keep direction consistent (the tangent field has a sign ambiguity)
-        const ndx = tx[j];
-        const ndy = ty[j];
-        const flip = ndx * fdx + ndy * fdy < 0 ? -1 : 1;
-        fdx = ndx * flip;
-        fdy = ndy * flip;
-      }
-    }
-    if (b) {
-      bx += bdx;
-      by += bdy;
-      if (bx < 0 || by < 0 || bx >= w || by >= h) b = false;
-      else {
-        const j = (by | 0) * w + (bx | 0);
-        accB += noise[j];
-        const ndx = tx[j];
-        const ndy = ty[j];
-        const flip = ndx * bdx + ndy * bdy < 0 ? -1 : 1;
-        bdx = ndx * flip;
-        bdy = ndy * flip;
-      }
-    }
+    if (f) f = step(forward, noise, tx, ty, w, h);
+    if (b) b = step(backward, noise, tx, ty, w, h);
   }
-  return noise[i] + accF + accB;
+  return noise[i] + forward.sum + backward.sum;
+}
+
+/** One unit step of a walk; false once it has left the image (it stops there). */
+function step(walk: Walk, noise: Float32Array, tx: Float32Array, ty: Float32Array, w: number, h: number): boolean {
+  const x = walk.x + walk.dx;
+  const y = walk.y + walk.dy;
+  if (x < 0 || y < 0 || x >= w || y >= h) return false;
+  walk.x = x;
+  walk.y = y;
+  const j = (y | 0) * w + (x | 0);
+  walk.sum += noise[j];
+  // keep direction consistent (the tangent field has a sign ambiguity)
+  const ndx = tx[j];
+  const ndy = ty[j];
+  const flip = ndx * walk.dx + ndy * walk.dy < 0 ? -1 : 1;
+  walk.dx = ndx * flip;
+  walk.dy = ndy * flip;
+  return true;
 }
 
 /** Per-pixel maximum of two planes (a new plane). */

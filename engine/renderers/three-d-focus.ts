@@ -1,20 +1,5 @@
 import { gaussBlur } from '../filters/blur';
-import { pixelMath } from '../pixel-math';
 import type { Raster } from '../raster';
-import type { PeopleFields } from './three-d-face';
-
-// bound once at load (see pixel-math.ts)
-const { smoothstep } = pixelMath;
-
-/**
- * 3d depth of field, in `lit` (in place): the person mask when there are people, else saliency (distance of smoothed
- * colour from the image mean) x centre prior. Returns the focus weight (1 = sharp).
- */
-export function depthOfField(lit: Raster, work: Raster, s: number, people: PeopleFields | undefined): Float32Array {
-  const { width: ww, height: wh } = work;
-  const bs = 6 * s; // a film-like shallow focus: busy backgrounds (garages, towers) melt away
-  return people ? personFocus(people.person, lit, ww, wh, s, bs) : blurBehind(lit, saliencyFocus(work, ww, wh, s), bs);
-}
 
 /**
  * The backdrop of a shallow-focus film frame is a little hazier and brighter: 94 % of itself plus 6 % of a warm haze
@@ -22,63 +7,6 @@ export function depthOfField(lit: Raster, work: Raster, s: number, people: Peopl
  */
 const HAZE_KEEP = 0.94;
 const HAZE_ADD = [0.06 * 0.95, 0.06 * 0.9, 0.06 * 0.85];
-
-/**
- * Depth of field without people: the whole frame blurred, blended in where the subject weight `mask` is low (in
- * `lit`, in place). Returns the mask.
- */
-function blurBehind(lit: Raster, mask: Float32Array, bs: number): Float32Array {
-  const { width: ww, height: wh } = lit;
-  const br = gaussBlur(lit.r, ww, wh, bs);
-  const bg = gaussBlur(lit.g, ww, wh, bs);
-  const bb = gaussBlur(lit.b, ww, wh, bs);
-  const [hr, hg, hb] = HAZE_ADD;
-  for (let i = 0; i < ww * wh; i++) {
-    const m = mask[i];
-    lit.r[i] = lit.r[i] * m + (br[i] * HAZE_KEEP + hr) * (1 - m);
-    lit.g[i] = lit.g[i] * m + (bg[i] * HAZE_KEEP + hg) * (1 - m);
-    lit.b[i] = lit.b[i] * m + (bb[i] * HAZE_KEEP + hb) * (1 - m);
-  }
-  return mask;
-}
-
-/** Saliency x centre prior -> subject weight (photos without people). */
-function saliencyFocus(work: Raster, ww: number, wh: number, s: number): Float32Array {
-  const n = ww * wh;
-  let mr = 0;
-  let mg = 0;
-  let mb = 0;
-  for (let i = 0; i < n; i++) {
-    mr += work.r[i];
-    mg += work.g[i];
-    mb += work.b[i];
-  }
-  mr /= n;
-  mg /= n;
-  mb /= n;
-  const sal = new Float32Array(n);
-  let smax = 1e-6;
-  for (let i = 0; i < n; i++) {
-    const dr = work.r[i] - mr;
-    const dg = work.g[i] - mg;
-    const db = work.b[i] - mb;
-    const v = Math.sqrt(dr * dr + dg * dg + db * db);
-    sal[i] = v;
-    if (v > smax) smax = v;
-  }
-  const salB = gaussBlur(sal, ww, wh, 8 * s);
-  const mask = new Float32Array(n);
-  for (let y = 0; y < wh; y++) {
-    for (let x = 0; x < ww; x++) {
-      const i = y * ww + x;
-      const dx = (x / ww - 0.5) / 0.36;
-      const dy = (y / wh - 0.45) / 0.42;
-      const centre = Math.exp(-(dx * dx + dy * dy) * 0.5);
-      mask[i] = smoothstep(0.35, 0.75, 0.75 * centre + 0.45 * (salB[i] / smax));
-    }
-  }
-  return gaussBlur(mask, ww, wh, 12 * s);
-}
 
 /**
  * Depth of field and rim light from the person mask, in `lit` (in place); returns the focus weight. The backdrop is

@@ -1,52 +1,61 @@
-import type { Scene } from '../analysis/scene';
-import { saturate, tint, tone } from '../filters/color';
+import { personAt, type Scene } from '../analysis/scene';
+import { antialiasedRaster } from '../filters/antialias';
 import { domainTransform } from '../filters/edge-aware';
 import { enlargeEyes, eyeWarps, warpScene } from '../filters/eye-warp';
-import { cloneRaster, type Image8, luma } from '../raster';
-import { toWork } from './common';
+import { cloneRaster, type Image8, luma, workSize } from '../raster';
+import { WORK_LONG } from './common';
 import { composite } from './three-d-composite';
-import { EYE_ENLARGE, paintEyes } from './three-d-eyes';
-import { sculpt } from './three-d-face';
-import { depthOfField } from './three-d-focus';
-import { relight } from './three-d-lighting';
+import { EYE_ENLARGE, eyesSeen, paintCatchlights } from './three-d-eyes';
+import { faceFields, keepFaces } from './three-d-face';
+import { personFocus } from './three-d-focus';
+import { toonShade } from './three-d-shade';
 
 /**
- * "3D animation" look (best honest approximation without a generative model):
- *  1. strong edge-preserving smoothing -> clean plastic/skin surfaces,
- *  2. relighting from a pseudo-normal map derived from multi-scale smoothed luminance
- *     (soft key light from the top left, Blinn-Phong specular, warm rim light, soft ambient occlusion),
- *  3. warm, saturated grade,
- *  4. depth of field: background blurred by a saliency x centre-weighted subject mask,
- *  5. enlarged outputs: guided upsampling brings the photo's edges back at full sharpness in focus.
- * With people (`scene`), it becomes a still from an animated film: eyes enlarged by a fold-free warp from the
- * face landmarks with catchlights in the irises, skin as smooth clay inside the face and skin mask while eyes,
- * brows and lips stay crisp, soft toon shading from a warm key light, and the person mask (not a saliency
- * guess) for the depth of field and a rim light along the silhouette.
- * The steps live beside this file: three-d-face.ts (clay skin, brows, head volume: modelling the people),
- * three-d-lighting.ts (pseudo-normals, key light, toon shading), three-d-focus.ts (depth of field, rim light),
- * three-d-composite.ts (back to output size) and three-d-eyes.ts (the film eyes painted last).
+ * "3D animation" look as a filter (no generative model): the photo's own geometry shaded like a clay / toon render.
+ *  1. edge-preserving smoothing: texture (pores, fabric, foliage) goes, shading and shapes (a nose's shadow, glasses'
+ *     rims, brows) stay; faces keep more of the photo, small faces most (three-d-face.ts),
+ *  2. toon shading: the luminance drawn as a few soft bands, a warm key / cool fill grade, chroma bounded by the
+ *     photo's, outlines on strong edges only (three-d-shade.ts),
+ *  3. with people: the backdrop (as flat as the smoothing left it) softly defocused from backdrop pixels only, a
+ *     warm rim light inside the silhouette (three-d-focus.ts),
+ *  4. back to output size by guided upsampling, which brings the photo's edges back where in focus, never stronger
+ *     than they were (three-d-composite.ts),
+ *  5. eyes enlarged a little, with a catchlight, only where the photo shows open eyes with their whites
+ *     (three-d-eyes.ts): never on sunglasses or faces too small to see them.
+ * What keeps fine stripes from turning into moiré: the work raster is low-passed (filters/antialias.ts), the bands
+ * are drawn on the shading only, and the upsampling never amplifies the photo's detail.
  */
 export function threeD(photo: Image8, found?: Scene): Buffer {
-  const warps = found ? eyeWarps(found, photo.width, EYE_ENLARGE) : [];
-  const img = found ? enlargeEyes(photo, warps) : photo;
-  // from here on the face as the warp left it: bigger eyes, brows pushed aside
+  const seenFaces = found ? found.faces.filter((f) => eyesSeen(f, photo, found)) : [];
+  const seen = found && seenFaces.length > 0 ? { ...found, faces: seenFaces } : undefined;
+  const warps = seen ? eyeWarps(seen, photo.width, EYE_ENLARGE) : [];
+  const img = warps.length > 0 ? enlargeEyes(photo, warps) : photo;
+  // from here on the faces as the warp left them
   const scene = found && warpScene(found, warps, photo.width);
   const { width: w, height: h } = img;
-  const { work, s } = toWork(img);
+  // the work raster low-passed before anything is smoothed or banded: no stripe folds back into a beat
+  const { w: ww, h: wh } = workSize(w, h, WORK_LONG);
+  const s = Math.max(ww, wh) / 512;
+  const work = antialiasedRaster(img, ww, wh);
+  const photoWork = scene ? cloneRaster(work) : work; // read only: faces take some of it back
   const guide = luma(work); // the photo's own luma at work size, for the guided upsampling at the end
-  const photoWork = scene ? cloneRaster(work) : undefined;
-  // 1. smoothing: wide then narrow domain transform -> smooth gradients, crisp silhouettes.
-  domainTransform(work, 40 * s, 0.3, 3);
-  domainTransform(work, 14 * s, 0.14, 2);
-  const people = scene && photoWork ? sculpt(scene, work, photoWork, s) : undefined;
-  // 3. grade (before lighting so highlights stay clean)
-  tone(work, 0.88, 1.05, 0.5, 0.03);
-  saturate(work, 1.3);
-  tint(work, 1.05, 1.0, 0.93);
-  const lit = relight(work, s, people);
-  // 4. depth of field: the person mask, else saliency x centre prior.
-  const focus = depthOfField(lit, work, s, people);
-  const out = composite(lit, img, guide, focus);
-  if (scene) paintEyes(out, w, h, scene);
+  // 1. wide then narrow domain transform: smooth surfaces, crisp silhouettes, soft shading kept
+  domainTransform(work, 30 * s, 0.28, 3);
+  domainTransform(work, 10 * s, 0.1, 2);
+  const faces = scene && faceFields(scene, ww, wh);
+  if (faces) keepFaces(work, photoWork, faces, s);
+  // 2. toon shading
+  toonShade(work, s, faces?.face);
+  // 3. the person against a softened backdrop, with a rim light; a face is in focus even where the mask missed it
+  let focus: Float32Array | undefined;
+  if (scene && faces) {
+    const person = personAt(scene, ww, wh);
+    for (let i = 0; i < person.length; i++) person[i] = Math.max(person[i], faces.face[i]);
+    focus = personFocus(person, work, ww, wh, s, 2 * s);
+  }
+  // 4. output size
+  const out = composite(work, img, guide, focus);
+  // 5. catchlights in the eyes the photo shows
+  if (seen) paintCatchlights(out, w, h, warpScene(seen, warps, photo.width));
   return out;
 }

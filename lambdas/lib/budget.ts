@@ -1,6 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from './aws';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, writeIf } from './aws';
+import { updateCommand } from './item-update';
 import { budgetDay } from './renderer';
 import { settings } from './settings';
 
@@ -14,24 +14,15 @@ export const previewCounterId = (day = budgetDay()) => `generative-previews#${da
 export async function takePreviewBudget(): Promise<boolean> {
   const limit = settings.generativePreviewsPerDay;
   if (limit <= 0) return false;
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: settings.table('counters'),
-        Key: { counter_id: previewCounterId() },
-        UpdateExpression: 'ADD #n :one SET expires_at = if_not_exists(expires_at, :exp)',
-        ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
-        ExpressionAttributeNames: { '#n': 'count' },
-        // Kept two days past its own, then the table's TTL removes it.
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':exp': Math.floor(Date.now() / 1000) + 3 * 86400 },
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException || (err as Error).name === 'ConditionalCheckFailedException')
-      return false;
-    throw err;
-  }
+  return writeIf(
+    updateCommand('counters', previewCounterId(), {
+      add: { count: 1 },
+      // Kept two days past its own, then the table's TTL removes it.
+      setIfMissing: { expires_at: Math.floor(Date.now() / 1000) + 3 * 86400 },
+      condition: 'attribute_not_exists({count}) OR {count} < :limit',
+      values: { ':limit': limit },
+    }),
+  );
 }
 
 /**
@@ -39,22 +30,13 @@ export async function takePreviewBudget(): Promise<boolean> {
  * counts previews, not attempts. Never below zero.
  */
 export async function givePreviewBudgetBack(): Promise<void> {
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: settings.table('counters'),
-        Key: { counter_id: previewCounterId() },
-        UpdateExpression: 'ADD #n :minus',
-        ConditionExpression: '#n > :zero',
-        ExpressionAttributeNames: { '#n': 'count' },
-        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-      }),
-    );
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException || (err as Error).name === 'ConditionalCheckFailedException')
-      return;
-    throw err;
-  }
+  await writeIf(
+    updateCommand('counters', previewCounterId(), {
+      add: { count: -1 },
+      condition: '{count} > :zero',
+      values: { ':zero': 0 },
+    }),
+  );
 }
 
 /** Generative previews made today (for operators and tests). */

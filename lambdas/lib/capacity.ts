@@ -1,7 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CAPACITY_BUSY } from '../../domain/wiring';
-import { ddb } from './aws';
+import { ddb, writeIf } from './aws';
+import { updateCommand } from './item-update';
 import type { Renderer } from './renderer';
 import { settings } from './settings';
 
@@ -27,8 +27,6 @@ export const shareOf = (limit: number, priority: Priority) =>
   priority === 'paid' ? limit : Math.max(1, limit - Math.floor(limit / 2));
 
 const counters = () => settings.table('counters');
-const isConditionFailure = (err: unknown) =>
-  err instanceof ConditionalCheckFailedException || (err as Error).name === 'ConditionalCheckFailedException';
 
 export const semaphoreId = (renderer: string) => `semaphore#${renderer}`;
 
@@ -48,41 +46,29 @@ export async function acquireSlot(
   priority: Priority,
   now = Date.now(),
 ): Promise<boolean> {
-  const key = { counter_id: semaphoreId(renderer) };
+  const id = semaphoreId(renderer);
   // The row must exist with an empty holder map before a holder can be set in it.
-  try {
-    await ddb().send(
-      new PutCommand({
-        TableName: counters(),
-        Item: { ...key, count: 0, holders: {} },
-        ConditionExpression: 'attribute_not_exists(counter_id)',
+  await writeIf(
+    new PutCommand({
+      TableName: counters(),
+      Item: { counter_id: id, count: 0, holders: {} },
+      ConditionExpression: 'attribute_not_exists(counter_id)',
+    }),
+  );
+  const slot = `holders.${holder}`;
+  const take = () =>
+    writeIf(
+      updateCommand('counters', id, {
+        set: { [slot]: now },
+        add: { count: 1 },
+        condition: `{count} < :share AND attribute_not_exists({${slot}})`,
+        values: { ':share': shareOf(limit, priority) },
       }),
     );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
-  const take = async () => {
-    try {
-      await ddb().send(
-        new UpdateCommand({
-          TableName: counters(),
-          Key: key,
-          UpdateExpression: 'SET holders.#h = :now ADD #n :one',
-          ConditionExpression: '#n < :share AND attribute_not_exists(holders.#h)',
-          ExpressionAttributeNames: { '#n': 'count', '#h': holder },
-          ExpressionAttributeValues: { ':now': now, ':one': 1, ':share': shareOf(limit, priority) },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
-  };
   if (await take()) return true;
-  const row = (await ddb().send(new GetCommand({ TableName: counters(), Key: key, ConsistentRead: true }))).Item as
-    | SemaphoreRow
-    | undefined;
+  const row = (
+    await ddb().send(new GetCommand({ TableName: counters(), Key: { counter_id: id }, ConsistentRead: true }))
+  ).Item as SemaphoreRow | undefined;
   const holders = row?.holders ?? {};
   if (holder in holders) return true; // a retry of the run that took it
   const stale = Object.entries(holders).filter(([, since]) => now - since > LEASE_MS);
@@ -95,20 +81,15 @@ export async function acquireSlot(
  * cleanup never frees a slot its holder took again meanwhile). Safe to call twice.
  */
 export async function releaseSlot(renderer: string, holder: string, since?: number): Promise<void> {
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: counters(),
-        Key: { counter_id: semaphoreId(renderer) },
-        UpdateExpression: 'REMOVE holders.#h ADD #n :minus',
-        ConditionExpression: since === undefined ? 'attribute_exists(holders.#h)' : 'holders.#h = :since',
-        ExpressionAttributeNames: { '#n': 'count', '#h': holder },
-        ExpressionAttributeValues: { ':minus': -1, ...(since === undefined ? {} : { ':since': since }) },
-      }),
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  const slot = `holders.${holder}`;
+  await writeIf(
+    updateCommand('counters', semaphoreId(renderer), {
+      remove: [slot],
+      add: { count: -1 },
+      condition: since === undefined ? `attribute_exists({${slot}})` : `{${slot}} = :since`,
+      values: since === undefined ? {} : { ':since': since },
+    }),
+  );
 }
 
 /** Slots of a renderer held now (operators and tests). */
@@ -135,23 +116,15 @@ export async function takeModelRequest(model: string, limit: number, priority: P
   const carried = Math.ceil(Number(previous.Item?.count ?? 0) * (1 - elapsed));
   const share = shareOf(limit, priority) - carried;
   if (share <= 0) return false;
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: counters(),
-        Key: { counter_id: minuteWindowId(model, now) },
-        UpdateExpression: 'ADD #n :one SET expires_at = if_not_exists(expires_at, :exp)',
-        ConditionExpression: 'attribute_not_exists(#n) OR #n < :share',
-        ExpressionAttributeNames: { '#n': 'count' },
-        // Read for two minutes only: the table's TTL removes it after a day.
-        ExpressionAttributeValues: { ':one': 1, ':share': share, ':exp': Math.floor(now / 1000) + 86400 },
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return writeIf(
+    updateCommand('counters', minuteWindowId(model, now), {
+      add: { count: 1 },
+      // Read for two minutes only: the table's TTL removes it after a day.
+      setIfMissing: { expires_at: Math.floor(now / 1000) + 86400 },
+      condition: 'attribute_not_exists({count}) OR {count} < :share',
+      values: { ':share': share },
+    }),
+  );
 }
 
 /** The engine's slots: its serverless endpoint's MaxConcurrency (lib/config.ts engineMaxConcurrency). */

@@ -1,8 +1,9 @@
 import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { DeleteCommand, ScanCommand, type ScanCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ErasureReport } from '../../domain/contract';
-import { MEDIA_PREFIX, mediaKey } from '../../domain/wiring';
-import { ddb, s3 } from './aws';
+import { MEDIA_PREFIX, mediaKey, TABLES } from '../../domain/wiring';
+import { ddb, s3, writeIf } from './aws';
+import { updateCommand } from './item-update';
 import type { OrderRecord } from './orders';
 import { settings } from './settings';
 
@@ -82,23 +83,15 @@ export async function eraseOrder(order: OrderRecord): Promise<ErasureReport> {
 
   // The e-mail goes first: if anything later fails, a retry still finds the order by its id and finishes the rest.
   const now = new Date().toISOString();
-  for (const [table, key] of [
-    ['orders', { order_id: order.order_id }],
-    ['generations', { generation_id: order.order_id }],
-  ] as const) {
-    try {
-      await ddb().send(
-        new UpdateCommand({
-          TableName: settings.table(table),
-          Key: key,
-          UpdateExpression: 'REMOVE email SET erased_at = if_not_exists(erased_at, :now)',
-          ConditionExpression: `attribute_exists(${Object.keys(key)[0]})`,
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      );
-    } catch (err) {
-      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err; // an unpaid order has no generation
-    }
+  for (const table of ['orders', 'generations'] as const) {
+    // false where the item is missing: an unpaid order has no generation
+    await writeIf(
+      updateCommand(table, order.order_id, {
+        setIfMissing: { erased_at: now },
+        remove: ['email'],
+        condition: `attribute_exists(${TABLES[table]})`,
+      }),
+    );
   }
   report.email_removed = true;
 

@@ -1,8 +1,9 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImageInfo } from '../../domain/image-format';
 import type { RefusalCategory } from '../../domain/moderation-policy';
 import { expiresAt } from '../../domain/privacy';
 import { ddb } from './aws';
+import { updateCommand } from './item-update';
 import type { ObjectBinding } from './media';
 import { settings } from './settings';
 
@@ -68,38 +69,30 @@ export async function getImage(hash: string): Promise<ImageRecord | null> {
  */
 export async function registerImage(hash: string, fileType: string, fileSize: number): Promise<void> {
   await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: { image_hash: hash },
+    updateCommand('images', hash, {
+      set: { file_type: fileType, file_size: fileSize, verified: false },
       // Expires with the upload it describes (both counted from the first registration, domain/privacy.ts).
-      UpdateExpression:
-        'SET file_type = :t, file_size = :s, registered_at = if_not_exists(registered_at, :now), verified = :f, expires_at = if_not_exists(expires_at, :exp)' +
-        ' REMOVE moderation, moderation_reasons, moderated_at, moderation_category, object_etag, object_size, previews, preview_renderers, previews_busy',
-      ExpressionAttributeValues: {
-        ':t': fileType,
-        ':s': fileSize,
-        ':now': new Date().toISOString(),
-        ':f': false,
-        ':exp': expiresAt('imageRecords'),
-      },
+      setIfMissing: { registered_at: new Date().toISOString(), expires_at: expiresAt('imageRecords') },
+      remove: [
+        'moderation',
+        'moderation_reasons',
+        'moderated_at',
+        'moderation_category',
+        'object_etag',
+        'object_size',
+        'previews',
+        'preview_renderers',
+        'previews_busy',
+      ],
     }),
   );
 }
 
 export async function markVerified(hash: string, info: ImageInfo): Promise<void> {
   await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: { image_hash: hash },
-      UpdateExpression:
-        'SET verified = :v, file_type = :t, width = :w, height = :h, registered_at = if_not_exists(registered_at, :now)',
-      ExpressionAttributeValues: {
-        ':v': true,
-        ':t': info.type,
-        ':w': info.width,
-        ':h': info.height,
-        ':now': new Date().toISOString(),
-      },
+    updateCommand('images', hash, {
+      set: { verified: true, file_type: info.type, width: info.width, height: info.height },
+      setIfMissing: { registered_at: new Date().toISOString() },
     }),
   );
 }
@@ -115,31 +108,21 @@ export async function recordModeration(
   category: RefusalCategory | null = null,
   binding: ObjectBinding | null = null,
 ): Promise<void> {
-  const set = ['moderation = :m', 'moderation_reasons = :r', 'moderated_at = :now'];
+  const set: Record<string, unknown> = {
+    moderation: verdict,
+    moderation_reasons: reasons,
+    moderated_at: new Date().toISOString(),
+  };
   const remove: string[] = [];
-  const values: Record<string, unknown> = { ':m': verdict, ':r': reasons, ':now': new Date().toISOString() };
-  if (category) {
-    set.push('moderation_category = :c');
-    values[':c'] = category;
-  } else remove.push('moderation_category');
-  if (binding && verdict !== 'invalid') {
-    set.push('object_etag = :e', 'object_size = :z');
-    values[':e'] = binding.etag;
-    values[':z'] = binding.size;
-  } else remove.push('object_etag', 'object_size');
+  if (category) set.moderation_category = category;
+  else remove.push('moderation_category');
+  if (binding && verdict !== 'invalid') Object.assign(set, { object_etag: binding.etag, object_size: binding.size });
+  else remove.push('object_etag', 'object_size');
   if (verdict === 'invalid') {
-    set.push('verified = :f');
-    values[':f'] = false;
+    set.verified = false;
     remove.push('previews', 'preview_renderers', 'previews_busy');
   }
-  await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: { image_hash: hash },
-      UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
-      ExpressionAttributeValues: values,
-    }),
-  );
+  await ddb().send(updateCommand('images', hash, { set, remove }));
 }
 
 /** What one previews run did, style by style (lambdas/lib/previews.ts). */
@@ -172,20 +155,16 @@ export async function recordPreviews(hash: string, outcome: PreviewOutcome): Pro
     (s) => busy.includes(s) || !settled.has(s),
   );
   await ddb().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: { image_hash: hash },
-      UpdateExpression:
-        'SET previews = :p, preview_renderers = :r, previews_refused = :x, previews_busy = :b' +
-        (paused ? ', previews_paused = :z' : ''),
-      ConditionExpression: 'attribute_exists(image_hash)',
-      ExpressionAttributeValues: {
-        ':p': previews,
-        ':r': renderers,
-        ':x': refusals,
-        ':b': stillBusy,
-        ...(paused ? { ':z': paused } : {}),
+    updateCommand('images', hash, {
+      // previews_paused only when this run paused styles (undefined is left as it is)
+      set: {
+        previews,
+        preview_renderers: renderers,
+        previews_refused: refusals,
+        previews_busy: stillBusy,
+        previews_paused: paused,
       },
+      condition: 'attribute_exists(image_hash)',
     }),
   );
 }

@@ -60,8 +60,8 @@ export async function setJobStatus(
   extra: { error?: string; execution_arn?: string } = {},
 ): Promise<boolean> {
   return updateStatus({
-    table: table(),
-    key: { job_id: jobId },
+    table: 'jobs',
+    id: jobId,
     status,
     when: { notFrom: ['SUCCESS', 'FAILURE'] },
     stamp: ['updated_at'],

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   deadlineAt,
   type GenerationStatus,
@@ -11,6 +11,7 @@ import {
 } from '../../domain/orders';
 import { expiresAt } from '../../domain/privacy';
 import { ddb, writeIf } from './aws';
+import { updateCommand } from './item-update';
 import { settings } from './settings';
 import { updateStatus } from './status-update';
 
@@ -111,13 +112,7 @@ export async function getOrder(orderId: string): Promise<OrderRecord | null> {
 
 export async function setOrderSession(orderId: string, sessionId: string): Promise<void> {
   await ddb().send(
-    new UpdateCommand({
-      TableName: orders(),
-      Key: { order_id: orderId },
-      UpdateExpression: 'SET session_id = :s',
-      ConditionExpression: 'attribute_exists(order_id)',
-      ExpressionAttributeValues: { ':s': sessionId },
-    }),
+    updateCommand('orders', orderId, { set: { session_id: sessionId }, condition: 'attribute_exists(order_id)' }),
   );
 }
 
@@ -131,42 +126,38 @@ export async function markOrderPaid(
   sessionId: string,
 ): Promise<OrderRecord | null> {
   const paid = await writeIf(
-    new UpdateCommand({
-      TableName: orders(),
-      Key: { order_id: orderId },
+    updateCommand('orders', orderId, {
+      set: { status: 'paid' },
+      setIfMissing: { paid_at: new Date().toISOString(), payment_intent: paymentIntent, session_id: sessionId },
       // A paid order is kept for accounting: its expiry (meant for abandoned checkouts) goes.
-      UpdateExpression:
-        'SET #s = :paid, paid_at = if_not_exists(paid_at, :now), payment_intent = if_not_exists(payment_intent, :pi), session_id = if_not_exists(session_id, :sid) REMOVE expires_at',
-      ConditionExpression: 'attribute_exists(order_id) AND #s <> :refunded',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: {
-        ':paid': 'paid',
-        ':refunded': 'refunded',
-        ':now': new Date().toISOString(),
-        ':pi': paymentIntent,
-        ':sid': sessionId,
-      },
+      remove: ['expires_at'],
+      condition: 'attribute_exists(order_id) AND {status} <> :refunded',
+      values: { ':refunded': 'refunded' },
     }),
   );
   return paid ? getOrder(orderId) : null;
 }
 
-/** An unpaid order whose session expired; a paid order is never moved back. */
+/** An unpaid order ends, stamped `<status>_at`: only from 'created', so a paid order is never moved back. */
+function endUnpaidOrder(orderId: string, status: 'expired' | 'refunded', set?: Record<string, unknown>) {
+  return updateStatus({
+    table: 'orders',
+    id: orderId,
+    status,
+    when: { from: 'created' },
+    stamp: [`${status}_at`],
+    set,
+  });
+}
+
+/** An unpaid order whose session expired. */
 export function markOrderExpired(orderId: string): Promise<boolean> {
-  const key = { order_id: orderId };
-  return updateStatus({ table: orders(), key, status: 'expired', when: { from: 'created' }, stamp: ['expired_at'] });
+  return endUnpaidOrder(orderId, 'expired');
 }
 
 /** A payment that is not ours to fulfil was refunded whole: the order ends there (never paid, never generated). */
 export function markOrderRefunded(orderId: string, reason: string): Promise<boolean> {
-  return updateStatus({
-    table: orders(),
-    key: { order_id: orderId },
-    status: 'refunded',
-    when: { from: 'created' },
-    stamp: ['refunded_at'],
-    set: { refund_reason: reason },
-  });
+  return endUnpaidOrder(orderId, 'refunded', { refund_reason: reason });
 }
 
 /** Creates the generation of a paid order once: every (photo, style) pair pending. False if it already existed. */
@@ -210,15 +201,17 @@ export async function getGeneration(id: string): Promise<GenerationRecord | null
 
 /** pending → processing; later calls (a re-run) change nothing. */
 export async function markGenerationProcessing(id: string): Promise<void> {
-  const key = { generation_id: id };
   await updateStatus({
-    table: generations(),
-    key,
+    table: 'generations',
+    id,
     status: 'processing',
     when: { from: 'pending' },
     stamp: ['updated_at'],
   });
 }
+
+/** Where an item lives in its generation's record. */
+const itemPath = (item: OrderItem) => `items.${itemKey(item.image_hash, item.style)}`;
 
 /**
  * Moves one item from pending to done or failed and counts it, in one conditional update: a retried or re-run
@@ -229,32 +222,18 @@ export function finishItem(
   item: OrderItem,
   outcome: { status: 'done' } | { status: 'failed'; error: string; detail?: string },
 ): Promise<boolean> {
-  const counter = outcome.status === 'done' ? 'done_count' : 'failed_count';
-  const values: Record<string, unknown> = {
-    ':to': outcome.status,
-    ':pending': 'pending',
-    ':now': new Date().toISOString(),
-    ':one': 1,
-  };
-  let update = `SET #items.#k.#s = :to, #items.#k.finished_at = :now, updated_at = :now, ${counter} = ${counter} + :one`;
-  if (outcome.status === 'failed') {
-    update += ', #items.#k.#e = :error, #items.#k.error_detail = :detail';
-    values[':error'] = outcome.error;
-    values[':detail'] = outcome.detail ?? outcome.error;
-  }
+  const at = itemPath(item);
+  const now = new Date().toISOString();
+  const failure =
+    outcome.status === 'failed'
+      ? { [`${at}.error`]: outcome.error, [`${at}.error_detail`]: outcome.detail ?? outcome.error }
+      : {};
   return writeIf(
-    new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: update,
-      ConditionExpression: '#items.#k.#s = :pending',
-      ExpressionAttributeNames: {
-        '#items': 'items',
-        '#k': itemKey(item.image_hash, item.style),
-        '#s': 'status',
-        ...(outcome.status === 'failed' ? { '#e': 'error' } : {}),
-      },
-      ExpressionAttributeValues: values,
+    updateCommand('generations', id, {
+      set: { [`${at}.status`]: outcome.status, [`${at}.finished_at`]: now, updated_at: now, ...failure },
+      add: { [outcome.status === 'done' ? 'done_count' : 'failed_count']: 1 },
+      condition: `{${at}.status} = :pending`,
+      values: { ':pending': 'pending' },
     }),
   );
 }
@@ -266,30 +245,28 @@ export function generationDeadline(g: Pick<GenerationRecord, 'created_at' | 'dea
 
 /** A pending item waits for capacity: the status page shows it queued. Once is enough (the first wait is kept). */
 export async function markItemQueued(id: string, item: OrderItem): Promise<void> {
+  const at = itemPath(item);
+  const now = new Date().toISOString();
   await writeIf(
-    new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: 'SET #items.#k.queued_at = :now, updated_at = :now',
-      ConditionExpression: '#items.#k.#s = :pending AND attribute_not_exists(#items.#k.queued_at)',
-      ExpressionAttributeNames: { '#items': 'items', '#k': itemKey(item.image_hash, item.style), '#s': 'status' },
-      ExpressionAttributeValues: { ':pending': 'pending', ':now': new Date().toISOString() },
+    updateCommand('generations', id, {
+      set: { [`${at}.queued_at`]: now, updated_at: now },
+      condition: `{${at}.status} = :pending AND attribute_not_exists({${at}.queued_at})`,
+      values: { ':pending': 'pending' },
     }),
   );
 }
 
 /** Counts one quality-gate failure of a pending item; returns the count now (0 if the item is no longer pending). */
 export async function countQualityTry(id: string, item: OrderItem): Promise<number> {
+  const at = itemPath(item);
   try {
     const res = await ddb().send(
-      new UpdateCommand({
-        TableName: generations(),
-        Key: { generation_id: id },
-        UpdateExpression: 'SET updated_at = :now ADD #items.#k.quality_tries :one',
-        ConditionExpression: '#items.#k.#s = :pending',
-        ExpressionAttributeNames: { '#items': 'items', '#k': itemKey(item.image_hash, item.style), '#s': 'status' },
-        ExpressionAttributeValues: { ':pending': 'pending', ':now': new Date().toISOString(), ':one': 1 },
-        ReturnValues: 'UPDATED_NEW',
+      updateCommand('generations', id, {
+        set: { updated_at: new Date().toISOString() },
+        add: { [`${at}.quality_tries`]: 1 },
+        condition: `{${at}.status} = :pending`,
+        values: { ':pending': 'pending' },
+        returnValues: 'UPDATED_NEW',
       }),
     );
     return Number(
@@ -305,13 +282,10 @@ export async function countQualityTry(id: string, item: OrderItem): Promise<numb
 /** Records the refund total reached so far; never lowers it (a late or repeated call changes nothing). */
 export async function recordRefund(id: string, refund: RefundInfo): Promise<void> {
   await writeIf(
-    new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: 'SET #r = :r, updated_at = :now',
-      ConditionExpression: 'attribute_not_exists(#r) OR #r.#a < :amount',
-      ExpressionAttributeNames: { '#r': 'refund', '#a': 'amount' },
-      ExpressionAttributeValues: { ':r': refund, ':amount': refund.amount, ':now': new Date().toISOString() },
+    updateCommand('generations', id, {
+      set: { refund, updated_at: new Date().toISOString() },
+      condition: 'attribute_not_exists({refund}) OR {refund.amount} < :amount',
+      values: { ':amount': refund.amount },
     }),
   );
 }
@@ -323,8 +297,8 @@ export async function finishGeneration(
   error: string | null,
 ): Promise<void> {
   await updateStatus({
-    table: generations(),
-    key: { generation_id: id },
+    table: 'generations',
+    id,
     status,
     when: { notFrom: ['completed', 'failed'] },
     stamp: ['updated_at', 'finished_at'],
@@ -340,13 +314,11 @@ export async function finishGeneration(
 export async function claimEmail(id: string, leaseSeconds: number): Promise<'claimed' | 'sent' | 'busy'> {
   const now = Math.floor(Date.now() / 1000);
   const claimed = await writeIf(
-    new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: 'SET email_status = :sending, email_claimed_at = :now',
-      ConditionExpression:
+    updateCommand('generations', id, {
+      set: { email_status: 'sending', email_claimed_at: now },
+      condition:
         'attribute_exists(generation_id) AND (attribute_not_exists(email_status) OR (email_status = :sending AND email_claimed_at < :stale))',
-      ExpressionAttributeValues: { ':sending': 'sending', ':now': now, ':stale': now - leaseSeconds },
+      values: { ':sending': 'sending', ':stale': now - leaseSeconds },
     }),
   );
   if (claimed) return 'claimed';
@@ -356,11 +328,8 @@ export async function claimEmail(id: string, leaseSeconds: number): Promise<'cla
 
 export async function markEmailSent(id: string, messageId: string | undefined): Promise<void> {
   await ddb().send(
-    new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: 'SET email_status = :sent, email_sent_at = :now, email_message_id = :m',
-      ExpressionAttributeValues: { ':sent': 'sent', ':now': new Date().toISOString(), ':m': messageId ?? '' },
+    updateCommand('generations', id, {
+      set: { email_status: 'sent', email_sent_at: new Date().toISOString(), email_message_id: messageId ?? '' },
     }),
   );
 }
@@ -368,12 +337,10 @@ export async function markEmailSent(id: string, messageId: string | undefined): 
 /** Gives a claim back after a failed send so a retry can send at once. */
 export async function releaseEmail(id: string): Promise<void> {
   await writeIf(
-    new UpdateCommand({
-      TableName: generations(),
-      Key: { generation_id: id },
-      UpdateExpression: 'REMOVE email_status, email_claimed_at',
-      ConditionExpression: 'email_status = :sending',
-      ExpressionAttributeValues: { ':sending': 'sending' },
+    updateCommand('generations', id, {
+      remove: ['email_status', 'email_claimed_at'],
+      condition: 'email_status = :sending',
+      values: { ':sending': 'sending' },
     }),
   );
 }
@@ -412,13 +379,7 @@ export async function claimEvent(eventId: string, type: string): Promise<EventCl
 /** Marks an event done; called only once everything it causes is durable (for a payment: the execution exists). */
 export async function completeEvent(eventId: string, outcome: string): Promise<void> {
   await ddb().send(
-    new UpdateCommand({
-      TableName: settings.table('events'),
-      Key: { event_id: eventId },
-      UpdateExpression: 'SET #s = :done, #o = :o, handled_at = :now',
-      ExpressionAttributeNames: { '#s': 'status', '#o': 'outcome' },
-      ExpressionAttributeValues: { ':done': 'handled', ':o': outcome, ':now': new Date().toISOString() },
-    }),
+    updateCommand('events', eventId, { set: { status: 'handled', outcome, handled_at: new Date().toISOString() } }),
   );
 }
 

@@ -1,7 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from './aws';
 import type { ImageRecord } from './images';
-import { settings } from './settings';
+import { updateCommand } from './item-update';
 
 /**
  * Generated images that belong to a paid, fulfilled order item, recorded on the photo's record (a string set
@@ -9,14 +8,7 @@ import { settings } from './settings';
  */
 export async function recordOutput(hash: string, style: string): Promise<void> {
   await ddb().send(
-    new UpdateCommand({
-      TableName: settings.table('images'),
-      Key: { image_hash: hash },
-      UpdateExpression: 'ADD #o :s',
-      ConditionExpression: 'attribute_exists(image_hash)',
-      ExpressionAttributeNames: { '#o': 'outputs' },
-      ExpressionAttributeValues: { ':s': new Set([style]) },
-    }),
+    updateCommand('images', hash, { add: { outputs: new Set([style]) }, condition: 'attribute_exists(image_hash)' }),
   );
 }
 

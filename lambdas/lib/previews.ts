@@ -68,27 +68,12 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
   const paused: string[] = [];
   const busy: string[] = [];
   const refused: Record<string, string> = {};
-  const bucket = settings.mediaBucket;
-
-  const engineStyles = todo.filter((s) => rendererFor(s).kind === 'engine');
+  const engineStyles = todo.filter(isEngineStyle);
   const generative = todo.filter((s) => rendererFor(s).kind === 'bedrock');
   // Previews get what paid renders leave of each renderer (lambdas/lib/capacity.ts). The engine's previews wait
   // (CapacityBusy: the jobs machine retries); so do a model's, for a bounded time (`waitForCapacityUntil`).
   const holder = `preview:${hash}:${crypto.randomUUID()}`;
-  const engineCall = engineStyles.length
-    ? withCapacity(rendererFor(engineStyles[0]), holder, 'preview', () =>
-        renderOnEngine({
-          input: { bucket, key: mediaKey.upload(hash) },
-          kind: 'thumbnail',
-          size: PREVIEW_SIZE,
-          watermark: true,
-          outputs: engineStyles.map((style) => ({ style, bucket, key: mediaKey.preview(hash, style) })),
-        }),
-      ).then((run) => {
-        if (!run.admitted) throw new CapacityBusyError('No engine capacity for previews now');
-        return run.value;
-      })
-    : null;
+  const engineCall = engineStyles.length ? renderEnginePreviews(hash, engineStyles, holder) : null;
   const generativeCalls = mapLimit(generative, 2, async (style) => {
     const r = rendererFor(style);
     if (r.kind !== 'bedrock') return;
@@ -119,7 +104,7 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
   });
   // Settled, not all: what one renderer made is recorded (the model calls are paid for) even if the other failed.
   const [engineRes, generativeRes] = await Promise.allSettled([engineCall, generativeCalls]);
-  if (engineRes.status === 'fulfilled') for (const o of engineRes.value?.outputs ?? []) made[o.style] = 'engine';
+  if (engineRes.status === 'fulfilled') for (const style of engineRes.value ?? []) made[style] = 'engine';
   countMetric(METRICS.previewsMade, Object.keys(made).length);
   const waitMore = busy.length > 0 && Date.now() < (opts.waitForCapacityUntil ?? 0);
   if (Object.keys(made).length || paused.length || Object.keys(refused).length || busy.length) {
@@ -135,4 +120,33 @@ export async function makePreviews(hash: string, opts: PreviewOptions) {
   if (generativeRes.status === 'rejected') throw generativeRes.reason;
   if (waitMore) throw new CapacityBusyError(`No model capacity for previews of ${busy.join(', ')} now`);
   return { image_hash: hash, styles: Object.keys(made), paused, busy, ms: Date.now() - started };
+}
+
+/** Whether a style's previews come from the engine (one batch call for all of them) rather than a model. */
+export function isEngineStyle(style: string): boolean {
+  return rendererFor(style).kind === 'engine';
+}
+
+/**
+ * One engine call that renders the watermarked previews of `styles` into their preview keys, within the engine's
+ * capacity for previews (CapacityBusy when paid renders hold it all). Resolves to the styles written. Nothing is
+ * recorded: the caller records them once the photo is allowed (makePreviews, lambdas/lib/early-previews.ts).
+ */
+export async function renderEnginePreviews(
+  hash: string,
+  styles: readonly string[],
+  holder = `preview:${hash}:${crypto.randomUUID()}`,
+): Promise<string[]> {
+  const bucket = settings.mediaBucket;
+  const run = await withCapacity(rendererFor(styles[0]), holder, 'preview', () =>
+    renderOnEngine({
+      input: { bucket, key: mediaKey.upload(hash) },
+      kind: 'thumbnail',
+      size: PREVIEW_SIZE,
+      watermark: true,
+      outputs: styles.map((style) => ({ style, bucket, key: mediaKey.preview(hash, style) })),
+    }),
+  );
+  if (!run.admitted) throw new CapacityBusyError('No engine capacity for previews now');
+  return run.value.outputs.map((o) => o.style);
 }

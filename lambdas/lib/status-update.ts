@@ -1,11 +1,12 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TABLES, type TableName } from '../../domain/wiring';
 import { writeIf } from './aws';
+import { updateCommand } from './item-update';
 
 /** A status change of one DynamoDB item (an order, a generation, a job), made only from the states it allows. */
 export interface StatusUpdate {
-  table: string;
-  /** The item's key: one attribute, which must exist (a missing item is not created). */
-  key: Record<string, string>;
+  table: TableName;
+  /** The item's partition key, which must exist (a missing item is not created). */
+  id: string;
   status: string;
   /**
    * The state it moves from (an order leaves 'created' once), or the states it never leaves (a late retry cannot
@@ -21,31 +22,16 @@ export interface StatusUpdate {
 
 /** Applies the change; false when the item is missing or not in a state it may change from. */
 export function updateStatus(u: StatusUpdate): Promise<boolean> {
-  const names: Record<string, string> = { '#s': 'status' };
-  const values: Record<string, unknown> = { ':s': u.status, ':now': new Date().toISOString() };
-  const set = ['#s = :s', ...u.stamp.map((a) => `${a} = :now`)];
-  // Placeholders for every other name: 'error' is a DynamoDB reserved word.
-  for (const [k, v] of Object.entries(u.set ?? {})) {
-    if (v === undefined) continue;
-    set.push(`#${k} = :v_${k}`);
-    names[`#${k}`] = k;
-    values[`:v_${k}`] = v;
-  }
-  for (const k of u.remove ?? []) names[`#${k}`] = k;
-  const remove = u.remove?.length ? ` REMOVE ${u.remove.map((k) => `#${k}`).join(', ')}` : '';
+  const now = new Date().toISOString();
   const from = 'from' in u.when ? [u.when.from] : u.when.notFrom;
-  const states = from.map((state, n) => {
-    values[`:from${n}`] = state;
-    return `#s ${'from' in u.when ? '=' : '<>'} :from${n}`;
-  });
+  const op = 'from' in u.when ? '=' : '<>';
+  const states = from.map((_, n) => `{status} ${op} :from${n}`);
   return writeIf(
-    new UpdateCommand({
-      TableName: u.table,
-      Key: u.key,
-      UpdateExpression: `SET ${set.join(', ')}${remove}`,
-      ConditionExpression: [`attribute_exists(${Object.keys(u.key)[0]})`, ...states].join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+    updateCommand(u.table, u.id, {
+      set: { status: u.status, ...Object.fromEntries(u.stamp.map((a) => [a, now])), ...u.set },
+      remove: u.remove,
+      condition: [`attribute_exists({${TABLES[u.table]}})`, ...states].join(' AND '),
+      values: Object.fromEntries(from.map((state, n) => [`:from${n}`, state])),
     }),
   );
 }

@@ -1,10 +1,11 @@
 import { STYLE_IDS } from '../../domain/styles';
+import { previewsDuringModeration } from '../lib/early-previews';
 import { getImage } from '../lib/images';
 import { runJob } from '../lib/jobs';
 import { mapLimit, moderateImage } from '../lib/moderation';
 import { logger } from '../lib/observability';
-import { makePreviews } from '../lib/previews';
-import { pendingPreviews, rendererFor } from '../lib/renderer';
+import { isEngineStyle, makePreviews } from '../lib/previews';
+import { pendingPreviews } from '../lib/renderer';
 import { taskHandler } from '../lib/task';
 
 export interface ModerateInput {
@@ -12,19 +13,34 @@ export interface ModerateInput {
   image_hashes: string[];
 }
 
-/** Step Functions task: moderates every photo of a job; the verdicts are in the images table. */
+/**
+ * Step Functions task: moderates every photo of a job; the verdicts are in the images table.
+ *
+ * The style step shows the engine previews of the first allowed photo next: they are made inside this job, so the
+ * page finds them with the verdict. The first photo's are rendered while it is being moderated and kept only if it
+ * is allowed (lambdas/lib/early-previews.ts); if it is refused and another photo is allowed, that one's are made
+ * after the verdicts. Not the generative ones: a model call takes seconds and would hold back the verdict; the
+ * previews job makes them while the engine tiles show. Best effort: a failure here only means the previews job
+ * does the work.
+ */
 async function run(input: ModerateInput) {
   return runJob(input.job_id, async () => {
-    const outcomes = await mapLimit(input.image_hashes, 4, moderateImage);
+    const [first] = input.image_hashes;
+    const verdicts = mapLimit(input.image_hashes, 4, moderateImage);
+    const early = first
+      ? previewsDuringModeration(
+          first,
+          verdicts.then((o) => o[0].moderation),
+        ).catch((err: Error) => {
+          logger.warn('early previews failed', { image_hash: first, error: err });
+          return [];
+        })
+      : Promise.resolve([]);
+    const [outcomes] = await Promise.all([verdicts, early]);
     const allowed = outcomes.filter((o) => o.moderation === 'allowed').map((o) => o.image_hash);
-    // The style step asks for the first allowed photo's previews next: make the engine's now, inside this job, so
-    // that request finds them ready (the page polls every 2 s; this saves one round). Not the generative ones: a
-    // model call takes seconds and would hold back the verdict; the previews job makes them while the tiles wait.
-    // Best effort: a failure here only means the previews job does the work.
-    const engineStyles = STYLE_IDS.filter((s) => rendererFor(s).kind === 'engine');
-    if (allowed[0]) {
-      const first = await getImage(allowed[0]);
-      if (pendingPreviews(first, engineStyles).length) {
+    if (allowed[0] && allowed[0] !== first) {
+      const engineStyles = STYLE_IDS.filter(isEngineStyle);
+      if (pendingPreviews(await getImage(allowed[0]), engineStyles).length) {
         await makePreviews(allowed[0], { styles: engineStyles, budget: true }).catch((err) =>
           logger.warn('early previews failed', { image_hash: allowed[0], error: err as Error }),
         );

@@ -4,23 +4,7 @@
  */
 import { parseLineItems } from './line-item-params';
 import { formatAmount, MAX_AMOUNT, minimumAmount } from './money';
-import {
-  checkKnown,
-  expandList,
-  type FormObject,
-  invalid,
-  isEmail,
-  isHttpUrl,
-  noSuch,
-  optArray,
-  optBool,
-  optEnum,
-  optInt,
-  optMetadata,
-  optObject,
-  optString,
-  unsupported,
-} from './params';
+import * as param from './params';
 import { type CheckoutSession, type PaymentIntentData, randomId, type SessionRecord } from './store';
 
 const SESSION_PARAMS = [
@@ -104,81 +88,85 @@ const PAYMENT_INTENT_DATA_PARAMS = [
 const DAY = 24 * 60 * 60;
 
 /** The session record a create request describes (its `url` is set by the caller, which knows the public URL). */
-export function newSession(params: FormObject, now: number): { rec: SessionRecord; expand: string[] } {
-  checkKnown(params, SESSION_PARAMS);
-  for (const p of SESSION_PARAMS_UNSUPPORTED) if (params[p] !== undefined && params[p] !== '') throw unsupported(p);
+export function newSession(params: param.FormObject, now: number): { rec: SessionRecord; expand: string[] } {
+  param.checkKnown(params, SESSION_PARAMS);
+  for (const p of SESSION_PARAMS_UNSUPPORTED)
+    if (params[p] !== undefined && params[p] !== '') throw param.unsupported(p);
 
-  const mode = optEnum(params, 'mode', ['payment', 'setup', 'subscription'] as const) ?? 'payment';
-  if (mode !== 'payment') throw unsupported('mode', `\`mode=${mode}\` (only \`payment\`)`);
-  const uiMode = optString(params, 'ui_mode');
+  const mode = param.optEnum(params, 'mode', ['payment', 'setup', 'subscription'] as const) ?? 'payment';
+  if (mode !== 'payment') throw param.unsupported('mode', `\`mode=${mode}\` (only \`payment\`)`);
+  const uiMode = param.optString(params, 'ui_mode');
   if (uiMode !== undefined && uiMode !== 'hosted_page' && uiMode !== 'hosted') {
-    throw unsupported('ui_mode', `\`ui_mode=${uiMode}\` (only the hosted page)`);
+    throw param.unsupported('ui_mode', `\`ui_mode=${uiMode}\` (only the hosted page)`);
   }
-  const customer = optString(params, 'customer');
-  if (customer) throw noSuch('customer', customer, 'customer');
-  const customerAccount = optString(params, 'customer_account');
-  if (customerAccount) throw noSuch('account', customerAccount, 'customer_account');
-  const discounts = optArray(params, 'discounts');
+  const customer = param.optString(params, 'customer');
+  if (customer) throw param.noSuch('customer', customer, 'customer');
+  const customerAccount = param.optString(params, 'customer_account');
+  if (customerAccount) throw param.noSuch('account', customerAccount, 'customer_account');
+  const discounts = param.optArray(params, 'discounts');
   discounts?.forEach((d, i) => {
-    if (typeof d !== 'object') throw invalid('Invalid hash', `discounts[${i}]`);
-    const coupon = optString(d, 'coupon', `discounts[${i}]`);
-    if (coupon) throw noSuch('coupon', coupon, `discounts[${i}][coupon]`);
-    const promo = optString(d, 'promotion_code', `discounts[${i}]`);
-    if (promo) throw noSuch('promotion code', promo, `discounts[${i}][promotion_code]`);
+    if (typeof d !== 'object') throw param.invalid('Invalid hash', `discounts[${i}]`);
+    const coupon = param.optString(d, 'coupon', `discounts[${i}]`);
+    if (coupon) throw param.noSuch('coupon', coupon, `discounts[${i}][coupon]`);
+    const promo = param.optString(d, 'promotion_code', `discounts[${i}]`);
+    if (promo) throw param.noSuch('promotion code', promo, `discounts[${i}][promotion_code]`);
   });
 
   const { lineItems, products, currency } = parseLineItems(params, now);
   const amount = lineItems.reduce((sum, li) => sum + li.amount_total, 0);
   const min = minimumAmount(currency);
   if (min !== undefined && amount < min) {
-    throw invalid(
+    throw param.invalid(
       `The Checkout Session's total amount due must add up to at least ${formatAmount(min, currency)} ${currency}`,
       'line_items',
       'amount_too_small',
     );
   }
   if (amount > MAX_AMOUNT) {
-    throw invalid(
+    throw param.invalid(
       `The Checkout Session's total amount due must be no more than ${formatAmount(MAX_AMOUNT, currency)}.`,
       'line_items',
       'amount_too_large',
     );
   }
 
-  const successUrl = optString(params, 'success_url');
-  if (successUrl !== undefined && !isHttpUrl(successUrl))
-    throw invalid('Not a valid URL', 'success_url', 'url_invalid');
-  const cancelUrl = optString(params, 'cancel_url');
-  if (cancelUrl !== undefined && !isHttpUrl(cancelUrl)) throw invalid('Not a valid URL', 'cancel_url', 'url_invalid');
-  const customerEmail = optString(params, 'customer_email', '', 512);
-  if (customerEmail !== undefined && !isEmail(customerEmail)) {
-    throw invalid(`Invalid email address: ${customerEmail}`, 'customer_email', 'email_invalid');
+  const successUrl = param.optString(params, 'success_url');
+  if (successUrl !== undefined && !param.isHttpUrl(successUrl))
+    throw param.invalid('Not a valid URL', 'success_url', 'url_invalid');
+  const cancelUrl = param.optString(params, 'cancel_url');
+  if (cancelUrl !== undefined && !param.isHttpUrl(cancelUrl))
+    throw param.invalid('Not a valid URL', 'cancel_url', 'url_invalid');
+  const customerEmail = param.optString(params, 'customer_email', '', 512);
+  if (customerEmail !== undefined && !param.isEmail(customerEmail)) {
+    throw param.invalid(`Invalid email address: ${customerEmail}`, 'customer_email', 'email_invalid');
   }
-  const clientReferenceId = optString(params, 'client_reference_id', '', 200);
-  const metadata = optMetadata(params, 'metadata') ?? {};
+  const clientReferenceId = param.optString(params, 'client_reference_id', '', 200);
+  const metadata = param.optMetadata(params, 'metadata') ?? {};
 
-  const expiresAt = optInt(params, 'expires_at') ?? now + DAY;
+  const expiresAt = param.optInt(params, 'expires_at') ?? now + DAY;
   if (expiresAt - now < 30 * 60) {
-    throw invalid(
+    throw param.invalid(
       'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.',
       'expires_at',
     );
   }
   if (expiresAt - now > DAY) {
-    throw invalid(
+    throw param.invalid(
       'The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.',
       'expires_at',
     );
   }
 
   const piData = parsePaymentIntentData(params);
-  const submitType = optEnum(params, 'submit_type', ['auto', 'book', 'donate', 'pay', 'subscribe'] as const) ?? null;
-  const locale = optString(params, 'locale') ?? null;
-  const allowPromotionCodes = optBool(params, 'allow_promotion_codes') ?? null;
-  const billing = optEnum(params, 'billing_address_collection', ['auto', 'required'] as const) ?? null;
-  const customerCreation = optEnum(params, 'customer_creation', ['always', 'if_required'] as const) ?? 'if_required';
-  const phone = optObject(params, 'phone_number_collection');
-  const expand = expandList(params);
+  const submitType =
+    param.optEnum(params, 'submit_type', ['auto', 'book', 'donate', 'pay', 'subscribe'] as const) ?? null;
+  const locale = param.optString(params, 'locale') ?? null;
+  const allowPromotionCodes = param.optBool(params, 'allow_promotion_codes') ?? null;
+  const billing = param.optEnum(params, 'billing_address_collection', ['auto', 'required'] as const) ?? null;
+  const customerCreation =
+    param.optEnum(params, 'customer_creation', ['always', 'if_required'] as const) ?? 'if_required';
+  const phone = param.optObject(params, 'phone_number_collection');
+  const expand = param.expandList(params);
 
   const session: CheckoutSession = {
     id: randomId('cs_test_', 58),
@@ -231,7 +219,7 @@ export function newSession(params: FormObject, now: number): { rec: SessionRecor
     payment_method_types: ['card'],
     payment_status: 'unpaid',
     phone_number_collection: {
-      enabled: phone ? optBool(phone, 'enabled', 'phone_number_collection') === true : false,
+      enabled: phone ? param.optBool(phone, 'enabled', 'phone_number_collection') === true : false,
     },
     recovered_from: null,
     saved_payment_method_options: null,
@@ -251,8 +239,8 @@ export function newSession(params: FormObject, now: number): { rec: SessionRecor
   return { rec: { session, line_items: lineItems, products, payment_intent_data: piData }, expand };
 }
 
-function parsePaymentIntentData(params: FormObject): PaymentIntentData {
-  const pid = optObject(params, 'payment_intent_data');
+function parsePaymentIntentData(params: param.FormObject): PaymentIntentData {
+  const pid = param.optObject(params, 'payment_intent_data');
   const result: PaymentIntentData = {
     metadata: {},
     description: null,
@@ -262,21 +250,22 @@ function parsePaymentIntentData(params: FormObject): PaymentIntentData {
   };
   if (!pid) return result;
   const p = 'payment_intent_data';
-  checkKnown(pid, PAYMENT_INTENT_DATA_PARAMS, p);
+  param.checkKnown(pid, PAYMENT_INTENT_DATA_PARAMS, p);
   for (const connect of ['application_fee_amount', 'on_behalf_of', 'transfer_data']) {
-    if (pid[connect] !== undefined && pid[connect] !== '') throw unsupported(`${p}[${connect}]`, 'Connect parameters');
+    if (pid[connect] !== undefined && pid[connect] !== '')
+      throw param.unsupported(`${p}[${connect}]`, 'Connect parameters');
   }
-  const capture = optEnum(pid, 'capture_method', ['automatic', 'automatic_async', 'manual'] as const, p);
-  if (capture === 'manual') throw unsupported(`${p}[capture_method]`, 'manual capture');
-  const receiptEmail = optString(pid, 'receipt_email', p, 512);
-  if (receiptEmail !== undefined && !isEmail(receiptEmail)) {
-    throw invalid(`Invalid email address: ${receiptEmail}`, `${p}[receipt_email]`, 'email_invalid');
+  const capture = param.optEnum(pid, 'capture_method', ['automatic', 'automatic_async', 'manual'] as const, p);
+  if (capture === 'manual') throw param.unsupported(`${p}[capture_method]`, 'manual capture');
+  const receiptEmail = param.optString(pid, 'receipt_email', p, 512);
+  if (receiptEmail !== undefined && !param.isEmail(receiptEmail)) {
+    throw param.invalid(`Invalid email address: ${receiptEmail}`, `${p}[receipt_email]`, 'email_invalid');
   }
-  result.metadata = optMetadata(pid, 'metadata', p) ?? {};
-  result.description = optString(pid, 'description', p, 1000) ?? null;
+  result.metadata = param.optMetadata(pid, 'metadata', p) ?? {};
+  result.description = param.optString(pid, 'description', p, 1000) ?? null;
   result.receipt_email = receiptEmail ?? null;
-  result.statement_descriptor = optString(pid, 'statement_descriptor', p, 22) ?? null;
-  result.statement_descriptor_suffix = optString(pid, 'statement_descriptor_suffix', p, 22) ?? null;
+  result.statement_descriptor = param.optString(pid, 'statement_descriptor', p, 22) ?? null;
+  result.statement_descriptor_suffix = param.optString(pid, 'statement_descriptor_suffix', p, 22) ?? null;
   return result;
 }
 

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser';
-import { PHOTOS, startTestRuntime } from '../support/runtime';
+import type { Page } from 'playwright-core';
+import { useRuntimeAndBrowser } from '../support/browser';
+import { PHOTOS } from '../support/runtime';
 import { axeViolations, DESKTOP, newContext, PHONE, type Scheme, screenshot } from './site-helpers';
 
 /**
@@ -10,16 +10,7 @@ import { axeViolations, DESKTOP, newContext, PHONE, type Scheme, screenshot } fr
  * a desktop. Screenshots of each go to /tmp/shots (SHOTS_DIR) for a look.
  */
 describe('accessibility (axe) of every page, light and dark', () => {
-  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [runtime, browser] = await Promise.all([startTestRuntime(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.close();
-  });
+  const site = useRuntimeAndBrowser();
 
   /** Path, and what shows the page is ready. */
   const PAGES: Array<[string, string, (p: Page) => Promise<unknown>]> = [
@@ -61,13 +52,13 @@ describe('accessibility (axe) of every page, light and dark', () => {
   }
 
   test.each<Scheme>(['light', 'dark'])('static and error pages (%s)', async (scheme) => {
-    const context = await newContext(browser, { scheme });
+    const context = await newContext(site.browser, { scheme });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const violations: string[] = [];
     for (const [name, p, ready] of PAGES) {
-      await page.goto(runtime.url + p);
+      await page.goto(site.runtime.url + p);
       await ready(page);
       expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
       violations.push(...(await check(page, name, scheme)));
@@ -80,10 +71,10 @@ describe('accessibility (axe) of every page, light and dark', () => {
   test.each<Scheme>(['light', 'dark'])(
     'wizard: upload step with photos and a message, style step with previews (%s)',
     async (scheme) => {
-      const context = await newContext(browser, { scheme });
+      const context = await newContext(site.browser, { scheme });
       const page = await context.newPage();
       const violations: string[] = [];
-      await page.goto(runtime.url);
+      await page.goto(site.runtime.url);
       await page.getByRole('button', { name: 'Get Started' }).click();
       await page.getByRole('heading', { name: 'Upload Your Photos', exact: true }).waitFor();
       violations.push(...(await check(page, 'upload-empty', scheme)));

@@ -1,10 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { REPO_ROOT } from '../../domain/repo-paths';
 import { contentSecurityPolicy } from '../../domain/security-headers';
 import { prerenderedPaths } from '../../lib/site-function';
-import { launchChromium } from '../support/browser';
-import { api, sha256, startTestRuntime, uploadHeaders } from '../support/runtime';
+import { useRuntimeAndBrowser } from '../support/browser';
+import { api, sha256, uploadHeaders } from '../support/runtime';
 import { newContext } from './site-helpers';
 
 /**
@@ -13,23 +13,14 @@ import { newContext } from './site-helpers';
  * (PUT an upload, show a preview) is allowed. A policy that blocked any of it would fail here.
  */
 describe('Content-Security-Policy in the browser', () => {
-  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [runtime, browser] = await Promise.all([startTestRuntime(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.close();
-  });
+  const site = useRuntimeAndBrowser();
 
   /** Opens `path` and returns the CSP violations the page reported (events and console), plus its page errors. */
   async function visit(
     path: string,
     act?: (page: Page) => Promise<void>,
   ): Promise<{ violations: string[]; header: string | null }> {
-    const page = await (await newContext(browser)).newPage();
+    const page = await (await newContext(site.browser)).newPage();
     const violations: string[] = [];
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => {
@@ -40,7 +31,7 @@ describe('Content-Security-Policy in the browser', () => {
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) violations.push(`${path}: ${m.text()}`);
     });
-    const res = await page.goto(runtime.url + path, { waitUntil: 'load' });
+    const res = await page.goto(site.runtime.url + path, { waitUntil: 'load' });
     if (act) await act(page);
     await page.waitForTimeout(100);
     violations.push(
@@ -62,7 +53,7 @@ describe('Content-Security-Policy in the browser', () => {
       '/no-such-page',
     ];
     expect(pages.length).toBeGreaterThan(10);
-    const expected = contentSecurityPolicy({ mediaOrigin: new URL(runtime.s3Url).origin, https: false });
+    const expected = contentSecurityPolicy({ mediaOrigin: new URL(site.runtime.s3Url).origin, https: false });
     const all: string[] = [];
     for (const path of pages) {
       const { violations, header } = await visit(path);
@@ -73,7 +64,7 @@ describe('Content-Security-Policy in the browser', () => {
   }, 600_000);
 
   test('the app may PUT an upload to the media bucket and show images from it', async () => {
-    const client = api(runtime.url);
+    const client = api(site.runtime.url);
     const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff8800' } })
       .png()
       .toBuffer();
@@ -105,7 +96,7 @@ describe('Content-Security-Policy in the browser', () => {
           url: reg.body.url.url as string,
           headers: uploadHeaders(hash, 'image/png'),
           body: [...bytes],
-          origin: new URL(runtime.s3Url).origin,
+          origin: new URL(site.runtime.s3Url).origin,
         },
       );
       expect(outcome.put).toBe(200);

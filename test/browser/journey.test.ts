@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser';
-import { PHOTOS, photo, sha256, startTestRuntime } from '../support/runtime';
+import type { Page } from 'playwright-core';
+import { useRuntimeAndBrowser } from '../support/browser';
+import { PHOTOS, photo, sha256 } from '../support/runtime';
 import { DESKTOP, newContext, PHONE, until } from './site-helpers';
 
 /**
@@ -11,8 +11,7 @@ import { DESKTOP, newContext, PHONE, until } from './site-helpers';
  * removed; the step and choices survive a refresh, Back and Cancel on the checkout page; toasts never cover a field.
  */
 describe('the wizard keeps the visitor on track', () => {
-  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-  let browser: Browser;
+  const site = useRuntimeAndBrowser();
   let dir: string;
   let broken: string;
   const errors: string[] = [];
@@ -28,19 +27,16 @@ describe('the wizard keeps the visitor on track', () => {
         Buffer.from('not really a picture'),
       ]),
     );
-    [runtime, browser] = await Promise.all([startTestRuntime(), launchChromium()]);
   });
   afterAll(async () => {
-    await browser?.close();
-    await runtime?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
   afterEach(() => expect(errors.splice(0)).toEqual([]));
 
   async function open(opts: { viewport?: { width: number; height: number }; origin?: string } = {}): Promise<Page> {
-    const page = await (await newContext(browser, { viewport: opts.viewport ?? DESKTOP })).newPage();
+    const page = await (await newContext(site.browser, { viewport: opts.viewport ?? DESKTOP })).newPage();
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(opts.origin ?? runtime.url);
+    await page.goto(opts.origin ?? site.runtime.url);
     await page.getByRole('button', { name: 'Get Started' }).click();
     await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
     return page;
@@ -196,7 +192,7 @@ describe('the wizard keeps the visitor on track', () => {
     await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
     await page.getByText('2 / 2 images passed moderation.').first().waitFor({ timeout: 120_000 });
     for (const f of ['astronaut.png', 'coffee.png']) {
-      expect([f, (await fetch(`${runtime.url}/api/get-moderation/${sha256(photo(f))}`)).status]).toEqual([f, 200]);
+      expect([f, (await fetch(`${site.runtime.url}/api/get-moderation/${sha256(photo(f))}`)).status]).toEqual([f, 200]);
     }
     await until(
       () => keptFiles(page),
@@ -205,7 +201,7 @@ describe('the wizard keeps the visitor on track', () => {
 
     // A closed tab's picks do not outlive it: the next time the wizard opens in this browser, they are deleted.
     const other = await page.context().newPage();
-    await other.goto(`${runtime.url}/?step=upload`);
+    await other.goto(`${site.runtime.url}/?step=upload`);
     await other.locator('input[type=file]').first().setInputFiles(path.join(PHOTOS, 'rocket.jpg'));
     await other.getByText('1 of 50 files selected').waitFor();
     await until(
@@ -214,7 +210,7 @@ describe('the wizard keeps the visitor on track', () => {
     );
     await other.close();
     const later = await page.context().newPage();
-    await later.goto(`${runtime.url}/?step=upload`);
+    await later.goto(`${site.runtime.url}/?step=upload`);
     await later.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
     await until(
       () => keptFiles(later),
@@ -224,7 +220,7 @@ describe('the wizard keeps the visitor on track', () => {
   });
 
   test('Cancel on the checkout page returns to the order step on the host the visitor used, with everything kept', async () => {
-    const origin = runtime.url.replace('localhost', '127.0.0.1');
+    const origin = site.runtime.url.replace('localhost', '127.0.0.1');
     const page = await open({ origin });
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
     await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: 120_000 });

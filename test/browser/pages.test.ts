@@ -1,8 +1,8 @@
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { siteUrl } from '../../frontend/build/site-url';
-import { launchChromium } from '../support/browser';
-import { PHOTOS, startTestRuntime } from '../support/runtime';
+import { useRuntimeAndBrowser } from '../support/browser';
+import { PHOTOS } from '../support/runtime';
 import { captureFileChoosers, mainText, newContext, SPEC_TAGLINE } from './site-helpers';
 
 /**
@@ -10,19 +10,13 @@ import { captureFileChoosers, mainText, newContext, SPEC_TAGLINE } from './site-
  * static pages, the blog, the not-found page and the error states of the status, image and gallery pages.
  */
 describe('site pages in the browser', () => {
-  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-  let browser: Browser;
+  const site = useRuntimeAndBrowser();
   let brand: string;
   const errors: string[] = [];
 
   beforeAll(async () => {
-    [runtime, browser] = await Promise.all([startTestRuntime(), launchChromium()]);
-    brand = ((await (await fetch(`${runtime.url}/api/config`)).json()) as { brand: string }).brand;
+    brand = ((await (await fetch(`${site.runtime.url}/api/config`)).json()) as { brand: string }).brand;
     expect(brand).toBeTruthy();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.close();
   });
   afterEach(() => {
     // No page of the site may throw.
@@ -31,11 +25,11 @@ describe('site pages in the browser', () => {
 
   /** A fresh page at `path`; `beforeGoto` sets up what must exist before the first navigation. */
   async function open(path: string, beforeGoto?: (page: Page) => void): Promise<Page> {
-    const context = await newContext(browser);
+    const context = await newContext(site.browser);
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(`${path}: ${e.message}`));
     beforeGoto?.(page);
-    await page.goto(runtime.url + path);
+    await page.goto(site.runtime.url + path);
     return page;
   }
 
@@ -195,7 +189,7 @@ describe('site pages in the browser', () => {
     expect(await page.locator('main hr').count()).toBeGreaterThan(0);
 
     // Unknown slug: replaced by /404, so Back skips it.
-    await page.goto(`${runtime.url}/blog`);
+    await page.goto(`${site.runtime.url}/blog`);
     await page.getByRole('heading', { level: 1, name: `The ${brand} Blog` }).waitFor();
     await page.evaluate(() => {
       window.history.pushState(null, '', '/blog/no-such-article');
@@ -208,7 +202,7 @@ describe('site pages in the browser', () => {
     expect(new URL(page.url()).pathname).toBe('/blog');
 
     // A direct load of an unknown slug ends on /404 too.
-    await page.goto(`${runtime.url}/blog/no-such-article`);
+    await page.goto(`${site.runtime.url}/blog/no-such-article`);
     await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/404');
     await page.context().close();
@@ -216,7 +210,7 @@ describe('site pages in the browser', () => {
 
   test('not-found: HTTP 404 from the server for unknown paths, 200 for the routes, the page and Return to Home', async () => {
     for (const p of ['/no-such-page', '/image', '/blog/a/b', '/pricing/extra', '/blog/x', '/guides/x']) {
-      expect([p, (await fetch(runtime.url + p)).status]).toEqual([p, 404]);
+      expect([p, (await fetch(site.runtime.url + p)).status]).toEqual([p, 404]);
     }
     for (const p of [
       '/',
@@ -231,7 +225,7 @@ describe('site pages in the browser', () => {
       '/image/abc',
       '/image/abc/anime',
     ]) {
-      expect([p, (await fetch(runtime.url + p)).status]).toEqual([p, 200]);
+      expect([p, (await fetch(site.runtime.url + p)).status]).toEqual([p, 200]);
     }
     const page = await open('/no-such-page');
     await page.getByRole('heading', { level: 1, name: 'Oops! Page not found' }).waitFor();
@@ -251,17 +245,17 @@ describe('site pages in the browser', () => {
     expect(await missing.innerText()).toContain('Generation ID is missing.');
 
     const id = '00000000-0000-4000-8000-000000000000';
-    const api = await fetch(`${runtime.url}/api/generation/${id}`);
+    const api = await fetch(`${site.runtime.url}/api/generation/${id}`);
     expect(api.status).toBe(404);
     const calls: string[] = [];
     page.on('request', (r) => r.url().includes('/api/generation/') && calls.push(r.url()));
-    await page.goto(`${runtime.url}/status/${id}`);
+    await page.goto(`${site.runtime.url}/status/${id}`);
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect((await alert.innerText()).replace(/\s+/g, ' ').trim()).toBe(
       'Error Failed to load generation status: HTTP error! status: 404',
     );
-    expect(calls).toEqual([`${runtime.url}/api/generation/${id}`]);
+    expect(calls).toEqual([`${site.runtime.url}/api/generation/${id}`]);
     // A failed status call shows no 'Generate Again' (nothing loaded) and no spinner.
     expect(await page.getByText('Loading status...').count()).toBe(0);
     await page.context().close();
@@ -275,7 +269,7 @@ describe('site pages in the browser', () => {
     expect(await alert.innerText()).toContain('Image or style not found.');
     expect(await page.getByRole('link', { name: 'Try Your Own' }).getAttribute('href')).toBe('/');
 
-    await page.goto(`${runtime.url}/image/${hash}`);
+    await page.goto(`${site.runtime.url}/image/${hash}`);
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').innerText()).toContain('No images found for this hash.');
     expect(await page.getByRole('link', { name: 'Try Your Own' }).first().getAttribute('href')).toBe('/');

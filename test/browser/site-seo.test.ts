@@ -3,13 +3,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import matter from 'gray-matter';
-import type { Browser } from 'playwright-core';
 import { CONTENT_COLLECTIONS, type ContentCollection, slugFromFile } from '../../domain/site-routes';
 import { siteUrl } from '../../frontend/build/site-url';
 import { sortEntries } from '../../frontend/src/blog/content';
 import { resolveFacts } from '../../frontend/src/blog/facts';
-import { CHROMIUM_PATH, launchChromium } from '../support/browser';
-import { startTestRuntime } from '../support/runtime';
+import { CHROMIUM_PATH, useRuntimeAndBrowser } from '../support/browser';
 
 /**
  * What a search engine or a link preview sees: the HTML the server returns, read without running JavaScript
@@ -56,21 +54,12 @@ function meta(html: string, attr: 'name' | 'property', key: string): string {
 }
 
 describe('prerendered pages, sitemap, robots and feed', () => {
-  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-  let browser: Browser;
+  const site = useRuntimeAndBrowser();
   const origin = siteUrl();
   const get = async (p: string) => {
-    const res = await fetch(runtime.url + p);
+    const res = await fetch(site.runtime.url + p);
     return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
   };
-
-  beforeAll(async () => {
-    [runtime, browser] = await Promise.all([startTestRuntime(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.close();
-  });
 
   const blog = files('blog');
   const guides = files('guides');
@@ -163,7 +152,7 @@ describe('prerendered pages, sitemap, robots and feed', () => {
   });
 
   test('sitemap and feed are well-formed XML; the feed is Atom with every article newest first', async () => {
-    const page = await browser.newPage();
+    const page = await site.browser.newPage();
     try {
       const parse = (xml: string) =>
         page.evaluate((text) => {
@@ -217,7 +206,7 @@ describe('prerendered pages, sitemap, robots and feed', () => {
       }`;
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--input-type=module', '-e', script, CHROMIUM_PATH, `${runtime.url}/blog/pixar-filter-ai-generator`],
+      ['--input-type=module', '-e', script, CHROMIUM_PATH, `${site.runtime.url}/blog/pixar-filter-ai-generator`],
       {
         cwd: path.resolve(__dirname, '../..'),
         maxBuffer: 16 * 1024 * 1024,

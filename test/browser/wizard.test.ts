@@ -1,28 +1,17 @@
 import * as path from 'node:path';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { Browser } from 'playwright-core';
-import { S3RVER_CREDENTIALS } from '../../local/emulators';
-import { launchChromium } from '../support/browser';
-import { PHOTOS, photo, sha256, startTestRuntime } from '../support/runtime';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { useRuntimeAndBrowser } from '../support/browser';
+import { mediaClient, PHOTOS, photo, sha256 } from '../support/runtime';
 
 /** A visitor in Chromium: upload a photo, reach the style step, see their own photo in every style. */
 describe('wizard in the browser', () => {
-  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [runtime, browser] = await Promise.all([startTestRuntime(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.close();
-  });
+  const site = useRuntimeAndBrowser();
 
   test('upload a photo through the page: it is stored under its hash, moderated, and previewed in every style', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(runtime.url);
+    await page.goto(site.runtime.url);
     await page.getByRole('button', { name: 'Get Started' }).click();
     await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
 
@@ -32,13 +21,10 @@ describe('wizard in the browser', () => {
     await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
 
     const hash = sha256(photo('astronaut.png'));
-    const s3 = new S3Client({
-      endpoint: runtime.s3Url,
-      forcePathStyle: true,
-      region: 'us-east-1',
-      credentials: S3RVER_CREDENTIALS,
-    });
-    const stored = await s3.send(new GetObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: `uploads/${hash}` }));
+    const s3 = mediaClient(site.runtime);
+    const stored = await s3.send(
+      new GetObjectCommand({ Bucket: site.runtime.env.MEDIA_BUCKET, Key: `uploads/${hash}` }),
+    );
     expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
     s3.destroy();
 
@@ -46,7 +32,7 @@ describe('wizard in the browser', () => {
       .getByRole('region', { name: 'Notifications' })
       .getByText('1 / 1 images passed moderation.')
       .waitFor({ timeout: 30_000 });
-    const styles = (await (await fetch(`${runtime.url}/api/available-styles`)).json()).styles as {
+    const styles = (await (await fetch(`${site.runtime.url}/api/available-styles`)).json()).styles as {
       id: string;
       name: string;
       aiGenerated: boolean;
@@ -82,5 +68,33 @@ describe('wizard in the browser', () => {
     await page.getByRole('button', { name: /3D/ }).first().click();
     expect(await cont.isDisabled()).toBe(false);
     expect(errors).toEqual([]);
+  });
+
+  test("the engine's tiles show when moderation ends, without waiting for the previews job", async () => {
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(site.runtime.url);
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await page.locator('input[type=file]').first().setInputFiles(path.join(PHOTOS, 'grace_hopper.jpg'));
+    await page.getByText('1 of 50 files selected').waitFor();
+    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+    await page
+      .getByRole('region', { name: 'Notifications' })
+      .getByText('1 / 1 images passed moderation.')
+      .waitFor({ timeout: 30_000 });
+    // From now on every job the page polls is still running: the previews job never ends for the page.
+    await page.route('**/api/jobs/**', (route) => route.fulfill({ json: 'STARTED' }));
+    const styles = (await (await fetch(`${site.runtime.url}/api/available-styles`)).json()).styles as {
+      id: string;
+      aiGenerated: boolean;
+    }[];
+    const hash = sha256(photo('grace_hopper.jpg'));
+    // The engine's previews (made by the moderation job) show, and the generative ones fill in as they come:
+    // the page reads the list at each poll, not only when the job ends.
+    await page.waitForFunction(
+      ({ hash, count }) => document.querySelectorAll(`img[src*="/previews/${hash}/"]`).length === count,
+      { hash, count: styles.length },
+      { timeout: 30_000 },
+    );
+    await page.close();
   });
 });

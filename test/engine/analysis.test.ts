@@ -11,7 +11,6 @@ import {
   applyStyle,
   closeAnalysisThread,
   closeStylePool,
-  type DecodedImage,
   decodeInput,
   hasPeople,
   renderAllThumbnails,
@@ -19,7 +18,7 @@ import {
   renderThumbnail,
   STYLE_IDS,
 } from '../../engine';
-import { browsAt, faceRegionsAt, personAt, type Scene } from '../../engine/analysis/scene';
+import { personAt } from '../../engine/analysis/scene';
 import {
   enlargeEyes,
   eyeWarps,
@@ -155,17 +154,6 @@ describe('photo analysis', () => {
   });
 });
 
-const PORTRAITS = ['astronaut.png', 'grace_hopper.jpg'];
-
-/** A portrait at 512 px in `3d`, with its face as the warp left it (where the style drew it). */
-async function film3d(name: string): Promise<{ img: DecodedImage; out: Uint8Array; face: Scene }> {
-  const bytes = photo(name);
-  const a = await analyzePhoto(bytes);
-  if (!hasPeople(a)) throw new Error(`no face in ${name}`);
-  const img = await decodeInput(bytes, { maxSize: 512 });
-  return { img, out: applyStyle(img, '3d', a).data, face: warpScene(a, eyeWarps(a, img.width, 0.34), img.width) };
-}
-
 describe('3d on a portrait', () => {
   it('enlarges the eyes by a fold-free warp that keeps the irises in place', async () => {
     const img = await decodeInput(await portrait(), { maxSize: 512 });
@@ -226,57 +214,6 @@ describe('3d on a portrait', () => {
     expect(g.landmarks[159][1]).toBeLessThan(f.landmarks[159][1] - 0.5);
   });
 
-  it('gives the face film skin and drawn brows: brows darker than the skin, the complexion not pushed to orange', async () => {
-    for (const name of PORTRAITS) {
-      const { img, out, face } = await film3d(name);
-      const { width: w, height: h } = img;
-      const { skin } = faceRegionsAt(face, w, h, 1);
-      const brows = browsAt(face, w, h, 1)?.brows;
-      if (!brows) throw new Error('no brows');
-      const L = (d: Uint8Array, i: number) => 0.299 * d[i * 3] + 0.587 * d[i * 3 + 1] + 0.114 * d[i * 3 + 2];
-      const sat = (d: Uint8Array, i: number) => {
-        const hi = Math.max(d[i * 3], d[i * 3 + 1], d[i * 3 + 2]);
-        return hi ? (hi - Math.min(d[i * 3], d[i * 3 + 1], d[i * 3 + 2])) / hi : 0;
-      };
-      let [browL, nb, skinL, ns, satOut, satIn] = [0, 0, 0, 0, 0, 0];
-      for (let i = 0; i < w * h; i++) {
-        if (brows[i] > 0.6) [browL, nb] = [browL + L(out, i), nb + 1];
-        if (skin[i] > 0.9)
-          [skinL, ns, satOut, satIn] = [skinL + L(out, i), ns + 1, satOut + sat(out, i), satIn + sat(img.data, i)];
-      }
-      // measured: brows 0.62-0.73 of the skin's luma (0.94-1.01 before they were drawn: pale bands); skin
-      // saturation 1.08-1.30x the photo's (1.25-1.58x before: orange)
-      expect(browL / nb / (skinL / ns)).toBeLessThan(0.85);
-      expect(satOut / satIn).toBeLessThan(1.4);
-    }
-  });
-
-  it('models the clay nose back under the key light: darker on its far side and under it than on its ridge', async () => {
-    for (const name of PORTRAITS) {
-      const { img, out, face } = await film3d(name);
-      const f = face.faces[0];
-      const k = img.width / face.width;
-      const at = (i: number) => [f.landmarks[i][0] * k, f.landmarks[i][1] * k];
-      const span = Math.hypot(at(327)[0] - at(98)[0], at(327)[1] - at(98)[1]);
-      const disc = (cx: number, cy: number, r: number) => {
-        let [sum, n] = [0, 0];
-        for (let y = Math.floor(cy - r); y <= cy + r; y++) {
-          for (let x = Math.floor(cx - r); x <= cx + r; x++) {
-            if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) > r) continue;
-            const j = (y * img.width + x) * 3;
-            [sum, n] = [sum + 0.299 * out[j] + 0.587 * out[j + 1] + 0.114 * out[j + 2], n + 1];
-          }
-        }
-        return sum / n;
-      };
-      const [mx, my] = [(at(4)[0] + at(168)[0]) / 2, (at(4)[1] + at(168)[1]) / 2];
-      const ridge = disc(mx - 0.1 * span, my, 0.08 * span);
-      // measured: far side 0.77-0.82 of the ridge, under the nose 0.73-0.87 (0.87-0.90 and 0.87-1.00 unmodelled)
-      expect(disc(mx + 0.3 * span, my, 0.08 * span) / ridge).toBeLessThan(0.85);
-      expect(disc(at(2)[0], at(2)[1] + 0.18 * span, 0.1 * span) / ridge).toBeLessThan(0.92);
-    }
-  });
-
   it("blurs the backdrop from backdrop pixels only: no halo of the subject's colours, the rim light inside the silhouette", () => {
     const [w, h] = [160, 120];
     const lit = createRaster(w, h);
@@ -326,8 +263,8 @@ describe('3d on a portrait', () => {
     const bg = (i: number) => m[i] < 0.05;
     const fg = (i: number) => m[i] > 0.95;
     const ratio = (d: Uint8Array) => hfEnergy(d, img.width, img.height, bg) / hfEnergy(d, img.width, img.height, fg);
-    // measured: 3d 0.32, sketch 0.44, pop art 0.45, anime 0.48, comic 0.48 (anime 0.58 and comic 0.54 while their
-    // lines came from the photo's backdrop rather than the simplified one)
+    // measured: 3d 0.46 (0.32 while it blurred the backdrop hard), sketch 0.44, pop art 0.45, anime 0.48, comic 0.48
+    // (anime 0.58 and comic 0.54 while their lines came from the photo's backdrop rather than the simplified one)
     const limits: Partial<Record<(typeof STYLE_IDS)[number], number>> = {
       '3d': 0.5,
       sketch: 0.5,

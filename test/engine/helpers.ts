@@ -57,14 +57,13 @@ export function coveringColours(p: Pixels, fraction = 0.9): number {
 }
 
 /**
- * Fraction of the input's strongest edges (top 6% Sobel magnitude) that have an ink-dark pixel
- * (luma < darkLevel) in the output within `radius` px.
+ * Fraction of the input's strongest edges (top 6% Sobel magnitude) that have a pixel `ink` accepts (by its index)
+ * within `radius` px.
  */
-export function inkOnEdges(input: Pixels, output: Pixels, darkLevel: number, radius = 2): number {
+function inkedEdges(input: Pixels, radius: number, ink: (j: number) => boolean): number {
   const w = input.width;
   const h = input.height;
   const L = lumaOf(input);
-  const O = lumaOf(output);
   const mag = new Float32Array(w * h);
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
@@ -86,7 +85,7 @@ export function inkOnEdges(input: Pixels, output: Pixels, darkLevel: number, rad
       let found = false;
       for (let dy = -radius; dy <= radius && !found; dy++) {
         for (let dx = -radius; dx <= radius; dx++) {
-          if (O[i + dy * w + dx] < darkLevel) {
+          if (ink(i + dy * w + dx)) {
             found = true;
             break;
           }
@@ -96,6 +95,15 @@ export function inkOnEdges(input: Pixels, output: Pixels, darkLevel: number, rad
     }
   }
   return edges ? inked / edges : 0;
+}
+
+/**
+ * Fraction of the input's strongest edges (top 6% Sobel magnitude) that have an ink-dark pixel
+ * (luma < darkLevel) in the output within `radius` px.
+ */
+export function inkOnEdges(input: Pixels, output: Pixels, darkLevel: number, radius = 2): number {
+  const O = lumaOf(output);
+  return inkedEdges(input, radius, (j) => O[j] < darkLevel);
 }
 
 /** Same measure on flat (non-edge) areas: fraction of low-gradient pixels that are ink-dark. */
@@ -159,39 +167,7 @@ function minMax(src: Float32Array, w: number, h: number, r: number, useMax: bool
 export function inkLinesOnEdges(input: Pixels, output: Pixels, contrast = 0.2, radius = 2): number {
   const w = input.width;
   const h = input.height;
-  const L = lumaOf(input);
   const O = lumaOf(output);
   const closing = minMax(minMax(O, w, h, 2, true), w, h, 2, false);
-  const mag = new Float32Array(w * h);
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      const gx = L[i - w + 1] + 2 * L[i + 1] + L[i + w + 1] - L[i - w - 1] - 2 * L[i - 1] - L[i + w - 1];
-      const gy = L[i + w - 1] + 2 * L[i + w] + L[i + w + 1] - L[i - w - 1] - 2 * L[i - w] - L[i - w + 1];
-      mag[i] = Math.hypot(gx, gy);
-    }
-  }
-  const sorted = Float32Array.from(mag).sort();
-  const thr = sorted[Math.floor(sorted.length * 0.94)];
-  let edges = 0;
-  let inked = 0;
-  for (let y = radius; y < h - radius; y++) {
-    for (let x = radius; x < w - radius; x++) {
-      const i = y * w + x;
-      if (mag[i] < thr || mag[i] === 0) continue;
-      edges++;
-      let found = false;
-      for (let dy = -radius; dy <= radius && !found; dy++) {
-        for (let dx = -radius; dx <= radius; dx++) {
-          const j = i + dy * w + dx;
-          if (closing[j] - O[j] > contrast) {
-            found = true;
-            break;
-          }
-        }
-      }
-      if (found) inked++;
-    }
-  }
-  return edges ? inked / edges : 0;
+  return inkedEdges(input, radius, (j) => closing[j] - O[j] > contrast);
 }

@@ -10,6 +10,7 @@ import {
   stylesRenderedByWorkers,
   warmStylePool,
 } from '../../engine';
+import { ENGINE_PROCESS_ENV } from '../../engine/process-env';
 import { splitByCost } from '../../engine/style-pool';
 import { photo } from './helpers';
 
@@ -103,6 +104,12 @@ describe('the engine as the container ships it', () => {
         .split('\n')
         .find((l) => l.includes('npx esbuild')) ?? '';
     for (const w of spawned) expect(build).toContain(`engine/${w}.ts`);
+  });
+
+  it("starts with the engine's process environment (engine/process-env.ts)", () => {
+    const dockerfile = fs.readFileSync(path.resolve(__dirname, '../../engine/Dockerfile'), 'utf8');
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    for (const [k, v] of Object.entries(ENGINE_PROCESS_ENV)) expect(runtime).toMatch(new RegExp(`\\s${k}=${v}\\s`));
   });
 
   it('analyses in the bundled analysis worker', async () => {

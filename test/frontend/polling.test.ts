@@ -1,5 +1,10 @@
 import { JobNotFoundError, type JobStatus } from '../../frontend/src/lib/api';
-import { GENERATION_POLL_MS, JOB_POLL_MS, pollJobUntilSuccess } from '../../frontend/src/lib/polling';
+import {
+  GENERATION_POLL_MS,
+  JOB_POLL_MS,
+  pollJobUntilSuccess,
+  STYLE_STEP_QUICK_POLLS,
+} from '../../frontend/src/lib/polling';
 
 describe('pollJobUntilSuccess', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -64,5 +69,27 @@ describe('pollJobUntilSuccess', () => {
     await assertion;
     await jest.advanceTimersByTimeAsync(10000);
     expect(read).toHaveBeenCalledTimes(2);
+  });
+
+  it('polls quickly for the first `quick` polls, then at the steady interval', async () => {
+    const read = jest.fn(async (): Promise<JobStatus> => 'PENDING');
+    const controller = new AbortController();
+    const p = pollJobUntilSuccess(read, { signal: controller.signal, quick: { count: 3, intervalMs: 250 } });
+    const assertion = expect(p).rejects.toMatchObject({ name: 'AbortError' });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(read).toHaveBeenCalledTimes(1);
+    await jest.advanceTimersByTimeAsync(250 * 3);
+    expect(read).toHaveBeenCalledTimes(4); // three quick polls after the first
+    await jest.advanceTimersByTimeAsync(1999);
+    expect(read).toHaveBeenCalledTimes(4);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(read).toHaveBeenCalledTimes(5);
+    controller.abort();
+    await assertion;
+  });
+
+  it("the style step's quick polls last a few seconds and are quicker than the steady ones", () => {
+    expect(STYLE_STEP_QUICK_POLLS.intervalMs).toBeLessThan(JOB_POLL_MS);
+    expect(STYLE_STEP_QUICK_POLLS.count * STYLE_STEP_QUICK_POLLS.intervalMs).toBeLessThanOrEqual(10_000);
   });
 });

@@ -4,13 +4,22 @@ import {
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  S3Client,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { MAX_FILE_BYTES } from '../../domain/upload-rules';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
 import { checkout, moderate } from '../support/orders';
-import { api, photo, sha256, startTestRuntime, uploadHeaders, uploadPhoto, waitForJob } from '../support/runtime';
+import {
+  api,
+  mediaClient,
+  photo,
+  sha256,
+  startTestRuntime,
+  uploadHeaders,
+  uploadPhoto,
+  waitForJob,
+} from '../support/runtime';
 
 /**
  * Issue 10, "bytes are bound to their hash": the upload URL signs the checksum, the length and a write-once
@@ -39,12 +48,7 @@ describe('bytes bound to their hash', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime();
     client = api(runtime.url);
-    s3 = new S3Client({
-      endpoint: runtime.s3Url,
-      forcePathStyle: true,
-      region: 'us-east-1',
-      credentials: S3RVER_CREDENTIALS,
-    });
+    s3 = mediaClient(runtime);
   });
   afterAll(async () => {
     s3?.destroy();

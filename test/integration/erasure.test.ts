@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { RETENTION_DAYS } from '../../domain/privacy';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
 import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
-import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
+import { api, mediaClient, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 const DAY = 24 * 3600;
 const nowSec = () => Math.floor(Date.now() / 1000);
@@ -27,12 +27,7 @@ describe('erasure and retention', () => {
     db = DynamoDBDocumentClient.from(
       new DynamoDBClient({ endpoint: runtime.dynamoUrl, region: 'us-east-1', credentials: S3RVER_CREDENTIALS }),
     );
-    s3 = new S3Client({
-      endpoint: runtime.s3Url,
-      forcePathStyle: true,
-      region: 'us-east-1',
-      credentials: S3RVER_CREDENTIALS,
-    });
+    s3 = mediaClient(runtime);
     astronaut = await uploadPhoto(client, photo('astronaut.png'));
     coffee = await uploadPhoto(client, photo('coffee.png'));
     await moderate(client, [astronaut, coffee]);

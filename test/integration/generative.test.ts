@@ -11,9 +11,10 @@ import { ITEM_ERRORS } from '../../domain/orders';
 import { previewCounterId } from '../../lambdas/lib/budget';
 import { minuteWindowId } from '../../lambdas/lib/capacity';
 import { PREVIEW_CAPACITY_WAIT_MS } from '../../lambdas/lib/previews';
-import { startBedrockFaults } from '../support/bedrock';
+import type { LocalRuntime } from '../../local/runtime';
+import { type BedrockFaults, startRuntimeBehindBedrockFaults } from '../support/bedrock';
 import { checkout, moderate, pay, tableClient, waitForGeneration } from '../support/orders';
-import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
+import { type Api, photo, uploadPhoto, waitForJob } from '../support/runtime';
 
 /**
  * Generative styles through the local runtime: `3d` and `anime` are drawn by the Bedrock model (the local stand-in,
@@ -22,27 +23,23 @@ import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../suppor
 type Thumbnail = { style: { id: string }; image: string | null; paused?: true; busy?: true };
 
 describe('generative styles', () => {
-  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-  let client: ReturnType<typeof api>;
-  let faults: Awaited<ReturnType<typeof startBedrockFaults>>;
+  let runtime: LocalRuntime;
+  let client: Api;
+  let faults: BedrockFaults;
+  let close: () => Promise<void>;
   let doc: DynamoDBDocumentClient;
-  const savedEndpoint = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
 
   beforeAll(async () => {
     // Room in the model quota for every call here: the app paces itself to its configured 10 a minute by default.
-    runtime = await startTestRuntime({ paymentMode: 'simulated', bedrockRequestsPerMinute: 120 });
-    client = api(runtime.url);
-    faults = await startBedrockFaults(runtime.bedrockUrl);
-    process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = runtime.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = faults.url;
+    ({ runtime, client, faults, close } = await startRuntimeBehindBedrockFaults({
+      paymentMode: 'simulated',
+      bedrockRequestsPerMinute: 120,
+    }));
     doc = tableClient(runtime);
   });
   afterAll(async () => {
-    await runtime?.idle();
-    await runtime?.close();
-    await faults?.close();
+    await close?.();
     doc?.destroy();
-    if (savedEndpoint === undefined) delete process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
-    else process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = savedEndpoint;
   });
 
   /** Asserts a body is Stable Image Control Structure's documented request for `style`; returns the sent image's size. */

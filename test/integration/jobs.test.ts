@@ -1,7 +1,6 @@
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
-import { S3RVER_CREDENTIALS } from '../../local/emulators';
-import { api, photo, sha256, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
+import { api, mediaClient, photo, sha256, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
 
 /** Moderation and preview jobs run as executions of the synthesized jobs state machine. */
 describe('moderation and preview jobs', () => {
@@ -12,12 +11,7 @@ describe('moderation and preview jobs', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime();
     client = api(runtime.url);
-    s3 = new S3Client({
-      endpoint: runtime.s3Url,
-      forcePathStyle: true,
-      region: 'us-east-1',
-      credentials: S3RVER_CREDENTIALS,
-    });
+    s3 = mediaClient(runtime);
   });
   afterAll(async () => {
     s3?.destroy();
@@ -35,6 +29,12 @@ describe('moderation and preview jobs', () => {
       status: 200,
       body: { image_hash: hash, moderation: 'allowed' },
     });
+    // The moderation job made the engine's previews (beside the verdict): listed before any thumbnail job.
+    const styleList = (await client.get('/api/available-styles')).body.styles as { id: string; aiGenerated: boolean }[];
+    const early = await client.get(`/api/get-thumbnails/${hash}`);
+    expect(
+      early.body.filter((t: { image: string | null }) => t.image).map((t: { style: { id: string } }) => t.style.id),
+    ).toEqual(styleList.filter((s) => !s.aiGenerated).map((s) => s.id));
 
     const thumbs = await client.post('/api/process-thumbnail', { image_hash: hash });
     expect(thumbs.status).toBe(200);
@@ -77,6 +77,12 @@ describe('moderation and preview jobs', () => {
     });
     expect((await client.post('/api/process-thumbnail', { image_hash: hash })).status).toBe(403);
     expect((await client.get(`/api/get-thumbnails/${hash}`)).status).toBe(403);
+    // Previews the engine rendered while the photo was being checked are not kept.
+    await runtime.idle();
+    const left = await s3.send(
+      new ListObjectsV2Command({ Bucket: runtime.env.MEDIA_BUCKET, Prefix: `previews/${hash}/` }),
+    );
+    expect(left.KeyCount ?? 0).toBe(0);
   });
 
   test('a file that is not an image is refused by moderation', async () => {

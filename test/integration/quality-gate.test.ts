@@ -1,34 +1,29 @@
 import sharp from 'sharp';
 import { PAID_LONG_SIDE } from '../../domain/image-format';
 import { ITEM_ERRORS } from '../../domain/orders';
-import { startBedrockFaults } from '../support/bedrock';
+import type { LocalRuntime } from '../../local/runtime';
+import { type BedrockFaults, startRuntimeBehindBedrockFaults } from '../support/bedrock';
 import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
-import { api, photo, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
+import { type Api, photo, uploadPhoto, waitForJob } from '../support/runtime';
 
 /**
  * The quality gate on paid generative images, through the local runtime: its Bedrock stand-in made to answer blank
  * images (runtime.bedrock.setBlankOutputs), behind the recording proxy so the seeds asked for can be read.
  */
 describe('quality gate before delivery', () => {
-  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-  let client: ReturnType<typeof api>;
-  let faults: Awaited<ReturnType<typeof startBedrockFaults>>;
-  const savedEndpoint = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
+  let runtime: LocalRuntime;
+  let client: Api;
+  let faults: BedrockFaults;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
     // Room for every call of both tests in one minute: the previews' share of the model must not run out here.
-    runtime = await startTestRuntime({ paymentMode: 'simulated', bedrockRequestsPerMinute: 120 });
-    client = api(runtime.url);
-    faults = await startBedrockFaults(runtime.bedrockUrl);
-    process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = runtime.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = faults.url;
+    ({ runtime, client, faults, close } = await startRuntimeBehindBedrockFaults({
+      paymentMode: 'simulated',
+      bedrockRequestsPerMinute: 120,
+    }));
   });
-  afterAll(async () => {
-    await runtime?.idle();
-    await runtime?.close();
-    await faults?.close();
-    if (savedEndpoint === undefined) delete process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
-    else process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = savedEndpoint;
-  });
+  afterAll(() => close?.());
 
   async function photoWithPreviews(name: string) {
     const hash = await uploadPhoto(client, photo(name));

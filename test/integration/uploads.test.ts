@@ -1,10 +1,9 @@
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { MIN_SHORT_SIDE } from '../../domain/image-format';
 import { STYLE_IDS } from '../../domain/styles';
-import { S3RVER_CREDENTIALS } from '../../local/emulators';
 import { moderate } from '../support/orders';
-import { api, photo, sha256, startTestRuntime, uploadHeaders, uploadPhoto } from '../support/runtime';
+import { api, mediaClient, photo, sha256, startTestRuntime, uploadHeaders, uploadPhoto } from '../support/runtime';
 
 /** Uploads through the local runtime: the same handler code and template as in AWS, with emulators. */
 describe('uploads', () => {
@@ -16,12 +15,7 @@ describe('uploads', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime();
     client = api(runtime.url);
-    s3 = new S3Client({
-      endpoint: runtime.s3Url,
-      forcePathStyle: true,
-      region: 'us-east-1',
-      credentials: S3RVER_CREDENTIALS,
-    });
+    s3 = mediaClient(runtime);
   });
   afterAll(async () => {
     s3?.destroy();

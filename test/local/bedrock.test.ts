@@ -17,6 +17,16 @@ import { bedrockRpmFromEnv } from '../../local/runtime';
 import { photo } from '../fixtures/photos';
 
 /** The Bedrock stand-in through the real SDK: the documented Control Structure body in, the documented answer out. */
+/** A runtime client on the stand-in: one attempt, over HTTP/1.1, as the app calls Bedrock. */
+const clientOf = (bedrock: LocalBedrock) =>
+  new BedrockRuntimeClient({
+    endpoint: bedrock.url,
+    region: 'us-west-2',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    maxAttempts: 1,
+    requestHandler: new NodeHttpHandler(),
+  });
+
 describe('local Bedrock runtime', () => {
   let bedrock: LocalBedrock;
   let client: BedrockRuntimeClient;
@@ -24,13 +34,7 @@ describe('local Bedrock runtime', () => {
 
   beforeAll(async () => {
     bedrock = await startLocalBedrock({ styles });
-    client = new BedrockRuntimeClient({
-      endpoint: bedrock.url,
-      region: 'us-west-2',
-      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      maxAttempts: 1,
-      requestHandler: new NodeHttpHandler(),
-    });
+    client = clientOf(bedrock);
   });
   afterAll(async () => {
     client?.destroy();
@@ -127,13 +131,7 @@ describe('local Bedrock runtime: the account', () => {
       .toBuffer();
     body = controlStructureBody(styles['3d'], png, 7);
     bedrock = await startLocalBedrock({ styles, requestsPerMinute: 2, unsubscribedModels: [] });
-    client = new BedrockRuntimeClient({
-      endpoint: bedrock.url,
-      region: 'us-west-2',
-      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      maxAttempts: 1,
-      requestHandler: new NodeHttpHandler(),
-    });
+    client = clientOf(bedrock);
   });
   afterAll(async () => {
     client?.destroy();

@@ -1,5 +1,6 @@
 import { GENERATIVE_PRESETS } from '../../domain/generative';
 import { startFaultProxy } from './fault-proxy';
+import { api, startTestRuntime } from './runtime';
 
 /** The style a request is for, from its prompt (the configured presets). */
 export function styleOfPrompt(prompt: unknown): string | undefined {
@@ -58,5 +59,33 @@ export async function startBedrockFaults(target: string) {
     throttle: (style: string, times: number) => throttles.set(style, times),
     filter: (style: string) => filtered.add(style),
     calls: (style: string) => requests.filter((r) => r.style === style).length,
+  };
+}
+
+export type BedrockFaults = Awaited<ReturnType<typeof startBedrockFaults>>;
+
+/**
+ * A test runtime whose functions reach its Bedrock stand-in through startBedrockFaults' proxy, so a test can read and
+ * fail their calls. `close` stops both and gives this process its own endpoint back.
+ */
+export async function startRuntimeBehindBedrockFaults(options: Parameters<typeof startTestRuntime>[0]) {
+  const saved = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
+  const runtime = await startTestRuntime(options);
+  const faults = await startBedrockFaults(runtime.bedrockUrl).catch(async (err) => {
+    await runtime.close();
+    throw err;
+  });
+  process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = runtime.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = faults.url;
+  return {
+    runtime,
+    faults,
+    client: api(runtime.url),
+    async close() {
+      await runtime.idle();
+      await runtime.close();
+      await faults.close();
+      if (saved === undefined) delete process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
+      else process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = saved;
+    },
   };
 }

@@ -1,4 +1,7 @@
 import { type Browser, chromium } from 'playwright-core';
+import { startTestRuntime } from './runtime';
+
+type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;
 
 /** Debian's Chromium, headless; flags keep it off the (closed) network. Browsers are never downloaded. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,4 +20,20 @@ export const CHROME_FLAGS = [
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROME_FLAGS });
+}
+
+/**
+ * The local runtime and Chromium for a browser suite, started together before its tests and stopped after them (this
+ * call registers the hooks): read them as `site.runtime` and `site.browser` in tests and later hooks.
+ */
+export function useRuntimeAndBrowser(): { runtime: TestRuntime; browser: Browser } {
+  const site = {} as { runtime: TestRuntime; browser: Browser };
+  beforeAll(async () => {
+    [site.runtime, site.browser] = await Promise.all([startTestRuntime(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await site.browser?.close();
+    await site.runtime?.close();
+  });
+  return site;
 }

@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import Stripe from 'stripe';
 import type { LocalRuntime } from '../../local/runtime';
 import { startFaultProxy } from './fault-proxy';
-import { type Api, waitForJob } from './runtime';
+import { type Api, uploadPhoto, waitForJob } from './runtime';
 
 /** Helpers for tests that buy something: moderation, checkout, simulated payment, webhooks, e-mails, executions. */
 
@@ -12,6 +12,15 @@ export async function moderate(client: Api, hashes: string[]): Promise<void> {
   const job = await client.post('/api/process-moderation', { image_hashes: hashes });
   if (job.status !== 200) throw new Error(`moderation: ${job.status} ${JSON.stringify(job.body)}`);
   if ((await waitForJob(client, job.body.job_id)) !== 'SUCCESS') throw new Error('moderation job failed');
+}
+
+/** Uploads a photo, moderates it and waits for its previews job to succeed; returns its hash. */
+export async function photoWithPreviews(client: Api, bytes: Buffer, type = 'image/png'): Promise<string> {
+  const hash = await uploadPhoto(client, bytes, type);
+  await moderate(client, [hash]);
+  const job = await client.post('/api/process-thumbnail', { image_hash: hash });
+  expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
+  return hash;
 }
 
 export interface Checkout {
@@ -128,6 +137,8 @@ export interface Generation {
   images: { url: string; styleName: string; styleId: string; imageHash: string }[];
   refund?: { amount: number; currency: string; items: number };
   failed?: { imageHash: string; styleId: string; error: string | null }[];
+  /** Items waiting for capacity (the status page shows the order queued). */
+  queued?: number;
   /** The order's receipt lines (domain/order-receipt.ts). */
   receipt?: { label: string; value: string; note?: string; strong?: boolean }[] | null;
 }

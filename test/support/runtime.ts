@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
+import { S3RVER_CREDENTIALS } from '../../local/emulators';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../local/runtime';
 
 import { sha256 } from '../fixtures/photos';
@@ -14,6 +16,16 @@ export async function startTestRuntime(
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-test-'));
   const runtime = await startLocalRuntime({ ...opts, port: 0, dataDir, paymentMode: opts.paymentMode ?? 'simulated' });
   return Object.assign(runtime, { dataDir });
+}
+
+/** An S3 client on the runtime's local media bucket (s3rver). */
+export function mediaClient(runtime: Pick<LocalRuntime, 's3Url'>): S3Client {
+  return new S3Client({
+    endpoint: runtime.s3Url,
+    forcePathStyle: true,
+    region: 'us-east-1',
+    credentials: S3RVER_CREDENTIALS,
+  });
 }
 
 export interface Api {

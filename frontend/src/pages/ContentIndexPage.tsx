@@ -1,12 +1,14 @@
 import { ArrowRight, BookOpen, CalendarDays } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { contentPath } from '../../../domain/site-routes';
+import { CONTENT_COLLECTIONS, type ContentCollection, contentPath } from '../../../domain/site-routes';
 import { type ContentEntry, formatArticleDate, withBrand } from '../blog/content';
 import { articles, guides } from '../blog/entries';
 import { useBrand } from '../lib/config';
 import { usePageHead } from '../lib/page-head';
 import { PageShell } from './PageShell';
+
+const ENTRIES: Record<ContentCollection, ContentEntry[]> = { blog: articles, guides };
 
 /** Link cards, newest first: title (or the slug as words), date when present, description. */
 function EntryList({ entries, brand, cta }: { entries: ContentEntry[]; brand: string; cta: string }) {
@@ -41,27 +43,33 @@ function EntryList({ entries, brand, cta }: { entries: ContentEntry[]; brand: st
   );
 }
 
-/** An index page: its head, heading and entry list; `footer` is what it links to next. */
+/**
+ * A collection's index page at its base path, listing its entries: `name` titles the browser tab, `heading` the page;
+ * `footer` is what it links to next.
+ */
 function ContentIndex({
-  head,
-  title,
+  collection,
+  name,
+  heading,
+  description,
   intro,
-  entries,
   cta,
   footer,
 }: {
-  head: (brand: string) => { title: string; description: string; path: string };
-  title: (brand: string) => string;
+  collection: ContentCollection;
+  name: string;
+  heading: (brand: string) => string;
+  description: (brand: string) => string;
   intro: string;
-  entries: ContentEntry[];
   cta: string;
   footer: (brand: string) => ReactNode;
 }) {
   const brand = useBrand();
-  usePageHead(head(brand), brand);
+  const path = CONTENT_COLLECTIONS[collection].base;
+  usePageHead({ title: `${name} | ${brand}`, description: description(brand), path }, brand);
   return (
-    <PageShell title={title(brand)} intro={intro}>
-      <EntryList entries={entries} brand={brand} cta={cta} />
+    <PageShell title={heading(brand)} intro={intro}>
+      <EntryList entries={ENTRIES[collection]} brand={brand} cta={cta} />
       {footer(brand)}
     </PageShell>
   );
@@ -70,14 +78,11 @@ function ContentIndex({
 export function BlogIndexPage() {
   return (
     <ContentIndex
-      head={(brand) => ({
-        title: `Blog | ${brand}`,
-        description: `Tips, guides and ideas for turning your photos into cartoon art with ${brand}.`,
-        path: '/blog',
-      })}
-      title={(brand) => `The ${brand} Blog`}
+      collection="blog"
+      name="Blog"
+      heading={(brand) => `The ${brand} Blog`}
+      description={(brand) => `Tips, guides and ideas for turning your photos into cartoon art with ${brand}.`}
       intro="Tips, guides and ideas for turning your photos into cartoon art."
-      entries={articles}
       cta="Read article"
       footer={() => (
         <aside className="mt-10 flex flex-col items-start gap-3 rounded-2xl border border-border bg-muted/50 p-6 sm:flex-row sm:items-center sm:justify-between">
@@ -101,14 +106,13 @@ export function BlogIndexPage() {
 export function GuidesIndexPage() {
   return (
     <ContentIndex
-      head={(brand) => ({
-        title: `Guides | ${brand}`,
-        description: `Guides to cartoon and avatar makers: how-tos, comparisons and what ${brand} can do for you.`,
-        path: '/guides',
-      })}
-      title={(brand) => `${brand} Guides`}
+      collection="guides"
+      name="Guides"
+      heading={(brand) => `${brand} Guides`}
+      description={(brand) =>
+        `Guides to cartoon and avatar makers: how-tos, comparisons and what ${brand} can do for you.`
+      }
       intro="How-tos and comparisons for making cartoons and avatars from your photos."
-      entries={guides}
       cta="Read guide"
       footer={(brand) => (
         <p className="mt-10 text-sm text-muted-foreground">

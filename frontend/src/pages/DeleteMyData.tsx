@@ -69,8 +69,7 @@ export function DeleteMyData({ id, onDeleted }: { id: string; onDeleted: (report
         You can delete the photos you uploaded and the images made from them, with your e-mail address, at any time.
       </p>
       {!confirming ? (
-        <Button variant="outline" className="mt-4" onClick={() => setConfirming(true)}>
-          <Trash2 aria-hidden="true" />
+        <Button variant="outline" className="mt-4" onClick={() => setConfirming(true)} icon={Trash2}>
           Delete my photos and images
         </Button>
       ) : (

@@ -15,8 +15,7 @@ import { useAsync } from '../lib/useAsync';
 
 export function TryYourOwn() {
   return (
-    <ButtonLink to="/" variant="gradient" size="lg">
-      <Wand2 aria-hidden="true" />
+    <ButtonLink to="/" variant="gradient" size="lg" icon={Wand2}>
       Try Your Own
     </ButtonLink>
   );

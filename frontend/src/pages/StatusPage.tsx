@@ -1,5 +1,5 @@
 import { Clock, Download, LoaderCircle, RotateCcw } from 'lucide-react';
-import { type ReactNode, useEffect, useReducer, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { generationZipName, groupZipName, shortHash, statusImageFileName } from '../../../domain/download-names';
 import { ImageCard } from '../components/ImageCard';
@@ -9,24 +9,20 @@ import { Button, ButtonLink } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
 import { Progress } from '../components/ui/Progress';
 import { Skeleton } from '../components/ui/Skeleton';
-import { type ErasureReport, type GeneratedImage, getGeneration } from '../lib/api';
+import type { ErasureReport, GeneratedImage } from '../lib/api';
 import { useBrand } from '../lib/config';
 import { downloadZip } from '../lib/downloads';
 import {
   failedAlertText,
   generationProgress,
-  generationReducer,
   groupByImageHash,
-  initialGenerationState,
-  isFinalStatus,
   isInProgress,
   queuedText,
   readyText,
 } from '../lib/generation-state';
 import { useDocumentTitle } from '../lib/head';
-import { GENERATION_POLL_MS } from '../lib/polling';
 import { COPIED_MESSAGES, galleryLink, galleryShareText } from '../lib/share';
-import { usePolling } from '../lib/usePolling';
+import { useGeneration } from '../lib/useGeneration';
 import { DeletedNotice, DeleteMyData, deletedSummary, erasedLines } from './DeleteMyData';
 import { clearWizard } from './home/wizard-state';
 import { OrderReceipt } from './OrderReceipt';
@@ -106,30 +102,10 @@ export default function StatusPage() {
   const { id } = useParams();
   const brand = useBrand();
   useDocumentTitle(`Your images | ${brand}`);
-  const [state, dispatch] = useReducer(generationReducer, initialGenerationState);
   const [erased, setErased] = useState<ErasureReport | null>(null);
+  const state = useGeneration(id, !erased);
   // The order is placed: the wizard's kept choices are done with.
   useEffect(() => clearWizard(), []);
-
-  usePolling(
-    async (signal) => {
-      if (!id) return 'stop';
-      try {
-        const data = await getGeneration(id, signal);
-        if (signal.aborted) return 'stop';
-        dispatch({ type: 'loaded', data });
-        return isFinalStatus(data.status) ? 'stop' : 'continue';
-      } catch (error) {
-        if (signal.aborted) return 'stop';
-        console.error('Failed to load generation status', error);
-        dispatch({ type: 'failed', error });
-        return 'stop';
-      }
-    },
-    GENERATION_POLL_MS,
-    !!id && !erased,
-    id,
-  );
 
   let body: ReactNode;
   const { data, error, loading, gone } = state;
@@ -220,8 +196,7 @@ export default function StatusPage() {
       )}
       {(erased || gone || (data && !isInProgress(data.status))) && (
         <div className="mt-10 flex justify-center">
-          <ButtonLink to="/" variant="outline" size="lg">
-            <RotateCcw aria-hidden="true" />
+          <ButtonLink to="/" variant="outline" size="lg" icon={RotateCcw}>
             Generate Again
           </ButtonLink>
         </div>

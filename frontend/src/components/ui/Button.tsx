@@ -1,4 +1,5 @@
-import type { AnchorHTMLAttributes, ButtonHTMLAttributes } from 'react';
+import type { LucideIcon } from 'lucide-react';
+import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
 import { SmartLink, type SmartLinkProps } from '../SmartLink';
 import { cn } from './cn';
 
@@ -38,20 +39,45 @@ export function buttonClass(variant: ButtonVariant = 'primary', size: ButtonSize
   return cn(base, variants[variant], sizes[size], className);
 }
 
-type Common = { variant?: ButtonVariant; size?: ButtonSize };
+type Common = {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  /** Drawn before the label; hidden from screen readers, which read the label (or aria-label) instead. */
+  icon?: LucideIcon;
+};
+
+function content(Icon: LucideIcon | undefined, children: ReactNode): ReactNode {
+  if (!Icon) return children;
+  return (
+    <>
+      <Icon aria-hidden="true" />
+      {children}
+    </>
+  );
+}
 
 export function Button({
   variant,
   size,
   className,
   type = 'button',
+  icon,
+  children,
   ...props
 }: ButtonHTMLAttributes<HTMLButtonElement> & Common) {
-  return <button type={type} className={buttonClass(variant, size, className)} {...props} />;
+  return (
+    <button type={type} className={buttonClass(variant, size, className)} {...props}>
+      {content(icon, children)}
+    </button>
+  );
 }
 
-export function ButtonLink({ variant, size, className, ...props }: SmartLinkProps & Common) {
-  return <SmartLink className={buttonClass(variant, size, className)} {...props} />;
+export function ButtonLink({ variant, size, className, icon, children, ...props }: SmartLinkProps & Common) {
+  return (
+    <SmartLink className={buttonClass(variant, size, className)} {...props}>
+      {content(icon, children)}
+    </SmartLink>
+  );
 }
 
 /** A link styled as a button that leaves the site (opens in a new tab). */
@@ -59,7 +85,13 @@ export function ExternalButtonLink({
   variant,
   size,
   className,
+  icon,
+  children,
   ...props
 }: AnchorHTMLAttributes<HTMLAnchorElement> & Common) {
-  return <a target="_blank" rel="noopener noreferrer" className={buttonClass(variant, size, className)} {...props} />;
+  return (
+    <a target="_blank" rel="noopener noreferrer" className={buttonClass(variant, size, className)} {...props}>
+      {content(icon, children)}
+    </a>
+  );
 }

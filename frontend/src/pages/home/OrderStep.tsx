@@ -20,6 +20,40 @@ export function notIncludedLine(refused: RefusedPhoto[]): string {
   return `${head}: ${[...counts].map(([reason, n]) => `${n} because ${because(n, reason)}`).join(', ')}`;
 }
 
+/** How a summary line looks: a plain figure, the list price struck through, the saving, the total. */
+const SUMMARY_LOOKS = {
+  plain: { row: 'py-2.5', label: 'text-muted-foreground', value: 'font-medium tabular-nums' },
+  struck: {
+    row: 'py-2.5',
+    label: 'text-muted-foreground',
+    value: 'font-medium tabular-nums text-muted-foreground line-through decoration-1',
+  },
+  saving: {
+    row: 'py-2.5',
+    label: 'font-medium text-emerald-700 dark:text-emerald-400',
+    value: 'font-semibold tabular-nums text-emerald-700 dark:text-emerald-400',
+  },
+  total: { row: 'pt-4', label: 'text-base font-bold', value: 'text-2xl font-extrabold tabular-nums' },
+};
+
+function SummaryRow({
+  label,
+  value,
+  look = 'plain',
+}: {
+  label: string;
+  value: string;
+  look?: keyof typeof SUMMARY_LOOKS;
+}) {
+  const classes = SUMMARY_LOOKS[look];
+  return (
+    <div className={`flex items-center justify-between ${classes.row}`}>
+      <dt className={classes.label}>{label}</dt>
+      <dd className={classes.value}>{value}</dd>
+    </div>
+  );
+}
+
 export default function OrderStep({
   uploadedCount,
   hashes,
@@ -105,10 +139,7 @@ export default function OrderStep({
             <h2 className="text-lg font-semibold">Order summary</h2>
             <dl className="mt-4 divide-y divide-border text-sm">
               {rows.map(([label, value]) => (
-                <div key={label} className="flex items-center justify-between py-2.5">
-                  <dt className="text-muted-foreground">{label}</dt>
-                  <dd className="font-medium tabular-nums">{value}</dd>
-                </div>
+                <SummaryRow key={label} label={label} value={value} />
               ))}
               {refused.length > 0 && (
                 <div className="py-2.5">
@@ -118,24 +149,13 @@ export default function OrderStep({
                   </dd>
                 </div>
               )}
-              <div className="flex items-center justify-between py-2.5">
-                <dt className="text-muted-foreground">Original price</dt>
-                <dd className="font-medium tabular-nums text-muted-foreground line-through decoration-1">
-                  {formatPrice(summary.originalPrice)}
-                </dd>
-              </div>
-              <div className="flex items-center justify-between py-2.5">
-                <dt className="font-medium text-emerald-700 dark:text-emerald-400">
-                  Discount ({summary.discountPercent}%)
-                </dt>
-                <dd className="font-semibold tabular-nums text-emerald-700 dark:text-emerald-400">
-                  -{formatPrice(summary.discount)}
-                </dd>
-              </div>
-              <div className="flex items-center justify-between pt-4">
-                <dt className="text-base font-bold">Total</dt>
-                <dd className="text-2xl font-extrabold tabular-nums">{formatPrice(summary.total)}</dd>
-              </div>
+              <SummaryRow label="Original price" value={formatPrice(summary.originalPrice)} look="struck" />
+              <SummaryRow
+                label={`Discount (${summary.discountPercent}%)`}
+                value={`-${formatPrice(summary.discount)}`}
+                look="saving"
+              />
+              <SummaryRow label="Total" value={formatPrice(summary.total)} look="total" />
             </dl>
           </Card>
         </div>

@@ -18,9 +18,14 @@ export function StepHeader({
     <div className="mb-6 sm:mb-8">
       <div className="flex items-center gap-3">
         {onBack && (
-          <Button variant="outline" size="icon" onClick={onBack} aria-label="Back" className="shrink-0 rounded-full">
-            <ArrowLeft aria-hidden="true" />
-          </Button>
+          <Button
+            variant="outline"
+            size="icon"
+            onClick={onBack}
+            aria-label="Back"
+            className="shrink-0 rounded-full"
+            icon={ArrowLeft}
+          />
         )}
         {step && (
           <p className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">

@@ -19,7 +19,7 @@ import {
 } from '../../lib/api';
 import { STAND_IN_LABEL, STAND_IN_NOTE, useConfig, useGenerativeStandIn } from '../../lib/config';
 import { errorMessage, isAbortError } from '../../lib/http';
-import { pollJobUntilSuccess } from '../../lib/polling';
+import { pollJobUntilSuccess, STYLE_STEP_QUICK_POLLS } from '../../lib/polling';
 import { StepHeader } from './StepHeader';
 import type { ModerationOutcome, SelectedFile } from './wizard-types';
 
@@ -60,7 +60,32 @@ function useStyles() {
   return styles;
 }
 
-/** Moderation of all photos, then custom thumbnails from the first allowed one (spec section 4). */
+/**
+ * The tiles' map from a thumbnails answer. A style already showing its preview keeps its address (a fresh presigned
+ * one would reload the image); the others take what the answer says.
+ */
+function mergeThumbnails(
+  shown: Record<string, string>,
+  list: Awaited<ReturnType<typeof getThumbnails>>,
+): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const t of list) {
+    const id = t?.style?.id;
+    if (!id) continue;
+    const kept = shown[id];
+    if (t.image)
+      map[id] = kept && kept !== PAUSED && kept !== BUSY ? kept : toDisplayUrl(t.image, window.location.hostname);
+    else if ('paused' in t) map[id] = PAUSED;
+    else if ('busy' in t) map[id] = BUSY;
+  }
+  return map;
+}
+
+/**
+ * Moderation of all photos, then custom thumbnails from the first allowed one (spec section 4). The engine's are
+ * made by the moderation job, so they are fetched as soon as it ends; the thumbnail job then makes the generative
+ * ones, and each tile fills in as its preview comes (the list is read again at each poll).
+ */
 function useModerationAndThumbnails(
   hashes: string[],
   moderation: ModerationOutcome | null,
@@ -84,7 +109,7 @@ function useModerationAndThumbnails(
       if (known) return known.allowed;
       setPhase('moderating');
       const jobId = await startModeration(hashes);
-      await pollJobUntilSuccess((s) => getJobStatus(jobId, 'moderation', s), { signal });
+      await pollJobUntilSuccess((s) => getJobStatus(jobId, 'moderation', s), { signal, quick: STYLE_STEP_QUICK_POLLS });
       const results = await Promise.all(hashes.map((h) => getModeration(h, signal)));
       if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
       const allowed = hashes.filter((_h, i) => results[i]?.moderation === 'allowed');
@@ -108,18 +133,24 @@ function useModerationAndThumbnails(
         return;
       }
       setPhase('thumbnails');
-      const jobId = await startThumbnails(hash);
-      await pollJobUntilSuccess((s) => getJobStatus(jobId, 'thumbnail', s), { signal });
-      const list = await getThumbnails(hash, signal);
-      const map: Record<string, string> = {};
-      for (const t of list) {
-        if (t?.style?.id && t.image) map[t.style.id] = toDisplayUrl(t.image, window.location.hostname);
-        else if (t?.style?.id && 'paused' in t) map[t.style.id] = PAUSED;
-        else if (t?.style?.id && 'busy' in t) map[t.style.id] = BUSY;
-      }
+      let map: Record<string, string> = {};
+      const show = async (s?: AbortSignal) => {
+        map = mergeThumbnails(map, await getThumbnails(hash, s));
+        if (!signal.aborted) setThumbs(map);
+      };
+      // What the moderation job made (the engine's previews) shows now, while the job makes the rest.
+      const [jobId] = await Promise.all([startThumbnails(hash), show(signal).catch(() => undefined)]);
+      await pollJobUntilSuccess(
+        async (s) => {
+          const status = await getJobStatus(jobId, 'thumbnail', s);
+          // Read after the status: a SUCCESS read is followed by the complete list.
+          await show(s);
+          return status;
+        },
+        { signal, quick: STYLE_STEP_QUICK_POLLS },
+      );
       // A busy style is asked again when the step is shown again, so that map is not kept.
       if (!Object.values(map).includes(BUSY)) thumbnailCache.set(hash, map);
-      if (!signal.aborted) setThumbs(map);
     }
 
     (async () => {
@@ -229,8 +260,7 @@ export default function StyleStep({
               We can only turn photos that follow our Terms and are at least {MIN_SHORT_SIDE} px on their short side
               into cartoons. Please upload other photos.
             </p>
-            <Button variant="outline" size="sm" className="mt-3" onClick={onBack}>
-              <ArrowLeft aria-hidden="true" />
+            <Button variant="outline" size="sm" className="mt-3" onClick={onBack} icon={ArrowLeft}>
               Back to upload
             </Button>
           </Alert>
@@ -387,8 +417,7 @@ export default function StyleStep({
               <span className="hidden sm:inline"> · {formatPrice(pricePerImage(selected.length))} per image</span>
             )}
           </p>
-          <Button variant="gradient" size="lg" disabled={!canContinue} onClick={onContinue}>
-            <Sparkles aria-hidden="true" />
+          <Button variant="gradient" size="lg" disabled={!canContinue} onClick={onContinue} icon={Sparkles}>
             Continue
           </Button>
         </div>

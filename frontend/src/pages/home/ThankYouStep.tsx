@@ -23,8 +23,7 @@ export default function ThankYouStep({ onRestart }: { onRestart: () => void }) {
             </ExternalButtonLink>
           ))}
         </div>
-        <Button variant="gradient" size="lg" className="mt-8 w-full sm:w-auto" onClick={onRestart}>
-          <RotateCcw aria-hidden="true" />
+        <Button variant="gradient" size="lg" className="mt-8 w-full sm:w-auto" onClick={onRestart} icon={RotateCcw}>
           Create Another Image
         </Button>
       </Card>

@@ -239,8 +239,7 @@ export default function UploadStep({
           {files.length} of {MAX_FILES} files selected
         </p>
         {files.length > 0 && (
-          <Button variant="ghost-destructive" size="sm" onClick={clearAll}>
-            <Trash2 aria-hidden="true" />
+          <Button variant="ghost-destructive" size="sm" onClick={clearAll} icon={Trash2}>
             Clear All
           </Button>
         )}

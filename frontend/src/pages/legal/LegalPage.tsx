@@ -1,23 +1,35 @@
 import type { ReactNode } from 'react';
+import { SITE_ROUTES, type SiteRouteId } from '../../../../domain/site-routes';
 import { useBrand } from '../../lib/config';
 import { usePageHead } from '../../lib/page-head';
 
 export const LAST_UPDATED = 'June 1, 2025';
 
+/** Each legal page's heading and search description; its path is its site route's (domain/site-routes.ts). */
+const LEGAL_PAGES = {
+  terms: {
+    title: 'Terms of Service',
+    description: (brand: string) =>
+      `The terms for using ${brand}: what the service does, what you may upload, payment and your images.`,
+  },
+  privacy: {
+    title: 'Privacy Policy',
+    description: (brand: string) =>
+      `What ${brand} collects (your photos, your e-mail address, usage data), why, and your rights over it.`,
+  },
+  refund: {
+    title: 'Refund Policy',
+    description: (brand: string) =>
+      `When ${brand} refunds an order: images that fail are refunded automatically; other technical problems within 7 days.`,
+  },
+} satisfies Partial<Record<SiteRouteId, { title: string; description: (brand: string) => string }>>;
+
 /** Readable layout for the legal pages. */
-export function LegalPage({
-  title,
-  description,
-  path,
-  children,
-}: {
-  title: string;
-  description: string;
-  path: string;
-  children: ReactNode;
-}) {
+export function LegalPage({ id, children }: { id: keyof typeof LEGAL_PAGES; children: ReactNode }) {
   const brand = useBrand();
-  usePageHead({ title: `${title} | ${brand}`, description, path }, brand);
+  const { title, description } = LEGAL_PAGES[id];
+  const path = SITE_ROUTES.find((r) => r.id === id)?.path;
+  usePageHead({ title: `${title} | ${brand}`, description: description(brand), path }, brand);
   return (
     <article className="mx-auto w-full max-w-3xl px-4 py-10 sm:px-6 sm:py-14">
       <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">{title}</h1>

@@ -8,11 +8,7 @@ const days = (n: number) => (n % 365 === 0 ? `${n / 365} ${n === 365 ? 'year' : 
 export default function PrivacyPage() {
   const brand = useBrand();
   return (
-    <LegalPage
-      title="Privacy Policy"
-      path="/privacy"
-      description={`What ${brand} collects (your photos, your e-mail address, usage data), why, and your rights over it.`}
-    >
+    <LegalPage id="privacy">
       <p>
         {brand} turns your photos into cartoon-style artwork. This policy explains what we collect to do that, why, and
         the rights you have over your data.

@@ -5,11 +5,7 @@ import { LegalPage, Section } from './LegalPage';
 export default function RefundPage() {
   const brand = useBrand();
   return (
-    <LegalPage
-      title="Refund Policy"
-      path="/refund"
-      description={`When ${brand} refunds an order: images that fail are refunded automatically; other technical problems within 7 days.`}
-    >
+    <LegalPage id="refund">
       <p>
         Because every {brand} image is generated just for you, and generation costs us compute the moment it runs,
         refunds are limited to cases where something went wrong on our side.

@@ -6,11 +6,7 @@ import { LegalPage, Section } from './LegalPage';
 export default function TermsPage() {
   const brand = useBrand();
   return (
-    <LegalPage
-      title="Terms of Service"
-      path="/terms"
-      description={`The terms for using ${brand}: what the service does, what you may upload, payment and your images.`}
-    >
+    <LegalPage id="terms">
       <p>
         These terms govern your use of {brand}, an online tool that turns your photos into cartoon-style artwork with
         AI. By uploading a photo or placing an order you agree to them. If you do not agree, please do not use the
