@@ -8,9 +8,10 @@
  * style at 1024 px and 256 px (style pipeline on decoded pixels, with the photo's analysis: the test photo is a
  * portrait), all styles as 256-px thumbnails from the 12 MP JPEG including the analysis (decode once ->
  * analysis -> renderAllThumbnails), the FLOOR (sharp's bare decode + resize of that JPEG to 256 px), peak RSS
- * during the 12 MP work, the classic OpenCV.js cartoon pipeline at 1024 px (wasm init excluded), and each style's
- * likeness (engine/likeness.ts) on the portraits and a group made of them. Prints a table with pass/fail against
- * the targets.
+ * during the 12 MP work, the classic OpenCV.js cartoon pipeline at 1024 px (wasm init excluded), and how each style
+ * keeps faces (test/engine/face-report.ts): likeness (engine/likeness.ts) before and after face keeping, skin tone
+ * (engine/skin-tone.ts) and face keeping's cost, on the portraits, a dark-skinned one and a group made of them.
+ * Prints a table with pass/fail against the targets.
  *
  * The engine is measured as it ships: this file and the style worker are bundled by esbuild the way
  * engine/Dockerfile bundles the server, and run in a plain `node` child process, not through the tsx dev
@@ -23,10 +24,11 @@ import path from 'node:path';
 import { buildSync } from 'esbuild';
 import sharp from 'sharp';
 import * as engine from '../engine';
-import { likeness } from '../engine/likeness';
+import { LIKENESS_THRESHOLD } from '../engine/face-compare';
 import { ENGINE_PROCESS_ENV } from '../engine/process-env';
-import { group } from '../test/engine/hard-cases';
-import { bigPhoto, photo } from '../test/fixtures/photos';
+import { SKIN_MAX_DAB, SKIN_MAX_DL } from '../engine/skin-tone';
+import { FACE_CASES, faceReport } from '../test/engine/face-report';
+import { bigPhoto } from '../test/fixtures/photos';
 
 type Engine = typeof engine;
 
@@ -275,20 +277,16 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   for (const id of STYLE_IDS)
     results[`cpu_ratio_vs_opencv.${id}`] = results[`style_1024_cpu_ms.${id}`] / results.opencv_cartoon_1024_cpu_ms;
 
-  // --- likeness of each style (last: it runs FaceRes in this thread) ---
-  const portraits: [string, Buffer][] = [
-    ['astronaut', photo('astronaut.png')],
-    ['grace_hopper', photo('grace_hopper.jpg')],
-    ['camera', photo('camera.png')],
-    ['group', await group()],
-  ];
-  for (const [name, bytes] of portraits)
-    for (const id of STYLE_IDS) {
-      const { faces } = await likeness(bytes, await renderStyle(bytes, id, { maxSize: 1024, enlarge: true }));
-      faces.forEach((f, k) => {
-        results[`likeness.${id}.${name}.${k}`] = f.similarity;
-      });
-    }
+  // --- faces kept by each style (last: the likeness measure runs FaceRes in this thread) ---
+  for (const row of await faceReport(STYLE_IDS, FACE_CASES, 1024)) {
+    row.similarity.forEach((v, k) => {
+      results[`likeness.${row.style}.${row.case}.${k}`] = v;
+      results[`styled_likeness.${row.style}.${row.case}.${k}`] = row.styledSimilarity[k];
+      results[`skin_dl.${row.style}.${row.case}.${k}`] = row.skin[k].dL;
+      results[`skin_dab.${row.style}.${row.case}.${k}`] = row.skin[k].grey ? 0 : row.skin[k].dAB;
+    });
+    results[`keep_ms.${row.style}.${row.case}`] = row.keepMs;
+  }
 
   await Promise.all([closeStylePool(), closeAnalysisThread()]);
   printTable(results, img1024.width, img1024.height);
@@ -325,12 +323,21 @@ function printTable(r: Record<string, number>, w: number, h: number): void {
   lines.push(`  from the JPEG bytes, decode to 1024 px included: ${r.analysis_photo_ms.toFixed(1)} ms`);
   lines.push(`  the first one after the server's warm-up: ${r.first_analysis_ms.toFixed(1)} ms (one run)`);
   const liked = Object.keys(r).filter((k) => k.startsWith('likeness.'));
-  lines.push('likeness at 1024 px (engine/likeness.ts, same person >= 0.5), per face:');
+  lines.push(
+    `faces kept at 1024 px (renderStyle's face keeping; likeness by engine/likeness.ts, same person >= ${LIKENESS_THRESHOLD}; skin in Lab, bound |dL*| <= ${SKIN_MAX_DL}, da*b* <= ${SKIN_MAX_DAB}):`,
+  );
+  lines.push('  per face: likeness after (before face keeping) dL*/da*b*; then the face keeping cost per photo, ms');
   for (const id of STYLE_IDS) {
     const mine = liked.filter((k) => k.startsWith(`likeness.${id}.`));
+    const tail = (k: string) => k.slice(`likeness.${id}.`.length);
+    const cell = (k: string) =>
+      `${tail(k).replace('.', '#')} ${r[k].toFixed(2)} (${r[`styled_${k}`].toFixed(2)}) ${r[`skin_dl.${id}.${tail(k)}`]}/${r[`skin_dab.${id}.${tail(k)}`]}`;
+    const ok = mine.every((k) => r[k] >= LIKENESS_THRESHOLD);
+    const keep = Object.keys(r).filter((k) => k.startsWith(`keep_ms.${id}.`));
     lines.push(
-      `  ${id.padEnd(12)}${mine.map((k) => `${k.split('.').slice(2).join('#')} ${r[k].toFixed(2)}`).join('  ')}  min ${Math.min(...mine.map((k) => r[k])).toFixed(2)}`,
+      `  ${id.padEnd(12)}${mine.map(cell).join('  ')}  min ${Math.min(...mine.map((k) => r[k])).toFixed(2)} ${pass(ok)}`,
     );
+    lines.push(`  ${''.padEnd(12)}face keeping ms: ${keep.map((k) => `${k.split('.')[2]} ${r[k]}`).join('  ')}`);
   }
   lines.push('');
   lines.push(`12 MP JPEG (4000x3000):`);

@@ -7,12 +7,15 @@
 
 import { PAID_LONG_SIDE, PREVIEW_LONG_SIDE } from '../domain/image-format';
 import { STYLE_IDS, type StyleId } from '../domain/styles';
-import { type Analysis, DETAIL_LONG } from './analysis';
-import { analyzeImage } from './analysis-thread';
+import { type Analysis, DETAIL_LONG, hasPeople } from './analysis';
+import { analyzeImage, describeFaces } from './analysis-thread';
 import { applyStyle, requireStyle, type StyledPixels } from './apply';
 import { ImageInputError } from './errors';
+import { type KeptRender, keepFaces } from './face-keep';
 import { type DecodedImage, type DecodeOptions, decodeInput } from './image-io';
 import { encodeOutput } from './output';
+import type { Image8 } from './raster';
+import { STYLE_ENGINES } from './renderers';
 import { applyStyles } from './style-pool';
 
 export { getStyle, isStyleId, STYLE_IDS, STYLES, type StyleId, type StyleInfo } from '../domain/styles';
@@ -20,6 +23,7 @@ export { ANALYSIS_LONG, type Analysis, analysisFromJson, analysisToJson, DETAIL_
 export { analyzeImage, closeAnalysisThread, warmAnalysisThread } from './analysis-thread';
 export { applyStyle, type StyledPixels } from './apply';
 export { ImageInputError } from './errors';
+export { type FaceKept, KEEP_TARGET, type KeptRender, keepFaces } from './face-keep';
 export { type DecodedImage, type DecodeOptions, decodeInput, sniffFormat } from './image-io';
 export { encodeOutput, normaliseImage } from './output';
 export { closeStylePool, stylesRenderedByWorkers, warmStylePool } from './style-pool';
@@ -76,13 +80,34 @@ async function analysisFor(
   return analyzePhoto(bytes, { maxPixels: opts.maxPixels });
 }
 
-/** Render one style at up to `maxSize` px (long side). Returns PNG bytes without metadata. */
+/**
+ * Render one style at up to `maxSize` px (long side). Returns PNG bytes without metadata. Every face the analysis
+ * found is kept recognisable, with its skin tone (face-keep.ts; FaceRes in the analysis thread); previews
+ * (renderThumbnail, renderAllThumbnails) are not checked: they are small, free and must be fast.
+ */
 export async function renderStyle(bytes: Buffer, styleId: string, opts: RenderOptions = {}): Promise<Buffer> {
   requireStyle(styleId);
   const maxSize = checkSize(opts.maxSize, DEFAULT_MAX_SIZE, 'maxSize');
   const img = await decodeInput(bytes, { maxSize, maxPixels: opts.maxPixels, enlarge: opts.enlarge });
   const analysis = await analysisFor(bytes, img, opts);
-  return finish(applyStyle(img, styleId, analysis), false, false);
+  const styled = applyStyle(img, styleId, analysis);
+  const kept = await keepStyledFaces(img, styleId, styled, analysis);
+  return finish({ ...styled, data: kept.data }, false, false);
+}
+
+/**
+ * renderStyle's face keeping (face-keep.ts) of a style's render of `img`: FaceRes in the analysis thread, a grid
+ * style's faces kept on its grid.
+ */
+export function keepStyledFaces(
+  img: Image8,
+  styleId: string,
+  styled: Image8,
+  analysis: Analysis | null | undefined,
+): Promise<KeptRender> {
+  const scene = hasPeople(analysis) ? analysis : undefined;
+  const grid = STYLE_ENGINES[requireStyle(styleId)].keepGrid?.(img.width, img.height, scene);
+  return keepFaces(img, styled, analysis, describeFaces, grid);
 }
 
 /** Render a small preview (default 256 px long side), optionally watermarked. */

@@ -1,4 +1,4 @@
-import type { Scene } from '../analysis/scene';
+import { faceRegionsAt, type Scene } from '../analysis/scene';
 import { type HSV, saturate } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { LabelUpsampler } from '../filters/label-upsample';
@@ -89,6 +89,8 @@ export function popArt(img: Image8, scene?: Scene): Buffer {
   const colourLabels = new Uint16Array(ww * wh);
   const dotLabels = new Uint16Array(ww * wh);
   const hsv: HSV = { h: 0, s: 0, v: 0 };
+  const skinSum = [0, 0, 0, 0];
+  const faceSkin = scene && faceRegionsAt(scene, ww, wh, 1).skin;
   for (let i = 0; i < ww * wh; i++) {
     const l = Lw[i];
     rgbToHsv(work.r[i], work.g[i], work.b[i], hsv);
@@ -96,16 +98,29 @@ export function popArt(img: Image8, scene?: Scene): Buffer {
     let dot = 0;
     if (l >= t0) {
       const neutral = hsv.s < 0.2;
-      const skinLike = !neutral && hsv.h < 0.75 && hsv.s < 0.6 && l > t0 + 0.1;
+      // the face's skin (by the mesh) is skin whatever its colour: dark skin is darker and more saturated
+      const face = faceSkin !== undefined && faceSkin[i] > 0.5;
+      const skinLike = !neutral && (face || (hsv.h < 0.75 && hsv.s < 0.6 && l > t0 + 0.1));
       if (neutral) c = L_NEUTRAL;
-      else if (skinLike) c = L_SKIN;
-      else c = L_POP + popIndex(rgbToHsv(hueSource.r[i], hueSource.g[i], hueSource.b[i], hsvR).h);
+      else if (skinLike) {
+        c = L_SKIN;
+        if (face) {
+          skinSum[0] += work.r[i];
+          skinSum[1] += work.g[i];
+          skinSum[2] += work.b[i];
+          skinSum[3]++;
+        }
+      } else c = L_POP + popIndex(rgbToHsv(hueSource.r[i], hueSource.g[i], hueSource.b[i], hsvR).h);
       if (l >= t1) dot = neutral ? 1 : 2; // neutral highlights: paper only
     }
     colourLabels[i] = c;
     dotLabels[i] = dot;
   }
   const palette = new Float32Array(FLAT_COLOURS.flat());
+  // the people's own skin colour: one peach ink for every skin turned dark skin pale
+  if (skinSum[3] > 0) {
+    for (let c = 0; c < 3; c++) palette[L_SKIN * 3 + c] = skinSum[c] / skinSum[3];
+  }
   const flat = createRaster(ww, wh);
   paintLabels(colourLabels, palette, flat);
   const dotPalette = new Float32Array(DOT_LEVELS.flatMap((d) => [d, 0, 0]));

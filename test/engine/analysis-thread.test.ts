@@ -4,7 +4,14 @@
  * not how fast anything is.
  */
 import { engine as tfEngine } from '@tensorflow/tfjs-core';
-import { analysisToJson, analyzeImage, closeAnalysisThread, decodeInput } from '../../engine';
+import {
+  analysisToJson,
+  analyzeImage,
+  closeAnalysisThread,
+  decodeInput,
+  keepStyledFaces,
+  renderStyle,
+} from '../../engine';
 import { analyzeImage as analyzeInThisThread, warmModels } from '../../engine/analysis';
 import { photo } from './helpers';
 
@@ -29,6 +36,16 @@ describe('the analysis thread', () => {
     expect(astronaut.faces).toHaveLength(1);
     expect(chelsea.faces).toHaveLength(0);
     expect(chelsea.mask).toBeNull(); // the mask found at the same time is dropped: no face, no person
+    expect(Object.keys(tfEngine().registry)).not.toContain('wasm');
+  });
+
+  it('a paid render keeps its faces with FaceRes in the analysis thread, never in the calling thread', async () => {
+    const img = await decodeInput(photo('astronaut.png'), { maxSize: 256 });
+    const a = await analyzeImage(img);
+    const lost = { ...img, data: Buffer.alloc(img.data.length, 128) }; // a flat grey render: the face is gone
+    const kept = await keepStyledFaces(img, 'anime', lost, a);
+    expect(kept.faces[0].step).toBeGreaterThan(0);
+    expect(await renderStyle(photo('astronaut.png'), 'pop-art', { maxSize: 384 })).toBeInstanceOf(Buffer);
     expect(Object.keys(tfEngine().registry)).not.toContain('wasm');
   });
 

@@ -1,6 +1,7 @@
 /**
  * The engine's golden renders: every style on two fixture photos (a portrait with a face, a cat without people) at
- * 256 and 1024 px, each pinned by the SHA-256 of its raw RGB pixels in golden.json. The inputs are decoded once by
+ * 256 and 1024 px, each pinned by the SHA-256 of its raw RGB pixels in golden.json: at 256 px as a preview renders
+ * it, at 1024 px as renderStyle does (face keeping included, engine/face-keep.ts). The inputs are decoded once by
  * sharp at their stored size (PNG decoding is exact) and resized by the engine's own JS resampler, so no libvips
  * SIMD path (which may round differently on another CPU) stands between the fixture and the hash; what is hashed
  * is exactly what the styles compute. Shared by golden.test.ts and `npm run engine:golden`.
@@ -10,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import { STYLE_IDS, type StyleId } from '../../domain/styles';
-import { type Analysis, analyzeImage, applyStyle } from '../../engine';
+import { type Analysis, analyzeImage, applyStyle, keepStyledFaces } from '../../engine';
 import { fromRGB8, type Image8, resizeRaster, toRGB8, workSize } from '../../engine/raster';
 import { photo } from '../fixtures/photos';
 
@@ -52,8 +53,12 @@ export async function renderGolden(
     for (const size of GOLDEN_SIZES) {
       const input = await fixtureAt(name, size);
       analysis ??= await analyzeImage(input);
-      for (const style of styles)
-        each({ key: goldenKey(style, name, size), style, image: applyStyle(input, style, analysis) });
+      for (const style of styles) {
+        const styled = applyStyle(input, style, analysis);
+        const image =
+          size === 256 ? styled : { ...styled, data: (await keepStyledFaces(input, style, styled, analysis)).data };
+        each({ key: goldenKey(style, name, size), style, image });
+      }
     }
   }
 }

@@ -4,6 +4,7 @@
  * copies. A face's size is the height of its face-mesh box, measured once on each portrait (FACE_SHARE).
  */
 import sharp, { type OverlayOptions } from 'sharp';
+import { labToRgb, rgbToLab } from '../../engine/skin-tone';
 import { photo } from './helpers';
 
 /** Face-mesh box height / the portrait's long side, as the analysis measures it on the fixture. */
@@ -57,4 +58,39 @@ export function group(): Promise<Buffer> {
     { name: 'grace_hopper.jpg', share: 0.05, at: [0.5, 0.45] },
     { name: 'camera.png', share: 0.08, at: [0.8, 0.5] },
   ]);
+}
+
+/**
+ * A dark-skinned portrait, made from one (no dark-skinned photo with a clear licence ships in Debian's packages):
+ * every skin-coloured pixel (Lab hue 20-80°, chroma 8-50, smoothly weighted) darkened in CIE Lab, L* × `k` and
+ * chroma × 0.9, so a light face of L* 65-88 becomes one of L* 29-40 with the same features.
+ */
+export async function darkSkin(png: Buffer, k = 0.45): Promise<Buffer> {
+  const { data, info } = await sharp(png)
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const out = Buffer.from(data);
+  for (let j = 0; j < data.length; j += 3) {
+    const [L, a, b] = rgbToLab(data[j], data[j + 1], data[j + 2]);
+    const chroma = Math.hypot(a, b);
+    const hue = (Math.atan2(b, a) * 180) / Math.PI;
+    const w = ramp(hue, 10, 20, 80, 90) * ramp(chroma, 4, 8, 50, 60) * ramp(L, 15, 25, 95, 100);
+    if (w <= 0) continue;
+    const s = 1 - w * 0.1;
+    const rgb = labToRgb(L * (1 - w * (1 - k)), a * s, b * s);
+    for (let c = 0; c < 3; c++) out[j + c] = Math.round(Math.min(255, Math.max(0, rgb[c])));
+  }
+  return sharp(out, { raw: { width: info.width, height: info.height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+/** 0 below a, rising to 1 at b, 1 up to c, falling to 0 at d. */
+function ramp(v: number, a: number, b: number, c: number, d: number): number {
+  if (v <= a || v >= d) return 0;
+  if (v < b) return (v - a) / (b - a);
+  if (v > c) return (d - v) / (d - c);
+  return 1;
 }

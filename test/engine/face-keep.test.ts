@@ -1,0 +1,144 @@
+/**
+ * Every style keeps every face recognisable (likeness ≥ LIKENESS_THRESHOLD) with its skin tone within the bound
+ * (engine/skin-tone.ts), on the portraits, a dark-skinned one and the group of 8, 5 and 3 % faces; and face keeping
+ * itself: it restores a face a render lost, leaves alone a face that is fine and a photo without people.
+ */
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+import sharp from 'sharp';
+import { STYLE_IDS } from '../../domain/styles';
+import {
+  analyzePhoto,
+  applyStyle,
+  closeAnalysisThread,
+  decodeInput,
+  encodeOutput,
+  KEEP_TARGET,
+  keepFaces,
+  renderStyle,
+} from '../../engine';
+import { describeFaces } from '../../engine/analysis/faceres';
+import { faceCrop, similarity } from '../../engine/face-compare';
+import { LIKENESS_THRESHOLD } from '../../engine/likeness';
+import { faceSkinTone, SKIN_MAX_DAB, SKIN_MAX_DL, skinToneKept } from '../../engine/skin-tone';
+import type { FaceRow } from './face-report';
+import { photo } from './helpers';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+afterAll(() => closeAnalysisThread());
+
+/** The face report (face-report.ts) from a plain Node child. */
+function report(args: string[]): FaceRow[] {
+  const out = execFileSync(
+    process.execPath,
+    [require.resolve('tsx/cli'), 'test/engine/face-report.ts', '--print', ...args],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TOONZAP_ENGINE_WORKERS: '0' }, maxBuffer: 1 << 24 },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '[]') as FaceRow[];
+}
+
+function expectKept(rows: FaceRow[], faces: Record<string, number>): void {
+  const missed: string[] = [];
+  for (const r of rows) {
+    expect([r.style, r.case, r.similarity.length]).toEqual([r.style, r.case, faces[r.case]]);
+    r.similarity.forEach((s, i) => {
+      if (s < LIKENESS_THRESHOLD) missed.push(`${r.style} ${r.case} face ${i}: likeness ${s}`);
+      if (!skinToneKept(r.skin[i])) missed.push(`${r.style} ${r.case} face ${i}: skin ${JSON.stringify(r.skin[i])}`);
+    });
+  }
+  expect(missed).toEqual([]);
+}
+
+describe('every style keeps every face', () => {
+  it('the portraits and the dark-skinned one at the paid size (2048 px)', () => {
+    const rows = report(['--size', '2048', '--cases', 'astronaut,grace_hopper,camera,dark']);
+    expect(rows).toHaveLength(STYLE_IDS.length * 4);
+    expectKept(rows, { astronaut: 1, grace_hopper: 1, camera: 1, dark: 1 });
+    // the dark-skinned case is dark (the astronaut's skin is at L* 70-75), and stays dark in every style
+    for (const r of rows.filter((x) => x.case === 'dark')) {
+      expect(r.skin[0].photoL).toBeLessThan(45);
+      expect(r.skin[0].photoL + r.skin[0].dL).toBeLessThan(45 + SKIN_MAX_DL);
+    }
+  }, 600_000);
+
+  it('the group of 8, 5 and 3 % faces at 1024 px (the smallest faces: 82, 51 and 31 px)', () => {
+    expectKept(report(['--size', '1024', '--cases', 'group']), { group: 3 });
+  }, 600_000);
+});
+
+describe('face keeping', () => {
+  it('brings back a face the render lost, and leaves a face that is fine untouched', async () => {
+    const bytes = await sharp(photo('astronaut.png')).resize(384).png().toBuffer();
+    const img = await decodeInput(bytes);
+    const analysis = await analyzePhoto(bytes);
+    const styled = applyStyle(img, 'watercolor', analysis);
+    // the face painted over with the skin's mean colour: nobody is left
+    const lost = Buffer.from(styled.data);
+    const [x, y, w, h] = analysis.faces[0].box.map((v) => Math.round((v * img.width) / analysis.width));
+    const tone = faceSkinTone(img, img, analysis.faces[0], analysis.width);
+    for (let yy = y; yy < y + h; yy++) {
+      for (let xx = x; xx < x + w; xx++) lost.set([200, 160, 130], (yy * img.width + xx) * 3);
+    }
+    const want = (await describeFaces([faceCrop(img, analysis.faces[0], analysis.width)]))[0];
+    const sim = async (data: Buffer) =>
+      similarity(want, (await describeFaces([faceCrop({ ...img, data }, analysis.faces[0], analysis.width)]))[0]);
+    expect(await sim(lost)).toBeLessThan(LIKENESS_THRESHOLD);
+    const kept = await keepFaces(img, { ...img, data: lost }, analysis, describeFaces);
+    expect(kept.faces[0].step).toBeGreaterThan(0);
+    expect(await sim(kept.data)).toBeGreaterThanOrEqual(KEEP_TARGET);
+    expect(tone.dL).toBe(0);
+    // a render that keeps the face: not a byte changed
+    const fine = await keepFaces(img, { ...img, data: Buffer.from(img.data) }, analysis, describeFaces);
+    expect(fine.faces[0]).toMatchObject({ step: 0, toned: false });
+    expect(fine.data.equals(img.data)).toBe(true);
+  });
+
+  it('moves a skin tone the style lost back within the bound, keeping the drawing', async () => {
+    const bytes = await sharp(photo('astronaut.png')).resize(384).png().toBuffer();
+    const img = await decodeInput(bytes);
+    const analysis = await analyzePhoto(bytes);
+    // the photo with its colours pushed far toward blue: the face is still there, its skin is not
+    const blue = Buffer.from(img.data);
+    for (let j = 0; j < blue.length; j += 3) {
+      blue[j] = Math.round(blue[j] * 0.5);
+      blue[j + 2] = Math.min(255, blue[j + 2] + 90);
+    }
+    const before = faceSkinTone(img, { ...img, data: blue }, analysis.faces[0], analysis.width);
+    expect(before.dAB).toBeGreaterThan(SKIN_MAX_DAB);
+    const kept = await keepFaces(img, { ...img, data: blue }, analysis, describeFaces);
+    expect(kept.faces[0].toned).toBe(true);
+    const after = faceSkinTone(img, { ...img, data: kept.data }, analysis.faces[0], analysis.width);
+    expect(skinToneKept(after)).toBe(true);
+  });
+
+  it("describes the photo's faces once for all the styles of an order", async () => {
+    const bytes = await sharp(photo('grace_hopper.jpg')).resize(320).png().toBuffer();
+    const img = await decodeInput(bytes);
+    const analysis = await analyzePhoto(bytes);
+    const crops: number[] = [];
+    const counting = async (c: Float32Array[]) => {
+      crops.push(c.length);
+      return describeFaces(c);
+    };
+    const fine = { ...img, data: Buffer.from(img.data) }; // a render that keeps the face: one check, no steps
+    await keepFaces(img, fine, analysis, counting);
+    await keepFaces(img, fine, analysis, counting);
+    // first: the photo's crop and the render's; then the render's alone (the photo's is remembered)
+    expect(crops).toEqual([1, 1, 0, 1]);
+  });
+
+  it('changes nothing in a photo without people', async () => {
+    const bytes = photo('chelsea.png');
+    const img = await decodeInput(bytes, { maxSize: 512 });
+    const analysis = await analyzePhoto(bytes);
+    expect(analysis.faces).toHaveLength(0);
+    const styled = applyStyle(img, 'anime', analysis);
+    const kept = await keepFaces(img, styled, analysis, describeFaces);
+    expect(kept.faces).toEqual([]);
+    expect(kept.data.equals(styled.data)).toBe(true);
+    expect(await renderStyle(bytes, 'anime', { maxSize: 512, analysis })).toEqual(
+      await encodeOutput(styled, false, false),
+    );
+  });
+});
