@@ -18,19 +18,19 @@ import {
   findPerson,
   type PersonPart,
 } from './analysis';
+import { describeCrops } from './analysis/faceres';
 import type { Analysis, FaceInfo } from './analysis/types';
 import { EngineWorker, spawnEngineWorker, WorkerLostError } from './engine-worker';
 import type { Image8 } from './raster';
 
-/** What an analysis thread is asked for: the faces of the detail image, or the people of the analysis image. */
-export interface AnalysisRequest {
-  id: number;
-  part: AnalysisPart;
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
-type Part = FaceInfo[] | PersonPart;
+/**
+ * What an analysis thread is asked for: the faces of the detail image, the people of the analysis image, or the
+ * FaceRes descriptors of face crops (the likeness measure, likeness.ts).
+ */
+export type AnalysisRequest =
+  | { id: number; part: AnalysisPart; data: Uint8Array; width: number; height: number }
+  | { id: number; part: 'faceres'; crops: Float32Array; count: number };
+type Part = FaceInfo[] | PersonPart | Float32Array[];
 type Thread = EngineWorker<AnalysisRequest, Part>;
 
 /** [faces thread, mask thread]; the second only with spare cores. */
@@ -63,7 +63,13 @@ function current(k: number, warm: boolean): Thread | undefined {
   return threads[k];
 }
 
-/** One part in thread `t`, or here if there is no thread or it dies holding the request (nothing is lost). */
+/** `req` in thread `t`, or `here` if there is no thread or it dies holding the request (nothing is lost). */
+function inThread(t: Thread | undefined, req: AnalysisRequest, here: () => Promise<Part>): Promise<Part> {
+  if (!t) return here();
+  return t.run(req).catch((err: unknown) => (err instanceof WorkerLostError ? here() : Promise.reject(err)));
+}
+
+/** One part in thread `t` (or here, as inThread). */
 function part(t: Thread | undefined, which: 'faces', img: Image8): Promise<FaceInfo[]>;
 function part(t: Thread | undefined, which: 'person', img: Image8): Promise<PersonPart>;
 function part(t: Thread | undefined, which: AnalysisPart, img: Image8): Promise<Part> {
@@ -77,7 +83,16 @@ function part(t: Thread | undefined, which: AnalysisPart, img: Image8): Promise<
     width: img.width,
     height: img.height,
   };
-  return t.run(req).catch((err: unknown) => (err instanceof WorkerLostError ? here() : Promise.reject(err)));
+  return inThread(t, req, here);
+}
+
+/**
+ * FaceRes descriptors of `count` face crops laid end to end (faceres.ts), in the faces thread: the likeness
+ * measure's model runs beside the face models, never in a thread that renders styles.
+ */
+export async function describeFaces(crops: Float32Array, count: number): Promise<Float32Array[]> {
+  const req: AnalysisRequest = { id: nextId++, part: 'faceres', crops, count };
+  return (await inThread(current(0, false), req, () => describeCrops(crops, count))) as Float32Array[];
 }
 
 /** The photo's analysis (people, faces) at the analysis size, computed in the analysis threads. */

