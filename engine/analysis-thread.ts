@@ -7,6 +7,9 @@
  * With two or more cores, the faces (detector on the detail image and its tiles, mesh, iris) and the people (person
  * mask, MoveNet) run at once in two threads. With one core, one thread does both in turn. If a thread cannot start
  * or dies, its part runs in the calling thread: same result, slower styles after.
+ *
+ * The faces thread also describes faces with FaceRes for the paid renders' face keeping (face-keep.ts), for the
+ * same reason: the style-rendering threads never run a model.
  */
 import os from 'node:os';
 import {
@@ -18,18 +21,18 @@ import {
   findPerson,
   type PersonPart,
 } from './analysis';
-import { describeCrops } from './analysis/faceres';
+import { describeFaces as describeHere } from './analysis/faceres';
 import type { Analysis, FaceInfo } from './analysis/types';
 import { EngineWorker, spawnEngineWorker, WorkerLostError } from './engine-worker';
 import type { Image8 } from './raster';
 
 /**
  * What an analysis thread is asked for: the faces of the detail image, the people of the analysis image, or the
- * FaceRes descriptors of face crops (the likeness measure, likeness.ts).
+ * FaceRes descriptors of face crops (face-compare.ts `faceCrop`).
  */
 export type AnalysisRequest =
   | { id: number; part: AnalysisPart; data: Uint8Array; width: number; height: number }
-  | { id: number; part: 'faceres'; crops: Float32Array; count: number };
+  | { id: number; part: 'describe'; crops: Float32Array[] };
 type Part = FaceInfo[] | PersonPart | Float32Array[];
 type Thread = EngineWorker<AnalysisRequest, Part>;
 
@@ -63,13 +66,7 @@ function current(k: number, warm: boolean): Thread | undefined {
   return threads[k];
 }
 
-/** `req` in thread `t`, or `here` if there is no thread or it dies holding the request (nothing is lost). */
-function inThread(t: Thread | undefined, req: AnalysisRequest, here: () => Promise<Part>): Promise<Part> {
-  if (!t) return here();
-  return t.run(req).catch((err: unknown) => (err instanceof WorkerLostError ? here() : Promise.reject(err)));
-}
-
-/** One part in thread `t` (or here, as inThread). */
+/** One part in thread `t`, or here if there is no thread or it dies holding the request (nothing is lost). */
 function part(t: Thread | undefined, which: 'faces', img: Image8): Promise<FaceInfo[]>;
 function part(t: Thread | undefined, which: 'person', img: Image8): Promise<PersonPart>;
 function part(t: Thread | undefined, which: AnalysisPart, img: Image8): Promise<Part> {
@@ -83,16 +80,7 @@ function part(t: Thread | undefined, which: AnalysisPart, img: Image8): Promise<
     width: img.width,
     height: img.height,
   };
-  return inThread(t, req, here);
-}
-
-/**
- * FaceRes descriptors of `count` face crops laid end to end (faceres.ts), in the faces thread: the likeness
- * measure's model runs beside the face models, never in a thread that renders styles.
- */
-export async function describeFaces(crops: Float32Array, count: number): Promise<Float32Array[]> {
-  const req: AnalysisRequest = { id: nextId++, part: 'faceres', crops, count };
-  return (await inThread(current(0, false), req, () => describeCrops(crops, count))) as Float32Array[];
+  return t.run(req).catch((err: unknown) => (err instanceof WorkerLostError ? here() : Promise.reject(err)));
 }
 
 /** The photo's analysis (people, faces) at the analysis size, computed in the analysis threads. */
@@ -105,6 +93,17 @@ export async function analyzeImage(photo: Image8): Promise<Analysis> {
   people?.catch(() => undefined); // observed below, after the faces
   const faces = await part(facesThread, 'faces', detail);
   return assembleAnalysis(img, detail.width, faces, await (people ?? part(facesThread, 'person', img)));
+}
+
+/**
+ * FaceRes descriptors of face crops, computed in the faces thread (here if it cannot start or dies). The first
+ * call loads the model there (7 MB).
+ */
+export function describeFaces(crops: Float32Array[]): Promise<Float32Array[]> {
+  const t = current(0, false);
+  if (!t || crops.length === 0) return describeHere(crops);
+  const run = t.run({ id: nextId++, part: 'describe', crops }) as Promise<Float32Array[]>;
+  return run.catch((err: unknown) => (err instanceof WorkerLostError ? describeHere(crops) : Promise.reject(err)));
 }
 
 /** Start the analysis threads, load their models and run them once now (a server starting up); resolves when done. */

@@ -1,19 +1,18 @@
 /**
  * Worker-thread entry of the analysis threads (see analysis-thread.ts): finds one part of the analysis (the faces,
- * or the person mask), or describes face crops for the likeness measure, and posts it back. The engine bundle ships
- * it as analysis-worker.js; from source it runs through tsx.
+ * or the person mask, or face descriptors) and posts it back. The engine bundle ships it as analysis-worker.js; from source it runs
+ * through tsx.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { findFaces, findPerson, warmModels } from './analysis';
-import { describeCrops } from './analysis/faceres';
+import { describeFaces } from './analysis/faceres';
 import type { AnalysisRequest, AnalysisWorkerData } from './analysis-thread';
 import type { WorkerReply } from './engine-worker';
 
 const port = parentPort;
 if (!port) throw new Error('analysis-worker must run in a worker thread');
-/** The answer to one request (a face crop's FaceRes descriptors, or a part of the analysis). */
 function answer(req: AnalysisRequest): Promise<unknown> {
-  if (req.part === 'faceres') return describeCrops(req.crops, req.count);
+  if (req.part === 'describe') return describeFaces(req.crops);
   const img = { data: req.data, width: req.width, height: req.height };
   return req.part === 'faces' ? findFaces(img) : findPerson(img);
 }

@@ -1,0 +1,47 @@
+/**
+ * What the likeness measure compares, free of tfjs and sharp (so the render path can cut crops and compare
+ * descriptors while FaceRes itself runs in an analysis thread): each face's upright square crop, and the
+ * similarity of two FaceRes descriptors. engine/likeness.ts (scripts, tests, bench) and engine/face-keep.ts (paid
+ * renders) both use it, so they measure the same thing.
+ */
+import { crop } from './analysis/sample';
+import type { FaceInfo, Point } from './analysis/types';
+import type { Image8 } from './raster';
+
+/**
+ * Same-person threshold on `similarity`: the human library documents its match options so that "similarity above
+ * 0.5 can be considered a match" (@vladmandic/human src/face/match.ts, the `distance` and `similarity` doc comments).
+ */
+export const LIKENESS_THRESHOLD = 0.5;
+/** FaceRes input size. */
+export const FACE_CROP_N = 224;
+/** Crop side / the face-mesh box's larger side: forehead to chin with a margin, as the library's face crops. */
+const CROP = 1.25;
+
+/** Where a face sits: its box's centre and larger side, and its eye line's angle, all times `k`. */
+export function facePlacement(f: FaceInfo, k: number): { c: Point; side: number; angle: number } {
+  const [x, y, w, h] = f.box;
+  const l = f.eyes.left.center;
+  const r = f.eyes.right.center;
+  return {
+    c: [(x + w / 2) * k, (y + h / 2) * k],
+    side: Math.max(w, h) * k * CROP,
+    angle: Math.atan2(r[1] - l[1], r[0] - l[0]),
+  };
+}
+
+/** FaceRes's input for face `f` (analysis coordinates) of `img`: the upright crop, N x N x 3 floats in 0..1. */
+export function faceCrop(img: Image8, f: FaceInfo, analysisWidth: number): Float32Array {
+  const p = facePlacement(f, img.width / analysisWidth);
+  return crop(img, p.c[0], p.c[1], p.side, p.angle, FACE_CROP_N).pixels;
+}
+
+/** The human library's similarity (order 2, multiplier 25, normalised to 0.2..0.8), rounded to 1/100 as it does. */
+export function similarity(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] - b[i]) ** 2;
+  const dist = Math.round(100 * 25 * sum) / 100;
+  if (dist === 0) return 1;
+  const norm = (1 - Math.sqrt(dist) / 100 - 0.2) / (0.8 - 0.2);
+  return Math.round(100 * Math.max(0, Math.min(1, norm))) / 100;
+}
