@@ -25,8 +25,9 @@ export const STRUCTURE_FLOOR = 0.2;
 /** Lowest grey-level standard deviation (0..255) of a delivered image. */
 export const CONTRAST_FLOOR = 6;
 /**
- * Whether the engine's own paid renders are held to the face check too. Off while some engine styles lose small
- * group faces (engine/README.md's likeness table) until the face-keep step lands: on, they would be refunded.
+ * Whether the engine's own paid renders are held to the face check too. Off while engine styles lose small group
+ * faces (engine/README.md's likeness table): on, those honest renders would be refunded. Flip it when the skipped
+ * test in test/engine/quality-gate.test.ts (every style, the portraits and the group) passes with it on.
  * Generative images are always face-checked. The one switch: engine/server.ts reads it.
  */
 export const ENGINE_FACE_CHECK = false;
