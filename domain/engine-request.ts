@@ -66,15 +66,46 @@ export const engineBatchResponse = z.object({
 });
 export type EngineBatchResponse = z.output<typeof engineBatchResponse>;
 
+/**
+ * The quality gate (engine/quality-gate.ts) on an image the engine did not make (a generative model's, stored at
+ * `output`), against its photo at `input`, faces included: the engine holds the face models.
+ */
+export const engineCheckRequest = z.object({
+  op: z.literal('check', { error: 'must be "check"' }),
+  input: s3Location,
+  output: s3Location,
+});
+export type EngineCheckRequest = z.output<typeof engineCheckRequest>;
+
+const box = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+/** The gate's verdict with its measures (engine/quality-gate.ts QualityResult) and the time taken. */
+export const engineCheckResponse = z.object({
+  ok: z.boolean(),
+  check: z.enum(['contrast', 'structure', 'faces']).optional(),
+  reason: z.string().optional(),
+  edgeCorrelation: z.number(),
+  contrast: z.number(),
+  faces: z.array(z.object({ similarity: z.number(), box, renderBox: box })).optional(),
+  ms: z.number(),
+});
+export type EngineCheckResponse = z.output<typeof engineCheckResponse>;
+
 /** A request the engine refuses, with every reason in one sentence a caller can act on. */
 export class EngineRequestError extends Error {}
 
-/** Parses either form (a body with `outputs` is a batch); throws EngineRequestError naming what is wrong. */
+/**
+ * Parses any form (a body with `op` is an operation, only "check" today; one with `outputs` a batch; else a single
+ * render); throws EngineRequestError naming what is wrong.
+ */
 export function parseEngineRequest(
   body: unknown,
-): { batch: true; request: EngineBatchRequest } | { batch: false; request: EngineSingleRequest } {
+):
+  | { batch: true; check?: undefined; request: EngineBatchRequest }
+  | { batch: false; check?: undefined; request: EngineSingleRequest }
+  | { batch: false; check: true; request: EngineCheckRequest } {
   if (!body || typeof body !== 'object' || Array.isArray(body))
     throw new EngineRequestError('Request body must be a JSON object.');
+  if ('op' in body) return { batch: false, check: true, request: parseWith(engineCheckRequest, body) };
   if ('outputs' in body) return { batch: true, request: parseWith(engineBatchRequest, body) };
   return { batch: false, request: parseWith(engineSingleRequest, body) };
 }

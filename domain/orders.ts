@@ -58,6 +58,7 @@ export const ITEM_ERRORS = {
   stopped: 'Processing stopped because of a technical problem.',
   deadline: 'This image could not be made in time: we were too busy.',
   quality: 'This image did not pass our quality check (it came out blank or lost the photo) after three tries.',
+  faces: 'This image did not keep the people of your photo recognisable (our likeness check) after three tries.',
 } as const;
 
 /** Key of an item in the generation record's item map. Hashes are hex and style ids have no ':'. */

@@ -6,10 +6,12 @@
  * default options). One definition for the tests, the bench, a quality gate and the paid renders' face keeping
  * (face-compare.ts holds the crop and the similarity, face-keep.ts uses them).
  *
- * FaceRes runs in the calling thread (tfjs-wasm): meant for scripts, tests and the bench, not for a thread that
- * renders styles afterwards (see analysis-thread.ts for why).
+ * FaceRes runs in the faces analysis thread (analysis-thread.ts describeFaces): the engine server's quality gate
+ * (quality-gate.ts) measures likeness between renders, and its style threads never run a model.
  */
-import { describeFaces } from './analysis/faceres';
+
+import type { Analysis } from './analysis/types';
+import { describeFaces } from './analysis-thread';
 import { faceCrop, LIKENESS_THRESHOLD, similarity } from './face-compare';
 import { analyzePhoto, decodeInput } from './index';
 
@@ -29,9 +31,16 @@ export interface Likeness {
   faces: FaceLikeness[];
 }
 
-/** The likeness of each face of `photo` (JPEG/PNG bytes) in `render` (a render of it, any size). */
-export async function likeness(photo: Buffer, render: Buffer): Promise<Likeness> {
-  const [analysis, src, out] = await Promise.all([analyzePhoto(photo), decodeInput(photo), decodeInput(render)]);
+/**
+ * The likeness of each face of `photo` (JPEG/PNG bytes) in `render` (a render of it, any size). `known`: the
+ * photo's analysis when the caller has it (e.g. the engine server's cached one); else computed here.
+ */
+export async function likeness(photo: Buffer, render: Buffer, known?: Analysis): Promise<Likeness> {
+  const [analysis, src, out] = await Promise.all([
+    known ?? analyzePhoto(photo),
+    decodeInput(photo),
+    decodeInput(render),
+  ]);
   const kp = src.width / analysis.width;
   const kr = out.width / analysis.width;
   const mine = await describeFaces(analysis.faces.map((f) => faceCrop(src, f, analysis.width)));

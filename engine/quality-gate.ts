@@ -5,13 +5,18 @@
  *    blank, single-colour or near-uniform image fails; and
  *  - it keeps the photo's structure: the correlation of the two images' edge maps (Sobel magnitude of the grey
  *    image, both brought to the same GRID × GRID) is at least STRUCTURE_FLOOR.
+ *  - (when asked) every face of the photo is still there and the same person: its likeness (likeness.ts) at the
+ *    same place in the output is at least LIKENESS_THRESHOLD.
  * Floors are set under what every engine style scores on the fixture photos (engine/README.md, "Quality gate"),
  * so honest work passes; a blank image scores 0 on both.
  *
- * Faces are not checked here: the likeness measure (engine/likeness.ts) runs FaceRes, which must not run in a
- * style-render thread, and today's styles lose small faces honestly (README's likeness table).
+ * The face check runs FaceRes in the analysis thread (likeness.ts), so it needs the engine's models: the engine
+ * server runs it (its paid renders, and the generative path's images through its `check` operation).
  */
 import sharp from 'sharp';
+import type { Analysis } from './analysis/types';
+import { ImageInputError } from './errors';
+import { type FaceLikeness, LIKENESS_THRESHOLD, likeness } from './likeness';
 
 /** Side of the square both images are compared at: edges of the photo's shapes, not of its texture. */
 export const GRID = 96;
@@ -25,9 +30,13 @@ export interface QualityMeasures {
   edgeCorrelation: number;
   /** Standard deviation of the output's grey levels, 0..255. */
   contrast: number;
+  /** Each face of the photo and its likeness in the output, when faces were checked (none found: []). */
+  faces?: FaceLikeness[];
 }
 
-export type QualityFailure = QualityMeasures & { ok: false; reason: string };
+/** Which check an image failed: for the logs and the metric's reading, the reason says it to the customer. */
+export type QualityCheck = 'contrast' | 'structure' | 'faces';
+export type QualityFailure = QualityMeasures & { ok: false; check: QualityCheck; reason: string };
 export type QualityResult = (QualityMeasures & { ok: true }) | QualityFailure;
 
 /** Sobel gradient magnitude of a `n` × `n` grey image (borders 0). */
@@ -93,30 +102,66 @@ export function verdict(m: QualityMeasures): QualityResult {
     return {
       ...m,
       ok: false,
+      check: 'contrast',
       reason: `The image came out blank or flat (contrast ${m.contrast} < ${CONTRAST_FLOOR}).`,
     };
   if (m.edgeCorrelation < STRUCTURE_FLOOR)
     return {
       ...m,
       ok: false,
+      check: 'structure',
       reason: `The image lost the photo's structure (edge correlation ${m.edgeCorrelation} < ${STRUCTURE_FLOOR}).`,
     };
+  const lost = (m.faces ?? []).filter((f) => f.similarity < LIKENESS_THRESHOLD);
+  if (lost.length > 0) {
+    const worst = Math.min(...lost.map((f) => f.similarity));
+    const n = m.faces!.length;
+    const which =
+      n === 1
+        ? 'The face in the photo was'
+        : `${lost.length} of the ${n} faces in the photo ${lost.length === 1 ? 'was' : 'were'}`;
+    return {
+      ...m,
+      ok: false,
+      check: 'faces',
+      reason: `${which} lost or changed: not recognisable as the same person (likeness ${worst} < ${LIKENESS_THRESHOLD}).`,
+    };
+  }
   return { ...m, ok: true };
 }
 
 /** Grey GRID × GRID pixels of an image (any size or aspect: stretched, so the photo's geometry lines up). */
-async function gridGrey(bytes: Buffer): Promise<Uint8Array> {
-  const raw = await sharp(bytes, { limitInputPixels: false })
-    .rotate()
-    .greyscale()
-    .resize(GRID, GRID, { fit: 'fill' })
-    .raw()
-    .toBuffer();
+async function gridGrey(bytes: Buffer, what: string): Promise<Uint8Array> {
+  let raw: Buffer;
+  try {
+    raw = await sharp(bytes, { limitInputPixels: false })
+      .rotate()
+      .greyscale()
+      .resize(GRID, GRID, { fit: 'fill' })
+      .raw()
+      .toBuffer();
+  } catch (err) {
+    throw new ImageInputError(`The ${what} is not a readable image.`, { cause: err });
+  }
   return new Uint8Array(raw.buffer, raw.byteOffset, GRID * GRID);
 }
 
-/** Checks an output (PNG/JPEG bytes) against the photo it was made from (PNG/JPEG bytes, any size). */
-export async function checkQuality(photo: Buffer, output: Buffer): Promise<QualityResult> {
-  const [p, o] = await Promise.all([gridGrey(photo), gridGrey(output)]);
-  return verdict(measure(p, o));
+export interface CheckOptions {
+  /** Check the photo's faces too (needs the engine's models; see the header). */
+  faces?: boolean;
+  /** The photo's analysis when the caller has it (e.g. cached); else computed for the face check. */
+  analysis?: Analysis;
+}
+
+/**
+ * Checks an output (PNG/JPEG bytes) against the photo it was made from (PNG/JPEG bytes, any size). Faces are
+ * measured only when asked and the image passed the other checks (a blank image has no face to compare).
+ */
+export async function checkQuality(photo: Buffer, output: Buffer, opts: CheckOptions = {}): Promise<QualityResult> {
+  const [p, o] = await Promise.all([gridGrey(photo, 'photo'), gridGrey(output, 'image to check')]);
+  const m = measure(p, o);
+  const structural = verdict(m);
+  if (!opts.faces || !structural.ok) return structural;
+  const { faces } = await likeness(photo, output, opts.analysis);
+  return verdict({ ...m, faces });
 }

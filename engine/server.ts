@@ -13,6 +13,8 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import sharp from 'sharp';
 import {
   type EngineBatchRequest,
+  type EngineCheckRequest,
+  type EngineCheckResponse,
   EngineRequestError,
   type EngineSingleRequest,
   parseEngineRequest,
@@ -34,7 +36,7 @@ import {
   warmAnalysisThread,
   warmStylePool,
 } from './index';
-import { checkQuality, type QualityMeasures } from './quality-gate';
+import { checkQuality, type QualityMeasures, type QualityResult } from './quality-gate';
 
 /** Largest accepted request body (JSON; a base64 `input.data` image must fit in it). */
 const MAX_BODY = 16 * 1024 * 1024;
@@ -100,15 +102,39 @@ export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer
   return analysis;
 }
 
+/** One log line per verdict of the gate (CloudWatch Logs of the endpoint; the local runtime's console). */
+function logVerdict(what: Record<string, unknown>, q: QualityResult): void {
+  const line = JSON.stringify({ msg: 'quality gate', ...what, ...q });
+  if (q.ok) console.log(`[toonzap-model] ${line}`);
+  else console.warn(`[toonzap-model] ${line}`);
+}
+
 /**
- * Paid images pass the quality gate (quality-gate.ts) before they are stored: a failure is the model's client error
- * (the order pipeline retries it, then fails and refunds the item with this reason). Previews are not gated: free,
- * and their 2 s budget has no room for it. Engine styles are deterministic, so no second try is made here.
+ * Paid images pass the quality gate (quality-gate.ts) before they are stored, faces included (renderStyle kept
+ * them: a face failing here means face keeping broke):
+ * a failure is the model's client error (the order pipeline retries it, then fails and refunds the item with this
+ * reason). Previews are not gated: free, and their 2 s budget has no room for it. Engine styles are deterministic,
+ * so no second try is made here.
  */
-async function gate(photo: Buffer, png: Buffer, style: string): Promise<QualityMeasures> {
-  const q = await checkQuality(photo, png);
+async function gate(photo: Buffer, png: Buffer, style: string, analysis?: Analysis): Promise<QualityMeasures> {
+  const q = await checkQuality(photo, png, { faces: true, analysis });
+  logVerdict({ style }, q);
   if (!q.ok) throw new ClientError(`Quality gate failed for ${style}: ${q.reason}`);
-  return { edgeCorrelation: q.edgeCorrelation, contrast: q.contrast };
+  return { edgeCorrelation: q.edgeCorrelation, contrast: q.contrast, faces: q.faces };
+}
+
+/**
+ * The `check` operation: the gate's verdict, faces included, on an image made elsewhere (a generative model's)
+ * against its photo, whose analysis is the cached one its previews and renders share. A failing image is an
+ * answer, not an error: the caller decides (asks the model again, or refunds).
+ */
+async function invokeCheck(req: EngineCheckRequest, s3: S3Client): Promise<EngineCheckResponse> {
+  const t0 = performance.now();
+  const [photo, output] = await Promise.all([readInput(s3, req.input), readInput(s3, req.output)]);
+  const analysis = await cachedAnalysis(s3, req.input.bucket, photo);
+  const q = await checkQuality(photo, output, { faces: true, analysis });
+  logVerdict({ op: 'check', key: req.output.key }, q);
+  return { ...q, ms: Math.round(performance.now() - t0) };
 }
 
 async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Record<string, unknown>> {
@@ -128,7 +154,7 @@ async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Recor
     rendered = [];
     for (const style of wanted) {
       const png = await renderStyle(bytes, style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis });
-      rendered.push({ style, png, quality: await gate(bytes, png, style) });
+      rendered.push({ style, png, quality: await gate(bytes, png, style, analysis) });
     }
   }
   const byStyle = new Map(rendered.map((r) => [r.style, r]));
@@ -199,7 +225,7 @@ async function invoke(req: EngineSingleRequest, s3: S3Client): Promise<Record<st
           analysis,
         })
       : await renderStyle(bytes, req.style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis });
-  const quality = req.kind === 'thumbnail' ? undefined : await gate(bytes, png, req.style);
+  const quality = req.kind === 'thumbnail' ? undefined : await gate(bytes, png, req.style, analysis);
   const meta = await sharp(png).metadata();
   const result: Record<string, unknown> = { width: meta.width, height: meta.height, style: req.style, quality };
   if (req.output) {
@@ -243,7 +269,11 @@ export function startModelServer(opts: ModelServerOptions = {}): Promise<ModelSe
           throw new ClientError('Request body must be valid JSON.');
         }
         const parsed = parseEngineRequest(body);
-        const result = parsed.batch ? await invokeBatch(parsed.request, s3) : await invoke(parsed.request, s3);
+        const result = parsed.check
+          ? await invokeCheck(parsed.request, s3)
+          : parsed.batch
+            ? await invokeBatch(parsed.request, s3)
+            : await invoke(parsed.request, s3);
         sendJson(res, 200, result);
       } catch (err) {
         if (err instanceof ClientError || err instanceof EngineRequestError || err instanceof ImageInputError) {

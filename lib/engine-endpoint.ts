@@ -43,13 +43,15 @@ export class EngineEndpoint extends Construct {
     super(scope, id);
     const role = new iam.Role(this, 'ExecutionRole', {
       assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
-      description: 'ToonZap engine: read uploads, write previews and outputs, cache photo analyses',
+      description: 'ToonZap engine: read uploads, write previews, read and write outputs, cache photo analyses',
     });
     this.role = role;
-    // The model server reads uploaded photos, writes previews and paid outputs, and keeps each photo's analysis
-    // (analysis/<sha256>.json, read and written): nothing else in the bucket.
+    // The model server reads uploaded photos, writes previews and paid outputs, reads the paid generative images its
+    // quality gate checks (the `check` operation), and keeps each photo's analysis (analysis/<sha256>.json, read
+    // and written): nothing else in the bucket.
     grantMedia(props.media, role, MEDIA_PREFIX.uploads, 'read');
     grantMedia(props.media, role, MEDIA_PREFIX.previews, 'write');
+    grantMedia(props.media, role, MEDIA_PREFIX.outputs, 'read');
     grantMedia(props.media, role, MEDIA_PREFIX.outputs, 'write');
     grantMedia(props.media, role, MEDIA_PREFIX.analysis, 'read');
     grantMedia(props.media, role, MEDIA_PREFIX.analysis, 'write');

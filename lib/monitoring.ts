@@ -135,7 +135,7 @@ export class Monitoring extends Construct {
     alarm(
       'QualityGateFailureRate',
       qualityFailureRate,
-      'A quarter or more of the paid generative images checked in 5 minutes (at least 4) failed the quality gate (blank, flat or not the photo\'s structure): they are retried with new seeds and refunded after 3 tries. Look at the model\'s outputs (log line "quality gate failed") and its configuration.',
+      'A quarter or more of the paid generative images checked in 5 minutes (at least 4) failed the quality gate (blank, flat, not the photo\'s structure, or a face lost): they are retried with new seeds and refunded after 3 tries. Look at the model\'s outputs (log line "quality gate failed") and its configuration.',
       0.25,
     );
 

@@ -26,13 +26,15 @@ const ORDER_TASKS = {
     memoryMb: 1024,
     timeoutSeconds: 120,
   },
-  // Generative renders read the photo and write the preview or output themselves (the engine does both in SageMaker).
+  // Generative renders read the photo and write the preview or output themselves (the engine does both in SageMaker);
+  // a paid model image the quality gate fails is deleted.
   orderPreviews: renderTask('order-previews', 512, ['generations:read', 'images:write', 'media:previews:write']),
   generateItem: renderTask('generate-item', 1024, [
     'generations:write',
     'images:write',
     'media:outputs:read',
     'media:outputs:write',
+    'media:outputs:delete',
   ]),
   itemFailed: { entry: 'item-failed', access: ['generations:write'], memoryMb: 256, timeoutSeconds: 15 },
   orderFinalize: {

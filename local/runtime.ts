@@ -112,6 +112,8 @@ export interface LocalControls {
     setUnsubscribed(models: readonly string[]): void;
     /** The next n model images are blank (the quality gate's tests). */
     setBlankOutputs(n: number): void;
+    /** The next n model images have the photo's faces painted over (the quality gate's face check). */
+    setFacelessOutputs(n: number): void;
     /** Models the account has no access to (AccessDeniedException); default none. */
     setAccessDenied(models: readonly string[]): void;
   };
@@ -343,6 +345,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
         setRequestsPerMinute: bedrock.setRequestsPerMinute,
         setUnsubscribed: bedrock.setUnsubscribed,
         setBlankOutputs: bedrock.setBlankOutputs,
+        setFacelessOutputs: bedrock.setFacelessOutputs,
         setAccessDenied: bedrock.setAccessDenied,
       },
       engine: { setMaxConcurrency: endpoint.setMaxConcurrency, throttled: endpoint.throttled },

@@ -114,7 +114,7 @@ export function loadModel(name: ModelName): Promise<GraphModel> {
   return p;
 }
 
-/** The analysis models (the likeness measure's faceres is loaded by engine/likeness.ts alone). */
+/** The analysis models (the likeness measure's faceres is loaded by faceres.ts alone). */
 export async function loadModels(): Promise<Models> {
   const [detector, facemesh, iris, selfie, persons] = await Promise.all(
     (['facemesh-detection-full', 'facemesh', 'iris', 'selfie', 'movenet-multipose'] as const).map(loadModel),

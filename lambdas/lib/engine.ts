@@ -1,9 +1,14 @@
 import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
+import type { z } from 'zod';
 import {
   type EngineBatchInput,
   type EngineBatchResponse,
+  type EngineCheckRequest,
+  type EngineCheckResponse,
   engineBatchRequest,
   engineBatchResponse,
+  engineCheckRequest,
+  engineCheckResponse,
   parseWith,
 } from '../../domain/engine-request';
 import { ENGINE_ERRORS, type EngineErrorName, METRICS } from '../../domain/wiring';
@@ -26,7 +31,18 @@ export class EngineError extends Error {
  * is sent, so a malformed one fails here with its reason instead of as a model error; the answer is checked too.
  */
 export async function renderOnEngine(input: EngineBatchInput): Promise<EngineBatchResponse> {
-  const request = parseWith(engineBatchRequest, input);
+  return callEngine(parseWith(engineBatchRequest, input), engineBatchResponse);
+}
+
+/**
+ * The engine's quality gate, faces included, on an image stored at `output` against its photo at `input` (the
+ * `check` operation): the verdict, whether it passed or not.
+ */
+export async function checkOnEngine(input: Omit<EngineCheckRequest, 'op'>): Promise<EngineCheckResponse> {
+  return callEngine(parseWith(engineCheckRequest, { op: 'check', ...input }), engineCheckResponse);
+}
+
+async function callEngine<T extends z.ZodType>(request: unknown, response: T): Promise<z.output<T>> {
   try {
     const res = await timed(METRICS.engineLatency, METRICS.engineErrors, () =>
       sagemaker().send(
@@ -38,7 +54,7 @@ export async function renderOnEngine(input: EngineBatchInput): Promise<EngineBat
         }),
       ),
     );
-    return parseWith(engineBatchResponse, JSON.parse(new TextDecoder().decode(res.Body)));
+    return parseWith(response, JSON.parse(new TextDecoder().decode(res.Body)));
   } catch (err) {
     const name = (err as Error).name;
     const message = (err as Error).message;

@@ -1,11 +1,13 @@
+import type { EngineCheckResponse } from '../../domain/engine-request';
 import type { GenerativeStyleSettings } from '../../domain/generative';
 import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
 import { ImageInputError } from '../../engine/errors';
 import { normaliseImage } from '../../engine/output';
-import { checkQuality, type QualityFailure } from '../../engine/quality-gate';
 import { GenerativeError, invokeControlStructure } from './bedrock';
+import { checkOnEngine } from './engine';
 import { mediaKey, readObject, writeObject } from './media';
 import { countMetric, logger } from './observability';
+import { settings } from './settings';
 
 export interface GenerativeOptions {
   key: string;
@@ -16,22 +18,20 @@ export interface GenerativeOptions {
   seed: number;
   /** Paid images: a smaller model image is enlarged (sharp lanczos3, as the engine's paid renders) to `size`. */
   enlarge?: boolean;
-  /** Paid images: stored only if the quality gate (engine/quality-gate.ts) passes them. */
-  gate?: boolean;
 }
 
 /**
  * A generative render of one (photo, style): the stored photo shrunk to `inputSize` (never enlarged), sent to the
- * model, its answer checked by the quality gate if asked, brought to the engine's output rules (PNG, no metadata,
- * long side `size` at most, or exactly when `enlarge`; watermark for previews) and stored under `key`. Returns the
- * stored image's size, or the gate's failure (nothing stored).
+ * model, its answer brought to the engine's output rules (PNG, no metadata, long side `size` at most, or exactly
+ * when `enlarge`; watermark for previews) and stored under `key`. Returns the stored image's size. A paid image is
+ * delivered only once the quality gate has passed it (checkGenerative).
  */
 export async function renderGenerative(
   hash: string,
   style: string,
   s: GenerativeStyleSettings,
   opts: GenerativeOptions,
-): Promise<{ stored: true; width: number; height: number } | { stored: false; quality: QualityFailure }> {
+): Promise<{ width: number; height: number }> {
   const photo = await readObject(mediaKey.upload(hash));
   if (!photo) throw new Error(`Photo ${hash} is not stored`);
   const input = await normaliseImage(photo, { maxSize: opts.inputSize });
@@ -42,18 +42,31 @@ export async function renderGenerative(
   } catch (err) {
     // Bytes that look like an image but do not decode: the model misbehaved, which may pass.
     if (err instanceof ImageInputError)
-      throw new GenerativeError(`The model's image is unreadable: ${err.message}`, GENERATIVE_ERRORS.unavailable);
+      throw new GenerativeError(
+        `The model's image of ${style} is unreadable: ${err.message}`,
+        GENERATIVE_ERRORS.unavailable,
+      );
     throw err;
   }
-  if (opts.gate) {
-    const quality = await checkQuality(input.png, result);
-    countMetric(METRICS.qualityChecks);
-    logger.info('quality gate', { image_hash: hash, style, seed: opts.seed, ...quality });
-    if (!quality.ok) {
-      countMetric(METRICS.qualityFailures);
-      return { stored: false, quality };
-    }
-  }
   await writeObject(opts.key, out.png, 'image/png');
-  return { stored: true, width: out.width, height: out.height };
+  return { width: out.width, height: out.height };
+}
+
+/**
+ * The quality gate (engine/quality-gate.ts), faces included, on the paid image stored at `key` against its photo:
+ * run by the engine (`check` operation), which holds the face models. Logged with its measures (each face's
+ * likeness) and counted (QualityChecks, QualityFailures: the alarm's rate).
+ */
+export async function checkGenerative(hash: string, style: string, key: string): Promise<EngineCheckResponse> {
+  const bucket = settings.mediaBucket;
+  const verdict = await checkOnEngine({ input: { bucket, key: mediaKey.upload(hash) }, output: { bucket, key } });
+  countMetric(METRICS.qualityChecks);
+  const { faces, ...measures } = verdict;
+  const fields = { image_hash: hash, style, ...measures, similarities: faces?.map((f) => f.similarity) };
+  if (verdict.ok) logger.info('quality gate', fields);
+  else {
+    countMetric(METRICS.qualityFailures);
+    logger.warn('quality gate', fields);
+  }
+  return verdict;
 }

@@ -12,6 +12,9 @@ export type Renderer =
   | { kind: 'engine'; id: 'engine' }
   | { kind: 'bedrock'; id: string; settings: GenerativeStyleSettings };
 
+/** The engine (SageMaker endpoint): every style without a configured model, and the quality gate's face check. */
+export const ENGINE_RENDERER: Renderer = { kind: 'engine', id: 'engine' };
+
 let cache: { raw: string; styles: GenerativeStyles } | undefined;
 
 export function generativeStyles(): GenerativeStyles {
@@ -24,7 +27,7 @@ export function generativeStyles(): GenerativeStyles {
 export function rendererFor(style: string): Renderer {
   const s = isStyleId(style) ? generativeStyles()[style] : undefined;
   // The model id names the renderer: a preview made by another model is not this renderer's preview.
-  return s ? { kind: 'bedrock', id: `bedrock:${s.modelId}`, settings: s } : { kind: 'engine', id: 'engine' };
+  return s ? { kind: 'bedrock', id: `bedrock:${s.modelId}`, settings: s } : ENGINE_RENDERER;
 }
 
 export const isGenerative = (style: string) => rendererFor(style).kind === 'bedrock';

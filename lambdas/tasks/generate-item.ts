@@ -5,9 +5,9 @@ import { GenerativeError, seedFor } from '../lib/bedrock';
 import { CapacityBusyError, withCapacity } from '../lib/capacity';
 import { renderOnEngine } from '../lib/engine';
 import { pausePoint } from '../lib/fault-points';
-import { renderGenerative } from '../lib/generative';
+import { checkGenerative, renderGenerative } from '../lib/generative';
 import { getImage } from '../lib/images';
-import { mediaKey, objectExists } from '../lib/media';
+import { deleteObject, mediaKey, objectExists } from '../lib/media';
 import { allowedUpload } from '../lib/moderation';
 import { countMetric, logger } from '../lib/observability';
 import {
@@ -19,17 +19,20 @@ import {
   markItemQueued,
 } from '../lib/orders';
 import { deliveredStyles, recordOutput } from '../lib/outputs';
-import { previewRenderer, type Renderer, rendererFor } from '../lib/renderer';
+import { ENGINE_RENDERER, previewRenderer, type Renderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
 import { taskHandler } from '../lib/task';
 import type { WorkItem } from './order-prepare';
 
 /**
- * One try of a paid generative image, stored only if the quality gate (engine/quality-gate.ts) passes it; the model's
- * image is enlarged to the paid size when smaller. The try takes one of the model's requests from admission control
- * (none left: CapacityBusyError, the item waits). A failure is counted on the item: with tries left it throws
- * GenerativeQualityRetry (the pipeline's Retry runs the task again, which asks with the next seed), else it returns
- * the gate's reason. One model call per invocation, so tries never add up past the task's timeout.
+ * One try of a paid generative image: the model's image (enlarged to the paid size when smaller) is stored, then
+ * the engine's quality gate (engine/quality-gate.ts, faces included) checks it; it is delivered only if it passes.
+ * The model call takes one of the model's requests and the check one of the engine's slots from admission control
+ * (none left: CapacityBusyError, the item waits). An image stored but not checked yet (the engine was busy) is
+ * checked on the next run, never asked of the model again. A failure deletes the image and is counted on the item:
+ * with tries left it throws GenerativeQualityRetry (the pipeline's Retry runs the task again, which asks with the
+ * next seed), else it returns the item's failure: the customer's reason (a lost face has its own) and the gate's.
+ * One model call per invocation, so tries never add up past the task's timeout.
  */
 async function renderGenerativeGated(
   input: WorkItem,
@@ -37,27 +40,43 @@ async function renderGenerativeGated(
   renderer: Extract<Renderer, { kind: 'bedrock' }>,
   holder: string,
   key: string,
-): Promise<string | null> {
+): Promise<{ error: string; detail: string } | null> {
   const attempt = item.quality_tries ?? 0;
   const seed = seedFor(renderer.settings, input.image_hash, input.style, attempt);
-  const run = await withCapacity(renderer, holder, 'paid', () =>
-    renderGenerative(input.image_hash, input.style, renderer.settings, {
-      key,
-      inputSize: renderer.settings.outputSize,
-      size: PAID_LONG_SIDE,
-      enlarge: true,
-      watermark: false,
-      gate: true,
-      seed,
-    }),
+  // Not delivered (the caller checked): an object here is this item's model image awaiting its check.
+  if (!(await objectExists(key))) {
+    const run = await withCapacity(renderer, holder, 'paid', () =>
+      renderGenerative(input.image_hash, input.style, renderer.settings, {
+        key,
+        inputSize: renderer.settings.outputSize,
+        size: PAID_LONG_SIDE,
+        enlarge: true,
+        watermark: false,
+        seed,
+      }),
+    );
+    if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
+  }
+  const check = await withCapacity(ENGINE_RENDERER, holder, 'paid', () =>
+    checkGenerative(input.image_hash, input.style, key),
   );
-  if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
-  if (run.value.stored) return null;
-  const { reason } = run.value.quality;
+  if (!check.admitted) throw new CapacityBusyError(`No engine capacity to check ${input.style} now`);
+  if (check.value.ok) return null;
+  const reason = check.value.reason ?? 'The image did not pass the quality check.';
+  await deleteObject(key);
   const tries = await countQualityTry(input.order_id, input);
-  logger.warn('quality gate failed', { order_id: input.order_id, style: input.style, attempt, seed, tries, reason });
+  logger.warn('quality gate failed', {
+    order_id: input.order_id,
+    style: input.style,
+    attempt,
+    seed,
+    tries,
+    check: check.value.check,
+    reason,
+  });
   if (tries < GENERATIVE_TRIES) throw new GenerativeError(reason, GENERATIVE_ERRORS.qualityRetry);
-  return `${reason} (${GENERATIVE_TRIES} tries)`;
+  const error = check.value.check === 'faces' ? ITEM_ERRORS.faces : ITEM_ERRORS.quality;
+  return { error, detail: `${reason} (${GENERATIVE_TRIES} tries)` };
 }
 
 /**
@@ -120,8 +139,8 @@ async function run(input: WorkItem) {
       if (renderer.kind === 'bedrock') {
         const failed = await renderGenerativeGated(input, item, renderer, holder, key);
         if (failed) {
-          await finishItem(input.order_id, input, { status: 'failed', error: ITEM_ERRORS.quality, detail: failed });
-          return { quality: failed };
+          await finishItem(input.order_id, input, { status: 'failed', ...failed });
+          return { quality: failed.detail };
         }
       } else {
         const run = await withCapacity(renderer, holder, 'paid', renderEngine);

@@ -73,6 +73,7 @@ export async function startBedrockRelay(opts: {
     setRequestsPerMinute: notHere,
     setUnsubscribed: notHere,
     setBlankOutputs: notHere,
+    setFacelessOutputs: notHere,
     setAccessDenied: notHere,
     close: () =>
       new Promise<void>((resolve) => {

@@ -3,18 +3,51 @@
  * thread, so the local API keeps answering while a "model" works, as it would with a remote model.
  */
 import { parentPort } from 'node:worker_threads';
-import { renderStyle } from '../../engine/index';
+import sharp from 'sharp';
+import { type Analysis, analyzePhoto, renderStyle } from '../../engine/index';
 
 export interface RenderJob {
   id: number;
   image: Uint8Array;
   style: string;
   maxSize: number;
+  /** Tests: every face of the photo painted over with its box's mean colour (a model that lost the faces). */
+  eraseFaces?: boolean;
 }
 export type RenderResult = { id: number; ok: true; png: Uint8Array } | { id: number; ok: false; error: string };
 
+/** `png` with each face box of `analysis` (scaled to its width) filled with that box's mean colour. */
+async function eraseFaces(png: Buffer, analysis: Analysis): Promise<Buffer> {
+  const { width = 0, height = 0 } = await sharp(png).metadata();
+  const k = width / analysis.width;
+  const patches = await Promise.all(
+    analysis.faces.map(async (f) => {
+      const left = Math.max(0, Math.round(f.box[0] * k));
+      const top = Math.max(0, Math.round(f.box[1] * k));
+      const w = Math.min(width - left, Math.round(f.box[2] * k));
+      const h = Math.min(height - top, Math.round(f.box[3] * k));
+      const stats = await sharp(png)
+        .extract({ left, top, width: w, height: h })
+        .removeAlpha()
+        .toColourspace('srgb')
+        .stats();
+      const [r, g, b] = stats.channels.map((c) => Math.round(c.mean));
+      const background = { r, g: g ?? r, b: b ?? r };
+      return { input: { create: { width: w, height: h, channels: 3 as const, background } }, left, top };
+    }),
+  );
+  return sharp(png).composite(patches).png().toBuffer();
+}
+
+async function draw(job: RenderJob): Promise<Buffer> {
+  const image = Buffer.from(job.image);
+  if (!job.eraseFaces) return renderStyle(image, job.style, { maxSize: job.maxSize });
+  const analysis = await analyzePhoto(image);
+  return eraseFaces(await renderStyle(image, job.style, { maxSize: job.maxSize, analysis }), analysis);
+}
+
 parentPort?.on('message', (job: RenderJob) => {
-  renderStyle(Buffer.from(job.image), job.style, { maxSize: job.maxSize }).then(
+  draw(job).then(
     (png) => parentPort?.postMessage({ id: job.id, ok: true, png } satisfies RenderResult),
     (err: Error) => parentPort?.postMessage({ id: job.id, ok: false, error: err.message } satisfies RenderResult),
   );

@@ -18,7 +18,8 @@
  * Before the model runs, the account's checks (./gate.ts): inference-profile-only models, Marketplace subscription,
  * requests-per-minute quota.
  * The image is drawn by the engine (renderStyle, on a worker thread) in the style whose configured prompt the
- * request carries, at the input's size. Signatures are not verified.
+ * request carries, at the input's size. Signatures are not verified. Tests can make the next images blank or
+ * faceless (a model gone wrong, for the quality gate).
  */
 import * as fs from 'node:fs';
 import http from 'node:http';
@@ -89,6 +90,11 @@ export interface LocalBedrock {
   setUnsubscribed(models: readonly string[]): void;
   /** Tests: the next `n` images drawn are one flat grey (a model gone wrong), counted over every model. */
   setBlankOutputs(n: number): void;
+  /**
+   * Tests: the next `n` images drawn have every face of the photo painted over (a model that lost the person),
+   * counted over every model.
+   */
+  setFacelessOutputs(n: number): void;
   /** Replaces the list of models the account has no access to ([] = access to all). */
   setAccessDenied(models: readonly string[]): void;
   close(): Promise<void>;
@@ -209,12 +215,12 @@ function renderer() {
     return w;
   };
   return {
-    render(image: Buffer, style: string, maxSize: number): Promise<Buffer> {
+    render(image: Buffer, style: string, maxSize: number, eraseFaces: boolean): Promise<Buffer> {
       worker ??= start();
       const id = next++;
       return new Promise<Buffer>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        worker!.postMessage({ id, image, style, maxSize } satisfies RenderJob);
+        worker!.postMessage({ id, image, style, maxSize, eraseFaces } satisfies RenderJob);
       });
     },
     close: async () => {
@@ -224,11 +230,17 @@ function renderer() {
   };
 }
 
+const count = (n: number, what: string) => {
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${what} must be a whole number >= 0, not ${n}`);
+  return n;
+};
+
 export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<LocalBedrock> {
   const log = opts.log ?? (() => {});
   const engine = renderer();
   const gate = accountGate({ requestsPerMinute: opts.requestsPerMinute, unsubscribedModels: opts.unsubscribedModels });
   let blanks = 0;
+  let faceless = 0;
   const byModel = new Map<string, Map<string, string>>();
   // Keyed by the model that draws: a system inference profile reaches its foundation model, so a style configured by
   // the plain id and switched to the profile (the fix AWS's error names) is still drawn here (the gate has already
@@ -255,13 +267,16 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     const t0 = Date.now();
     const blank = blanks > 0;
     if (blank) blanks--;
+    const erase = !blank && faceless > 0;
+    if (erase) faceless--;
     const png = blank
       ? await sharp({ create: { width: req.width, height: req.height, channels: 3, background: '#7f7f7f' } })
           .png()
           .toBuffer()
-      : await engine.render(req.image, style, Math.max(req.width, req.height));
+      : await engine.render(req.image, style, Math.max(req.width, req.height), erase);
     const out = req.format === 'png' ? png : await sharp(png)[req.format]().toBuffer();
-    log(`bedrock ${modelId} ${style} ${req.width}x${req.height}${blank ? ' blank' : ''} in ${Date.now() - t0} ms`);
+    const odd = blank ? ' blank' : erase ? ' faceless' : '';
+    log(`bedrock ${modelId} ${style} ${req.width}x${req.height}${odd} in ${Date.now() - t0} ms`);
     return Buffer.from(JSON.stringify({ seeds: [req.seed], finish_reasons: [null], images: [out.toString('base64')] }));
   }
 
@@ -304,8 +319,10 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     setRequestsPerMinute: (n) => gate.setRequestsPerMinute(n),
     setUnsubscribed: (models) => gate.setUnsubscribed(models),
     setBlankOutputs: (n) => {
-      if (!Number.isInteger(n) || n < 0) throw new Error(`blank outputs must be a whole number >= 0, not ${n}`);
-      blanks = n;
+      blanks = count(n, 'blank outputs');
+    },
+    setFacelessOutputs: (n) => {
+      faceless = count(n, 'faceless outputs');
     },
     setAccessDenied: (models) => gate.setAccessDenied(models),
     close: async () => {

@@ -32,6 +32,18 @@ describe('engine request', () => {
     });
   });
 
+  test('the check operation: a photo and the image to check, both in S3', () => {
+    const output = { bucket: 'media', key: 'outputs/abc/3d.png' };
+    expect(parseEngineRequest({ op: 'check', input, output })).toEqual({
+      batch: false,
+      check: true,
+      request: { op: 'check', input, output },
+    });
+    expect(refusal({ op: 'grade', input, output })).toBe('"op" must be "check"');
+    expect(refusal({ op: 'check', input })).toMatch(/^"output" /);
+    expect(refusal({ op: 'check', input: { data: 'iVBO' }, output })).toMatch(/^"input\.bucket" /);
+  });
+
   test('each bad request is refused with the reason, naming the field', () => {
     expect(refusal('[]')).toBe('Request body must be a JSON object.');
     expect(refusal([])).toBe('Request body must be a JSON object.');

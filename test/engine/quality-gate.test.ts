@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import { renderStyle, STYLE_IDS } from '../../engine/index';
+import { analyzePhoto, closeAnalysisThread, closeStylePool, renderStyle, STYLE_IDS } from '../../engine/index';
+import { LIKENESS_THRESHOLD } from '../../engine/likeness';
 import {
   CONTRAST_FLOOR,
   checkQuality,
@@ -8,7 +9,29 @@ import {
   STRUCTURE_FLOOR,
   verdict,
 } from '../../engine/quality-gate';
-import { photo } from '../support/runtime';
+import { group } from './hard-cases';
+import { photo } from './helpers';
+
+afterAll(async () => {
+  await closeStylePool();
+  await closeAnalysisThread();
+});
+
+/** `png` with each face the photo's analysis finds painted over with its box's mean colour. */
+async function eraseFaces(png: Buffer): Promise<Buffer> {
+  const a = await analyzePhoto(png);
+  const { width = 0 } = await sharp(png).metadata();
+  const k = width / a.width;
+  const patches = await Promise.all(
+    a.faces.map(async (f) => {
+      const [left, top, w, h] = f.box.map((v) => Math.round(v * k));
+      const { channels } = await sharp(png).extract({ left, top, width: w, height: h }).stats();
+      const [r, g, b] = channels.map((c) => Math.round(c.mean));
+      return { input: { create: { width: w, height: h, channels: 3 as const, background: { r, g, b } } }, left, top };
+    }),
+  );
+  return sharp(png).composite(patches).png().toBuffer();
+}
 
 describe('quality gate', () => {
   const flat = (w: number, h: number, background: string) =>
@@ -58,7 +81,56 @@ describe('quality gate', () => {
 
   test('the verdict names the floor a failure is under', () => {
     expect(verdict({ edgeCorrelation: 0.9, contrast: 50 }).ok).toBe(true);
-    expect(verdict({ edgeCorrelation: 0.1, contrast: 50 })).toMatchObject({ ok: false });
-    expect(verdict({ edgeCorrelation: 0.9, contrast: CONTRAST_FLOOR - 1 })).toMatchObject({ ok: false });
+    expect(verdict({ edgeCorrelation: 0.1, contrast: 50 })).toMatchObject({ ok: false, check: 'structure' });
+    expect(verdict({ edgeCorrelation: 0.9, contrast: CONTRAST_FLOOR - 1 })).toMatchObject({
+      ok: false,
+      check: 'contrast',
+    });
   });
+
+  test('the face verdict: every face at or above the likeness threshold, else the worst named', () => {
+    const face = (similarity: number) => ({
+      similarity,
+      box: [0, 0, 10, 10] as [number, number, number, number],
+      renderBox: [0, 0, 40, 40] as [number, number, number, number],
+    });
+    const base = { edgeCorrelation: 0.9, contrast: 50 };
+    expect(verdict({ ...base, faces: [] }).ok).toBe(true);
+    expect(verdict({ ...base, faces: [face(LIKENESS_THRESHOLD)] }).ok).toBe(true);
+    const one = verdict({ ...base, faces: [face(0.21)] });
+    expect(one).toMatchObject({ ok: false, check: 'faces' });
+    expect(one.ok || one.reason).toBe(
+      `The face in the photo was lost or changed: not recognisable as the same person (likeness 0.21 < ${LIKENESS_THRESHOLD}).`,
+    );
+    const some = verdict({ ...base, faces: [face(0.9), face(0.42), face(0.3)] });
+    expect(some.ok || some.reason).toMatch(
+      /^2 of the 3 faces in the photo were lost or changed.*\(likeness 0\.3 < 0\.5\)/,
+    );
+    // a blank image fails as blank: its faces are not what is wrong
+    expect(verdict({ edgeCorrelation: 0, contrast: 0, faces: [face(0.1)] })).toMatchObject({ check: 'contrast' });
+  });
+
+  test('faces checked on the images: the photo itself passes, its face painted over fails; structure alone passes that', async () => {
+    const astronaut = photo('astronaut.png');
+    const big = await sharp(astronaut).resize(1024).png().toBuffer();
+    const same = await checkQuality(astronaut, big, { faces: true });
+    expect(same).toMatchObject({ ok: true, faces: [expect.objectContaining({ similarity: 1 })] });
+
+    const erased = await eraseFaces(astronaut);
+    const lost = await checkQuality(astronaut, erased, { faces: true });
+    expect(lost).toMatchObject({ ok: false, check: 'faces' });
+    expect(lost.faces![0].similarity).toBeLessThan(LIKENESS_THRESHOLD);
+    expect(lost.ok || lost.reason).toMatch(/The face in the photo was lost or changed/);
+    // without the face check the same image passes: the structure alone does not see a face go
+    expect((await checkQuality(astronaut, erased)).ok).toBe(true);
+    expect((await checkQuality(astronaut, erased)).faces).toBeUndefined();
+    // a photo without people: nothing to compare, the image passes on its structure
+    const coffee = photo('coffee.png');
+    expect(
+      await checkQuality(coffee, await renderStyle(coffee, 'comic', { maxSize: 256 }), { faces: true }),
+    ).toMatchObject({
+      ok: true,
+      faces: [],
+    });
+  }, 120_000);
 });

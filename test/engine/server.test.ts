@@ -225,6 +225,48 @@ describe('model server (SageMaker container contract)', () => {
     expect(analysisFromJson(again).faces).toHaveLength(1);
   });
 
+  it('checks an image made elsewhere against its photo, faces included (the check operation)', async () => {
+    const photo = await sharp(await smallPhoto('astronaut.png', 300))
+      .jpeg()
+      .toBuffer();
+    await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: 'c/photo.jpg', Body: photo }));
+    const put = (key: string, body: Buffer) =>
+      s3.send(new PutObjectCommand({ Bucket: 'results', Key: key, Body: body }));
+    const input = { bucket: 'uploads', key: 'c/photo.jpg' };
+    // the photo enlarged: the same person
+    await put('c/same.png', await sharp(photo).resize(900).png().toBuffer());
+    const same = await invoke({ op: 'check', input, output: { bucket: 'results', key: 'c/same.png' } });
+    expect(same).toMatchObject({ ok: true, faces: [expect.objectContaining({ similarity: expect.any(Number) })] });
+    expect(same.faces[0].similarity).toBeGreaterThanOrEqual(0.5);
+    // the face painted over: the structure is kept, the person is not; an answer, not an error
+    const analysis = await invoke({ op: 'check', input, output: { bucket: 'results', key: 'c/same.png' } });
+    const [x, y, w, h] = (analysis.faces[0].box as number[]).map(Math.round);
+    const erased = await sharp(photo)
+      .composite([{ input: { create: { width: w, height: h, channels: 3, background: '#b08070' } }, left: x, top: y }])
+      .png()
+      .toBuffer();
+    await put('c/erased.png', erased);
+    const lost = await invoke({ op: 'check', input, output: { bucket: 'results', key: 'c/erased.png' } });
+    expect(lost).toMatchObject({ ok: false, check: 'faces' });
+    expect(lost.reason).toMatch(/face in the photo was lost or changed.*\(likeness 0\.\d+ < 0\.5\)/);
+    expect(lost.edgeCorrelation).toBeGreaterThan(0.5);
+    // bad input: a 4xx ModelError with its reason, nothing checked
+    const refused = async (body: unknown) => {
+      const res = await fetch(`${server.url}/invocations`, { method: 'POST', body: JSON.stringify(body) });
+      expect(res.status).toBe(424);
+      return ((await res.json()) as { OriginalMessage: string }).OriginalMessage;
+    };
+    expect(await refused({ op: 'grade', input, output: input })).toBe('"op" must be "check"');
+    expect(await refused({ op: 'check', input })).toMatch(/^"output" /);
+    expect(await refused({ op: 'check', input, output: { bucket: 'results', key: 'c/none.png' } })).toMatch(
+      /not found/,
+    );
+    await put('c/text.png', Buffer.from('not an image'));
+    expect(await refused({ op: 'check', input, output: { bucket: 'results', key: 'c/text.png' } })).toBe(
+      'The image to check is not a readable image.',
+    );
+  });
+
   it('reports bad requests, missing objects and bad images as ModelError', async () => {
     await expect(invoke({ style: 'anime' })).rejects.toBeInstanceOf(ModelError);
     await expect(

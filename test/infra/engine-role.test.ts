@@ -27,7 +27,7 @@ describe('engine execution role', () => {
       .filter(Boolean);
   const s3 = statements.filter((st) => [st.Action].flat().some((a: string) => a.startsWith('s3:')));
 
-  test('reads uploads, writes previews and outputs, reads and writes analysis/ — nothing else in the bucket', () => {
+  test('reads uploads, writes previews, reads and writes outputs and analysis/ — nothing else in the bucket', () => {
     expect(roleId).toBeDefined();
     const can = (action: string, key: string) =>
       s3.some(
@@ -40,6 +40,9 @@ describe('engine execution role', () => {
     expect(can('s3:GetObject', 'uploads/*')).toBe(true);
     expect(can('s3:PutObject', 'previews/*')).toBe(true);
     expect(can('s3:PutObject', 'outputs/*')).toBe(true);
+    // the quality gate's check of a paid generative image stored there
+    expect(can('s3:GetObject', 'outputs/*')).toBe(true);
+    expect(can('s3:GetObject', 'previews/*')).toBe(false);
     expect(can('s3:GetObject', 'analysis/*')).toBe(true);
     expect(can('s3:PutObject', 'analysis/*')).toBe(true);
     expect(can('s3:PutObject', 'uploads/*')).toBe(false);

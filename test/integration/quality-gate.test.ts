@@ -1,14 +1,17 @@
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { PAID_LONG_SIDE } from '../../domain/image-format';
 import { ITEM_ERRORS } from '../../domain/orders';
+import { mediaKey } from '../../domain/wiring';
 import type { LocalRuntime } from '../../local/runtime';
 import { type BedrockFaults, startRuntimeBehindBedrockFaults } from '../support/bedrock';
 import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
-import { type Api, photo, uploadPhoto, waitForJob } from '../support/runtime';
+import { type Api, mediaClient, photo, uploadPhoto, waitForJob } from '../support/runtime';
 
 /**
  * The quality gate on paid generative images, through the local runtime: its Bedrock stand-in made to answer blank
- * images (runtime.bedrock.setBlankOutputs), behind the recording proxy so the seeds asked for can be read.
+ * images (runtime.bedrock.setBlankOutputs) or images with the photo's faces painted over (setFacelessOutputs),
+ * behind the recording proxy so the seeds asked for can be read. The engine checks them (its `check` operation).
  */
 describe('quality gate before delivery', () => {
   let runtime: LocalRuntime;
@@ -26,7 +29,7 @@ describe('quality gate before delivery', () => {
   afterAll(() => close?.());
 
   async function photoWithPreviews(name: string) {
-    const hash = await uploadPhoto(client, photo(name));
+    const hash = await uploadPhoto(client, photo(name), name.endsWith('.jpg') ? 'image/jpeg' : 'image/png');
     await moderate(client, [hash]);
     const job = await client.post('/api/process-thumbnail', { image_hash: hash });
     expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
@@ -72,5 +75,41 @@ describe('quality gate before delivery', () => {
     const meta = await sharp(Buffer.from(await (await fetch(image.url)).arrayBuffer())).metadata();
     // The stand-in answers at the 512-px photo's size: enlarged to the paid size.
     expect(Math.max(meta.width!, meta.height!)).toBe(PAID_LONG_SIDE);
+  });
+
+  test('a model that loses the face: asked 3 times with new seeds, not delivered, refunded with the face reason', async () => {
+    const hash = await photoWithPreviews('grace_hopper.jpg');
+    const before = faults.requests.length;
+    runtime.bedrock.setFacelessOutputs(3);
+    const generation = await buy(hash, ['3d', 'sketch'], 'faceless@example.com');
+
+    const tries = faults.requests.slice(before).filter((r) => r.style === '3d');
+    expect(tries).toHaveLength(3);
+    expect(new Set(tries.map((r) => r.body.seed)).size).toBe(3);
+    // The structure is kept (the face alone is gone), so only the face check stops it.
+    expect(generation.images.map((i) => i.styleId)).toEqual(['sketch']);
+    expect(generation.failed).toEqual([
+      expect.objectContaining({ imageHash: hash, styleId: '3d', error: ITEM_ERRORS.faces }),
+    ]);
+    expect(generation.refund).toMatchObject({ items: 1 });
+    // the failed images were deleted, none left under the key a delivered one would have
+    const s3 = mediaClient(runtime);
+    const head = s3.send(new HeadObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: mediaKey.output(hash, '3d') }));
+    await expect(head).rejects.toMatchObject({ name: 'NotFound' });
+    s3.destroy();
+  });
+
+  test('one faceless answer: asked again, and the image that keeps the face delivered', async () => {
+    const hash = await photoWithPreviews('grace_hopper.jpg');
+    const before = faults.requests.length;
+    runtime.bedrock.setFacelessOutputs(1);
+    const generation = await buy(hash, ['3d'], 'face-kept@example.com');
+
+    const tries = faults.requests.slice(before).filter((r) => r.style === '3d');
+    expect(tries).toHaveLength(2);
+    expect(tries[1].body.seed).not.toBe(tries[0].body.seed);
+    expect(generation.status).toBe('completed');
+    expect(generation.refund).toBeUndefined();
+    expect(generation.images.map((i) => i.styleId)).toEqual(['3d']);
   });
 });

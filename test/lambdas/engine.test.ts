@@ -64,6 +64,29 @@ describe('renderOnEngine', () => {
     expect(bodies).toEqual([]);
   });
 
+  test('checkOnEngine sends the check operation and returns the verdict, passed or not', async () => {
+    const output = { bucket: 'media', key: 'outputs/abc/3d.png' };
+    const face = { similarity: 0.21, box: [1, 2, 3, 4], renderBox: [4, 8, 12, 16] };
+    answer = {
+      ok: false,
+      check: 'faces',
+      reason: 'The face…',
+      edgeCorrelation: 0.8,
+      contrast: 40,
+      faces: [face],
+      ms: 9,
+    };
+    await expect(load().checkOnEngine({ input, output })).resolves.toEqual(answer);
+    expect(parseEngineRequest(bodies[0])).toEqual({
+      batch: false,
+      check: true,
+      request: { op: 'check', input, output },
+    });
+    // a verdict without its measures is not the engine's answer
+    answer = { ok: true };
+    await expect(load().checkOnEngine({ input, output })).rejects.toMatchObject({ name: ENGINE_ERRORS.unavailable });
+  });
+
   test('an answer that is not the engine response is an engine failure the pipeline retries', async () => {
     answer = { rendered: true };
     const err = await load()
