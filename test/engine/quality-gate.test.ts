@@ -9,7 +9,6 @@ import {
   STRUCTURE_FLOOR,
   verdict,
 } from '../../engine/quality-gate';
-import { group } from './hard-cases';
 import { photo } from './helpers';
 
 afterAll(async () => {
