@@ -113,10 +113,11 @@ describe('least privilege', () => {
     ]);
   });
 
-  test('the engine reads uploads/, writes previews/ and outputs/, keeps its analysis cache, and pulls only its repository', () => {
+  test('the engine reads uploads/ and outputs/ (the gate checks model images), writes previews/ and outputs/, keeps its analysis cache, and pulls only its repository', () => {
     const engineRole = main.getLogicalId(main.engine.role.node.defaultChild as never);
     expect(mediaGrants(engineRole)).toEqual([
       's3:GetObject analysis/',
+      's3:GetObject outputs/',
       's3:GetObject uploads/',
       's3:ListBucket bucket',
       's3:PutObject analysis/',
