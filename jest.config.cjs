@@ -31,7 +31,9 @@ const withSite = { globalSetup: '<rootDir>/test/support/global-setup.ts' };
 
 module.exports = {
   testTimeout: 120000,
-  maxWorkers: 2,
+  // Three: many runtime tests spend much of their time waiting (quotas, polls, retries' backoff), so a third
+  // file overlaps those waits on a two-core machine.
+  maxWorkers: 3,
   projects: [
     project('unit', ['domain', 'frontend', 'lambdas', 'scripts']),
     project('engine', ['engine']),
