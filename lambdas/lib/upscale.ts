@@ -29,9 +29,11 @@ export function upscaleInputLongSide(model: UpscaleModel, width: number, height:
   const limits = UPSCALE_MODELS[model];
   if (Math.max(width, height) / Math.min(width, height) > STABILITY_MAX_ASPECT) return null;
   const scale = Math.min(1, limits.maxSide / Math.max(width, height), Math.sqrt(limits.maxPixels / (width * height)));
-  const long = Math.floor(Math.max(width, height) * scale);
-  const short = Math.floor(Math.min(width, height) * scale);
-  return short >= limits.minSide ? long : null;
+  let long = Math.floor(Math.max(width, height) * scale);
+  // The resize rounds the short side: step down until the rounded size fits too.
+  const shortOf = (l: number) => Math.round((Math.min(width, height) * l) / Math.max(width, height));
+  while (long * shortOf(long) > limits.maxPixels) long--;
+  return shortOf(long) >= limits.minSide ? long : null;
 }
 
 /** The documented body: the image, PNG out; Conservative also needs the style's prompt (what the image shows). */
