@@ -9,7 +9,7 @@ import type { EnvConfig } from './config';
  *    model the code speaks to (Stable Image Control Structure: the only request body it writes), since Bedrock
  *    checks the call against the resolved profile and model too;
  *  - a plain foundation model id: its ARN in the Bedrock region.
- * The upscale service (`bedrockUpscaleModelId`), when set, is granted the same way (a profile or a plain id).
+ * The upscale service (`bedrockUpscaleModelId`), when set and a style is generative, is granted the same way.
  * Nothing else: a function may call exactly the models the configuration names.
  */
 export function bedrockModelArns(
@@ -32,7 +32,9 @@ export function bedrockModelArns(
     );
   };
   const ids = Object.values(config.generativeStyles).map((s) => s?.modelId);
-  for (const id of config.bedrockUpscaleModelId ? [...ids, config.bedrockUpscaleModelId] : ids) {
+  // The upscale service only enlarges generative images: with no generative style it is never called.
+  const upscale = config.bedrockUpscaleModelId && ids.length ? [config.bedrockUpscaleModelId] : [];
+  for (const id of [...ids, ...upscale]) {
     if (!id) continue;
     const ref = parseModelId(id);
     if (!ref) throw new Error(`Model id "${id}" is neither a foundation model, nor an inference profile`);
