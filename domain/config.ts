@@ -6,7 +6,14 @@
  */
 import { z } from 'zod';
 import { paymentMode } from './contract';
-import { DEFAULT_BEDROCK_REGION, DEFAULT_GENERATIVE, type GenerativeStyles, generativePreset } from './generative';
+import {
+  DEFAULT_BEDROCK_REGION,
+  DEFAULT_GENERATIVE,
+  type GenerativeStyles,
+  generativePreset,
+  UPSCALE_MODELS,
+  upscaleModelOf,
+} from './generative';
 import { DEFAULT_ORDER_DEADLINE_MINUTES } from './orders';
 import { DEFAULT_SUPPORT_EMAIL, RETENTION_DAYS } from './privacy';
 import type { StyleId } from './styles';
@@ -111,6 +118,19 @@ export const configSchema = z
      * what the account sustains without ThrottlingException (throttled calls still wait, they are only slower).
      */
     bedrockRequestsPerMinute: z.number().int(AT_LEAST_ONE).min(1, AT_LEAST_ONE).default(10),
+    /**
+     * Stability AI upscale service on Bedrock that enlarges paid generative images smaller than the paid size
+     * (docs/bedrock.md "Upscaling"): a foundation model id or its `us.` inference profile, of Fast Upscale (suggested:
+     * `us.stability.stable-fast-upscale-v1:0`, x4, the cheapest) or Conservative Upscale (keeps more detail, costs
+     * more). null (default) = the engine's upscaler (lanczos3), no extra model call.
+     */
+    bedrockUpscaleModelId: z
+      .string()
+      .refine((id) => upscaleModelOf(id) !== null, {
+        message: `must be one of ${Object.keys(UPSCALE_MODELS).join(', ')} or its inference profile (us.<id>)`,
+      })
+      .nullable()
+      .default(null),
     /**
      * Minutes a paid order has to be delivered from its payment. Items waiting for capacity (a busy evening, a throttled
      * model, a misconfigured account) wait until then; only at the deadline is an undelivered item refunded. At least

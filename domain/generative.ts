@@ -40,6 +40,22 @@ export const DEFAULT_GENERATIVE: readonly StyleId[] = ['3d', 'anime'];
 /** Stable Image Control Structure on Bedrock (docs/bedrock.md says why this model): the foundation model. */
 export const CONTROL_STRUCTURE_MODEL_ID = 'stability.stable-image-control-structure-v1:0';
 
+/**
+ * Stability AI's upscale services on Bedrock that may enlarge a paid generative image (`bedrockUpscaleModelId`,
+ * docs/bedrock.md "Upscaling"): their request body and the input sizes each accepts (Stability AI Image Services,
+ * Bedrock user guide). Fast Upscale enlarges x4 and takes at most 1 MP in; Conservative keeps details (needs a
+ * prompt) and takes up to 9.4 MP. Both answer {seeds, finish_reasons, images} like Control Structure.
+ */
+export const UPSCALE_MODELS = {
+  'stability.stable-fast-upscale-v1:0': { minSide: 32, maxSide: 1536, maxPixels: 1_048_576, prompt: false },
+  'stability.stable-conservative-upscale-v1:0': { minSide: 64, maxSide: 9_437_184, maxPixels: 9_437_184, prompt: true },
+} as const satisfies Record<string, { minSide: number; maxSide: number; maxPixels: number; prompt: boolean }>;
+export type UpscaleModel = keyof typeof UPSCALE_MODELS;
+/** The documented suggestion: cheap, x4, no prompt. */
+export const FAST_UPSCALE_MODEL_ID: UpscaleModel = 'stability.stable-fast-upscale-v1:0';
+/** Largest aspect ratio the Stability image services accept (1:2.5 to 2.5:1). */
+export const STABILITY_MAX_ASPECT = 2.5;
+
 /** The Bedrock region the presets are written for (lib/config.ts's default `bedrockRegion`). */
 export const DEFAULT_BEDROCK_REGION = 'us-west-2';
 
@@ -174,4 +190,12 @@ export function validateGenerativeStyles(
     };
   }
   return out as GenerativeStyles;
+}
+
+/** The upscale service a configured id (foundation model, or its cross-Region profile) calls; null for any other. */
+export function upscaleModelOf(id: string): UpscaleModel | null {
+  const ref = parseModelId(id);
+  const model =
+    ref?.kind === 'inference-profile' ? ref.foundationModel : ref?.kind === 'foundation-model' ? ref.modelId : null;
+  return model && model in UPSCALE_MODELS ? (model as UpscaleModel) : null;
 }

@@ -51,6 +51,8 @@ export const ENV = {
   /** Admission control (lambdas/lib/capacity.ts): requests per minute per Bedrock model, engine concurrency. */
   bedrockRequestsPerMinute: 'BEDROCK_REQUESTS_PER_MINUTE',
   engineMaxConcurrency: 'ENGINE_MAX_CONCURRENCY',
+  /** Bedrock upscale service for paid generative images (domain/config.ts); empty = the engine's upscaler. */
+  bedrockUpscaleModelId: 'BEDROCK_UPSCALE_MODEL_ID',
   /** Minutes a paid order has from its payment (domain/orders.ts orderTimeline). */
   orderDeadlineMinutes: 'ORDER_DEADLINE_MINUTES',
   /**
@@ -162,6 +164,8 @@ export const METRICS = {
   modelErrors: 'ModelErrors',
   /** Generative model calls refused for the account's configuration (access, subscription, model id): alarmed at once. */
   modelMisconfigured: 'ModelMisconfigured',
+  /** Paid images the Bedrock upscale service could not enlarge (misconfigured, refused, unavailable): lanczos3 did. */
+  upscaleFallbacks: 'UpscaleFallbacks',
   /** Paid images checked by the quality gate (engine/quality-gate.ts), and those it failed: alarmed on the rate. */
   qualityChecks: 'QualityChecks',
   qualityFailures: 'QualityFailures',

@@ -9,10 +9,12 @@ import type { EnvConfig } from './config';
  *    model the code speaks to (Stable Image Control Structure: the only request body it writes), since Bedrock
  *    checks the call against the resolved profile and model too;
  *  - a plain foundation model id: its ARN in the Bedrock region.
+ * The upscale service (`bedrockUpscaleModelId`), when set and a style is generative, is granted the same way.
  * Nothing else: a function may call exactly the models the configuration names.
  */
 export function bedrockModelArns(
-  config: Pick<EnvConfig, 'generativeStyles' | 'bedrockRegion' | 'bedrockProfileRegions'>,
+  config: Pick<EnvConfig, 'generativeStyles' | 'bedrockRegion' | 'bedrockProfileRegions'> &
+    Partial<Pick<EnvConfig, 'bedrockUpscaleModelId'>>,
   account: string,
   partition = 'aws',
 ): string[] {
@@ -29,10 +31,13 @@ export function bedrockModelArns(
       `arn:${partition}:bedrock:${config.bedrockRegion}:${account}:inference-profile/${geography}.${foundationModel}`,
     );
   };
-  for (const s of Object.values(config.generativeStyles)) {
-    if (!s) continue;
-    const ref = parseModelId(s.modelId);
-    if (!ref) throw new Error(`Model id "${s.modelId}" is neither a foundation model, nor an inference profile`);
+  const ids = Object.values(config.generativeStyles).map((s) => s?.modelId);
+  // The upscale service only enlarges generative images: with no generative style it is never called.
+  const upscale = config.bedrockUpscaleModelId && ids.length ? [config.bedrockUpscaleModelId] : [];
+  for (const id of [...ids, ...upscale]) {
+    if (!id) continue;
+    const ref = parseModelId(id);
+    if (!ref) throw new Error(`Model id "${id}" is neither a foundation model, nor an inference profile`);
     if (ref.kind === 'foundation-model')
       arns.add(`arn:${partition}:bedrock:${config.bedrockRegion}::foundation-model/${ref.modelId}`);
     else if (ref.kind === 'inference-profile') profileArns(ref.geography, ref.foundationModel);

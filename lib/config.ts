@@ -50,6 +50,7 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
     'engineMaxConcurrency',
     'engineProvisionedConcurrency',
     'bedrockRequestsPerMinute',
+    'bedrockUpscaleModelId',
     'orderDeadlineMinutes',
   ];
   for (const key of overridable) {

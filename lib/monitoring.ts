@@ -218,7 +218,13 @@ export class Monitoring extends Construct {
       new cloudwatch.GraphWidget({
         title: 'Errors',
         left: [
-          ...sums(METRICS.engineErrors, METRICS.modelErrors, METRICS.modelMisconfigured, METRICS.reconcilerRepairs),
+          ...sums(
+            METRICS.engineErrors,
+            METRICS.modelErrors,
+            METRICS.modelMisconfigured,
+            METRICS.upscaleFallbacks,
+            METRICS.reconcilerRepairs,
+          ),
           app(METRICS.serverErrors, 'Sum', { route: WEBHOOK_ROUTE }),
         ],
         right: [sagemaker('Invocation5XXErrors', 'Sum'), sagemaker('Invocation4XXErrors', 'Sum')],

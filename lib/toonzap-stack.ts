@@ -93,6 +93,7 @@ export class ToonZapStack extends Stack {
       [ENV.generativePreviewsPerDay]: String(config.generativePreviewsPerDay),
       [ENV.bedrockRequestsPerMinute]: String(config.bedrockRequestsPerMinute),
       [ENV.engineMaxConcurrency]: String(config.engineMaxConcurrency),
+      [ENV.bedrockUpscaleModelId]: config.bedrockUpscaleModelId ?? '',
       [ENV.orderDeadlineMinutes]: String(config.orderDeadlineMinutes),
       // Links in e-mails and Checkout redirects. The distribution is made last (it fronts the API), hence Lazy;
       // functions may depend on it, the distribution depends only on the HTTP API, so there is no cycle.

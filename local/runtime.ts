@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
+import { configValueFromText } from '../domain/config';
 import type { PaymentMode } from '../domain/contract';
 import type { GenerativeStyles } from '../domain/generative';
 import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
@@ -89,6 +90,8 @@ export interface LocalRuntimeOptions {
   bedrockRequestsPerMinute?: number;
   /** Models the local Bedrock's account is not subscribed to (AccessDeniedException); default none. */
   bedrockUnsubscribedModels?: string[];
+  /** The app's Bedrock upscale service (domain/config.ts bedrockUpscaleModelId); default the template's (none). */
+  bedrockUpscaleModelId?: string;
   /** Concurrent invocations the local engine endpoint serves (ThrottlingException beyond); default the template's. */
   engineMaxConcurrency?: number;
   /**
@@ -116,6 +119,8 @@ export interface LocalControls {
     setFacelessOutputs(n: number): void;
     /** Models the account has no access to (AccessDeniedException); default none. */
     setAccessDenied(models: readonly string[]): void;
+    /** Upscale service calls the stand-in answered, per model id as called. */
+    upscaleCalls(): Record<string, number>;
   };
   engine: {
     setMaxConcurrency(n: number): void;
@@ -268,6 +273,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     if (opts.bedrockRequestsPerMinute !== undefined)
       env[ENV.bedrockRequestsPerMinute] = String(opts.bedrockRequestsPerMinute);
     if (opts.engineMaxConcurrency !== undefined) env[ENV.engineMaxConcurrency] = String(opts.engineMaxConcurrency);
+    if (opts.bedrockUpscaleModelId !== undefined)
+      env[ENV.bedrockUpscaleModelId] = configValueFromText('bedrockUpscaleModelId', opts.bedrockUpscaleModelId) ?? '';
     // Links in e-mails and Checkout redirects lead back to this app, not to the template's CloudFront domain.
     env.SITE_URL = url;
     // The engine draws the generative styles here: the browser says so on their tiles and image pages.
@@ -347,6 +354,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
         setBlankOutputs: bedrock.setBlankOutputs,
         setFacelessOutputs: bedrock.setFacelessOutputs,
         setAccessDenied: bedrock.setAccessDenied,
+        upscaleCalls: bedrock.upscaleCalls,
       },
       engine: { setMaxConcurrency: endpoint.setMaxConcurrency, throttled: endpoint.throttled },
       model,

@@ -95,16 +95,24 @@ export function classifyModelError(name: string, message: string): GenerativeErr
 }
 
 /** Calls the model and returns the image bytes it made (PNG or JPEG, checked), or throws a GenerativeError. */
-export async function invokeControlStructure(s: GenerativeStyleSettings, image: Buffer, seed: number): Promise<Buffer> {
+export function invokeControlStructure(s: GenerativeStyleSettings, image: Buffer, seed: number): Promise<Buffer> {
+  return invokeImageModel(s.modelId, controlStructureBody(s, image, seed));
+}
+
+/**
+ * One InvokeModel call of a Stability AI image model (any of its image services answers {seeds, finish_reasons,
+ * images}): the image bytes, or a GenerativeError named by classifyModelError.
+ */
+export async function invokeImageModel(modelId: string, body: object): Promise<Buffer> {
   let raw: Uint8Array;
   try {
     const res = await timed(METRICS.modelLatency, METRICS.modelErrors, () =>
       bedrock(settings.bedrockRegion).send(
         new InvokeModelCommand({
-          modelId: s.modelId,
+          modelId,
           contentType: 'application/json',
           accept: 'application/json',
-          body: new TextEncoder().encode(JSON.stringify(controlStructureBody(s, image, seed))),
+          body: new TextEncoder().encode(JSON.stringify(body)),
         }),
       ),
     );
@@ -115,7 +123,7 @@ export async function invokeControlStructure(s: GenerativeStyleSettings, image: 
     if (kind === GENERATIVE_ERRORS.misconfigured) {
       // The operator must act (docs/bedrock.md): alarmed at once; the item waits and the photo is not blamed.
       countMetric(METRICS.modelMisconfigured);
-      logger.error('generative model misconfigured', { model_id: s.modelId, error_name: name, detail: message });
+      logger.error('generative model misconfigured', { model_id: modelId, error_name: name, detail: message });
     }
     throw new GenerativeError(`${name}: ${message}`, kind);
   }

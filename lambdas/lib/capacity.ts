@@ -146,15 +146,21 @@ export async function withCapacity<T>(
   priority: Priority,
   render: () => Promise<T>,
 ): Promise<{ admitted: true; value: T } | { admitted: false }> {
-  if (renderer.kind === 'bedrock') {
-    const model = renderer.settings.modelId;
-    if (!(await takeModelRequest(model, settings.bedrockRequestsPerMinute, priority))) return { admitted: false };
-    return { admitted: true, value: await render() };
-  }
+  if (renderer.kind === 'bedrock') return withModelRequest(renderer.settings.modelId, priority, render);
   if (!(await acquireSlot(ENGINE, holder, settings.engineMaxConcurrency, priority))) return { admitted: false };
   try {
     return { admitted: true, value: await render() };
   } finally {
     await releaseSlot(ENGINE, holder);
   }
+}
+
+/** Runs `call` once one of `model`'s requests this minute is taken (bedrockRequestsPerMinute); none left: not admitted. */
+export async function withModelRequest<T>(
+  model: string,
+  priority: Priority,
+  call: () => Promise<T>,
+): Promise<{ admitted: true; value: T } | { admitted: false }> {
+  if (!(await takeModelRequest(model, settings.bedrockRequestsPerMinute, priority))) return { admitted: false };
+  return { admitted: true, value: await call() };
 }

@@ -16,14 +16,12 @@ export interface GenerativeOptions {
   watermark: boolean;
   /** The seed asked of the model (bedrock.ts seedFor, or a new one for a retry). */
   seed: number;
-  /** Paid images: a smaller model image is enlarged (sharp lanczos3, as the engine's paid renders) to `size`. */
-  enlarge?: boolean;
 }
 
 /**
  * A generative render of one (photo, style): the stored photo shrunk to `inputSize` (never enlarged), sent to the
- * model, its answer brought to the engine's output rules (PNG, no metadata, long side `size` at most, or exactly
- * when `enlarge`; watermark for previews) and stored under `key`. Returns the stored image's size. A paid image is
+ * model, its answer brought to the engine's output rules (PNG, no metadata, long side `size` at most; a paid
+ * one smaller is enlarged afterwards: lambdas/lib/upscale.ts; watermark for previews) and stored under `key`. Returns the stored image's size. A paid image is
  * delivered only once the quality gate has passed it (checkGenerative).
  */
 export async function renderGenerative(
@@ -38,7 +36,7 @@ export async function renderGenerative(
   const result = await invokeControlStructure(s, input.png, opts.seed);
   let out: Awaited<ReturnType<typeof normaliseImage>>;
   try {
-    out = await normaliseImage(result, { maxSize: opts.size, watermark: opts.watermark, enlarge: opts.enlarge });
+    out = await normaliseImage(result, { maxSize: opts.size, watermark: opts.watermark });
   } catch (err) {
     // Bytes that look like an image but do not decode: the model misbehaved, which may pass.
     if (err instanceof ImageInputError)

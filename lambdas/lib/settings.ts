@@ -39,6 +39,7 @@ const CONFIGURED = [
   'generativePreviewsPerDay',
   'bedrockRequestsPerMinute',
   'engineMaxConcurrency',
+  'bedrockUpscaleModelId',
   'orderDeadlineMinutes',
 ] as const satisfies readonly (ConfigKey & keyof typeof ENV)[];
 

@@ -22,11 +22,12 @@ import { deliveredStyles, recordOutput } from '../lib/outputs';
 import { ENGINE_RENDERER, previewRenderer, type Renderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
 import { taskHandler } from '../lib/task';
+import { enlargeStored } from '../lib/upscale';
 import type { WorkItem } from './order-prepare';
 
 /**
- * One try of a paid generative image: the model's image (enlarged to the paid size when smaller) is stored, then
- * the engine's quality gate (engine/quality-gate.ts, faces included) checks it; it is delivered only if it passes.
+ * One try of a paid generative image: the model's image is stored, enlarged to the paid size when smaller
+ * (lambdas/lib/upscale.ts: the Bedrock upscale service if set, else lanczos3), then the engine's quality gate (engine/quality-gate.ts, faces included) checks it; it is delivered only if it passes.
  * The model call takes one of the model's requests and the check one of the engine's slots from admission control
  * (none left: CapacityBusyError, the item waits). An image stored but not checked yet (the engine was busy) is
  * checked on the next run, never asked of the model again. A failure deletes the image and is counted on the item:
@@ -50,13 +51,14 @@ async function renderGenerativeGated(
         key,
         inputSize: renderer.settings.outputSize,
         size: PAID_LONG_SIDE,
-        enlarge: true,
         watermark: false,
         seed,
       }),
     );
     if (!run.admitted) throw new CapacityBusyError(`No ${renderer.id} capacity for ${input.style} now`);
   }
+  // A smaller model image is enlarged before the check (no-op once it is full size): the gate sees what is delivered.
+  await enlargeStored(key, input.style, renderer.settings);
   const check = await withCapacity(ENGINE_RENDERER, holder, 'paid', () =>
     checkGenerative(input.image_hash, input.style, key),
   );

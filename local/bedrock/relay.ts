@@ -75,6 +75,7 @@ export async function startBedrockRelay(opts: {
     setBlankOutputs: notHere,
     setFacelessOutputs: notHere,
     setAccessDenied: notHere,
+    upscaleCalls: notHere,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -15,6 +15,7 @@
  *   200     : {"seeds": [n], "finish_reasons": [null], "images": ["<base64>"]}   (Content-Type: application/json)
  *   error   : 4xx/5xx, header x-amzn-errortype: <Name>:<namespace> as AWS sends it, body {"message": "..."}; the SDK
  *             resolves <Name> to its exception class (ValidationException 400, AccessDeniedException 403, ...).
+ * Stability's upscale services (Fast, Conservative) are answered by ./upscale.ts (x4 by lanczos3, a stand-in).
  * Before the model runs, the account's checks (./gate.ts): inference-profile-only models, Marketplace subscription,
  * requests-per-minute quota.
  * The image is drawn by the engine (renderStyle, on a worker thread) in the style whose configured prompt the
@@ -27,10 +28,11 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
-import { type GenerativeStyles, parseModelId } from '../../domain/generative';
+import { type GenerativeStyles, parseModelId, upscaleModelOf } from '../../domain/generative';
 import { sniffFormat } from '../../engine/image-io';
 import { accountGate, BedrockError } from './gate';
 import type { RenderJob, RenderResult } from './render-worker';
+import { parseUpscale, upscaleImage } from './upscale';
 
 /** Documented limits of the Stability AI image services on Bedrock. */
 export const LIMITS = {
@@ -97,6 +99,8 @@ export interface LocalBedrock {
   setFacelessOutputs(n: number): void;
   /** Replaces the list of models the account has no access to ([] = access to all). */
   setAccessDenied(models: readonly string[]): void;
+  /** Upscale service calls answered so far (./upscale.ts), per model id as called. */
+  upscaleCalls(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -256,8 +260,18 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     byModel.get(model)!.set(s.prompt, style);
   }
 
+  const upscales: Record<string, number> = {};
   async function invoke(modelId: string, body: Buffer): Promise<Buffer> {
     gate.admit(modelId);
+    // Stability's upscale services exist in every account (behind the same gate), configured or not.
+    const upscaleModel = upscaleModelOf(modelId);
+    if (upscaleModel) {
+      const req = await parseUpscale(upscaleModel, body);
+      const out = await upscaleImage(req);
+      upscales[modelId] = (upscales[modelId] ?? 0) + 1;
+      log(`bedrock ${modelId} upscale ${req.width}x${req.height} x4`);
+      return Buffer.from(JSON.stringify({ seeds: [0], finish_reasons: [null], images: [out.toString('base64')] }));
+    }
     const prompts = byModel.get(modelOf(modelId));
     if (!prompts)
       throw invalid(`The provided model identifier is invalid: ${modelId} is not a configured generative model here`);
@@ -325,6 +339,7 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
       faceless = count(n, 'faceless outputs');
     },
     setAccessDenied: (models) => gate.setAccessDenied(models),
+    upscaleCalls: () => ({ ...upscales }),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();

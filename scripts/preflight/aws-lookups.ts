@@ -72,13 +72,18 @@ async function notFoundAsNull<T>(answer: Promise<T>): Promise<T | null> {
   }
 }
 
-/** The distinct model ids the configured generative styles call, with the styles using each. */
+/**
+ * The distinct model ids the app calls, with what uses each: the generative styles, and the upscale service
+ * (`bedrockUpscaleModelId`, named "upscale") when set, so its access, profile and quota are checked as theirs.
+ */
 export function configuredModels(ctx: PreflightContext): Map<string, string[]> {
   const models = new Map<string, string[]>();
-  for (const [style, s] of Object.entries(ctx.config.generativeStyles)) {
-    if (!s) continue;
-    models.set(s.modelId, [...(models.get(s.modelId) ?? []), style]);
-  }
+  const uses: [string, string | undefined][] = Object.entries(ctx.config.generativeStyles).map(([style, s]) => [
+    style,
+    s?.modelId,
+  ]);
+  if (ctx.config.bedrockUpscaleModelId && uses.length) uses.push(['upscale', ctx.config.bedrockUpscaleModelId]);
+  for (const [use, modelId] of uses) if (modelId) models.set(modelId, [...(models.get(modelId) ?? []), use]);
   return models;
 }
 

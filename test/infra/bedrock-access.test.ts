@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
+import { CONTROL_STRUCTURE_MODEL_ID, FAST_UPSCALE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
 import { ENTRY_METADATA_KEY } from '../../domain/wiring';
 import { ENVIRONMENTS, type EnvConfig, resolveConfig } from '../../lib/config';
 import { ToonZapStack } from '../../lib/toonzap-stack';
@@ -124,6 +124,31 @@ describe('Bedrock access', () => {
     ).toEqual([`arn:aws:bedrock:us-west-2::foundation-model/${plain}`]);
     for (const bad of ['arn:aws:bedrock:us-west-2:123:application-inference-profile/x', 'us.', 'no spaces allowed'])
       expect(() => config({ generativeSettings: JSON.stringify({ '3d': { modelId: bad } }) })).toThrow(/modelId/);
+  });
+
+  test('the upscale service: its profile and foundation-model ARNs are granted only when set, and reach the handler', () => {
+    const styleArns = grantOf({});
+    expect(styleArns.some((a) => a.includes('upscale'))).toBe(false);
+    const id = `us.${FAST_UPSCALE_MODEL_ID}`;
+    const t = synth(config({ bedrockUpscaleModelId: id }));
+    const granted = bedrockStatements(t, 'lambdas/tasks/generate-item.ts')[0].resources.sort();
+    expect(granted).toEqual(
+      [
+        ...styleArns,
+        `arn:aws:bedrock:us-east-1::foundation-model/${FAST_UPSCALE_MODEL_ID}`,
+        `arn:aws:bedrock:us-east-2::foundation-model/${FAST_UPSCALE_MODEL_ID}`,
+        `arn:aws:bedrock:us-west-2:123456789012:inference-profile/${id}`,
+        `arn:aws:bedrock:us-west-2::foundation-model/${FAST_UPSCALE_MODEL_ID}`,
+      ].sort(),
+    );
+    const fn = Object.values(t.Resources as Record<string, Json>).find(
+      (r) => r.Metadata?.[ENTRY_METADATA_KEY] === 'lambdas/tasks/generate-item.ts',
+    );
+    expect(fn.Properties.Environment.Variables.BEDROCK_UPSCALE_MODEL_ID).toBe(id);
+    // Only the upscale services' ids are accepted.
+    expect(() => config({ bedrockUpscaleModelId: `us.${CONTROL_STRUCTURE_MODEL_ID}` })).toThrow(
+      /bedrockUpscaleModelId/,
+    );
   });
 
   test('no generative style: no Bedrock permission anywhere; settings reach the handlers', () => {

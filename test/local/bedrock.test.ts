@@ -7,10 +7,11 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import sharp from 'sharp';
-import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
+import { CONTROL_STRUCTURE_MODEL_ID, FAST_UPSCALE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
 import { GENERATIVE_ERRORS, METRICS } from '../../domain/wiring';
 import { controlStructureBody, GenerativeError, invokeControlStructure, readResult } from '../../lambdas/lib/bedrock';
 import { metrics } from '../../lambdas/lib/observability';
+import { upscaleBody } from '../../lambdas/lib/upscale';
 import { accountGate } from '../../local/bedrock/gate';
 import { type LocalBedrock, startLocalBedrock } from '../../local/bedrock/server';
 import { bedrockRpmFromEnv } from '../../local/runtime';
@@ -99,6 +100,26 @@ describe('local Bedrock runtime', () => {
     // An unknown model id is refused too; the same body to the configured model passes.
     await expect(invoke(good, 'stability.unknown-v1:0')).rejects.toBeInstanceOf(ValidationException);
     await expect(invoke(good)).resolves.toBeDefined();
+  });
+
+  test('the upscale services: the documented body answered x4 by lanczos3; outside the body or limits refused', async () => {
+    const fast = `us.${FAST_UPSCALE_MODEL_ID}`;
+    const image = await small(300, 200);
+    const res = await invoke(upscaleBody(FAST_UPSCALE_MODEL_ID, image, styles.anime), fast);
+    const meta = await sharp(readResult(res.body)).metadata();
+    expect([meta.width, meta.height]).toEqual([1200, 800]);
+    expect(bedrock.upscaleCalls()[fast]).toBe(1);
+    const conservative = 'stability.stable-conservative-upscale-v1:0';
+    await invoke(upscaleBody(conservative, image, styles.anime), conservative);
+    expect(bedrock.upscaleCalls()[conservative]).toBe(1);
+    for (const [body, model] of [
+      [{ image: image.toString('base64'), prompt: 'x' }, fast], // Fast Upscale takes no prompt
+      [{ image: image.toString('base64') }, conservative], // Conservative needs one
+      [{ image: (await small(1100, 1000)).toString('base64') }, fast], // over 1 MP
+      [{ image: (await small(600, 200)).toString('base64') }, fast], // 3:1
+    ] as const)
+      await expect(invoke(body, model)).rejects.toBeInstanceOf(ValidationException);
+    expect(bedrock.upscaleCalls()[fast]).toBe(1);
   });
 
   test('the handler side reads a filtered answer as a refusal and an inference error as retryable', () => {

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-bedrock';
 import { GetRoleCommand, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
 import { ListAWSDefaultServiceQuotasCommand, ListServiceQuotasCommand } from '@aws-sdk/client-service-quotas';
+import { FAST_UPSCALE_MODEL_ID } from '../../../domain/generative';
 import { MARKETPLACE_SUBSCRIBE_ACTIONS } from '../../../lib/bedrock-access';
 import type { EnvConfig } from '../../../lib/config';
 import { bedrockModels } from '../../../scripts/preflight/checks/bedrock-models';
@@ -118,6 +119,35 @@ describe('model access and the Marketplace subscription', () => {
     availability('AVAILABLE');
     const f = only(await modelAccess.run(ctx(prodConfig(PROFILE))));
     expect(f).toMatchObject({ status: 'pass', title: `Model access ${FM}` });
+  });
+
+  it('checks the upscale service too when bedrockUpscaleModelId is set', async () => {
+    bedrockWithProfile();
+    availability('AVAILABLE');
+    const upscale = `us.${FAST_UPSCALE_MODEL_ID}`;
+    bedrock.on(GetInferenceProfileCommand, { inferenceProfileIdentifier: upscale }).resolves({
+      inferenceProfileId: upscale,
+      status: 'ACTIVE',
+      models: [{ modelArn: `arn:aws:bedrock:us-west-2::foundation-model/${FAST_UPSCALE_MODEL_ID}` }],
+    });
+    bedrock.on(GetFoundationModelCommand, { modelIdentifier: FAST_UPSCALE_MODEL_ID }).resolves({
+      modelDetails: { modelId: FAST_UPSCALE_MODEL_ID, modelArn: 'x', providerName: 'Stability AI' },
+    });
+    bedrock.on(GetFoundationModelAvailabilityCommand, { modelId: FAST_UPSCALE_MODEL_ID }).resolves({
+      modelId: FAST_UPSCALE_MODEL_ID,
+      agreementAvailability: { status: 'ERROR', errorMessage: 'no payment method' },
+      authorizationStatus: 'AUTHORIZED',
+      entitlementAvailability: 'NOT_AVAILABLE',
+      regionAvailability: 'AVAILABLE',
+    });
+    simulate('allowed');
+    const findings = await modelAccess.run(ctx(prodConfig(PROFILE, { bedrockUpscaleModelId: upscale })));
+    expect(findings.map((f) => [f.title, f.status])).toEqual([
+      [`Model access ${FM}`, 'pass'],
+      [`Model access ${FAST_UPSCALE_MODEL_ID}`, 'fail'],
+    ]);
+    // Without the setting, only the style's model.
+    expect(await modelAccess.run(ctx(prodConfig(PROFILE)))).toHaveLength(1);
   });
 
   it('warns of a model not subscribed yet (the first call subscribes) and tells a caller who may subscribe how', async () => {
