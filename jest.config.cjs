@@ -30,7 +30,8 @@ const project = (displayName, roots, extra = {}) => ({
 const withSite = { globalSetup: '<rootDir>/test/support/global-setup.ts' };
 
 module.exports = {
-  testTimeout: 120000,
+  // A safety net, not a measure: runtime tests wait on whole orders on a loaded machine.
+  testTimeout: 240000,
   // Three: many runtime tests spend much of their time waiting (quotas, polls, retries' backoff), so a third
   // file overlaps those waits on a two-core machine.
   maxWorkers: 3,

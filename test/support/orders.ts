@@ -107,12 +107,15 @@ export async function orderExecutions(runtime: LocalRuntime, name: string) {
   }
 }
 
-/** Polls GET /api/generation/{id} until `done` says so. */
+/**
+ * Polls GET /api/generation/{id} until `done` says so. The default wait is generous: paid renders keep faces
+ * (FaceRes calls) and a loaded two-core CI machine runs three test files at once.
+ */
 export async function waitForGeneration(
   client: Api,
   id: string,
   done: (g: Generation) => boolean = isFinal,
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
 ): Promise<Generation> {
   const until = Date.now() + timeoutMs;
   let last: Generation | undefined;
