@@ -112,6 +112,13 @@ function lambdaTask(
     jitterStrategy: sfn.JitterType.FULL,
     maxAttempts: LAMBDA_RETRY.maxAttempts,
   });
+  task.addRetry({
+    errors: [...LAMBDA_TIMEOUT_ERRORS],
+    interval: Duration.seconds(TIMEOUT_RETRY.intervalSeconds),
+    backoffRate: TIMEOUT_RETRY.backoffRate,
+    jitterStrategy: sfn.JitterType.FULL,
+    maxAttempts: TIMEOUT_RETRY.maxAttempts,
+  });
   return task;
 }
 
@@ -127,6 +134,15 @@ export const LAMBDA_SERVICE_ERRORS = [
 ] as const;
 /** 2 s doubling to at most 60 s, full jitter so throttled tasks do not return together: about 6 minutes in all. */
 export const LAMBDA_RETRY = { intervalSeconds: 2, backoffRate: 2, maxDelaySeconds: 60, maxAttempts: 12 };
+
+/**
+ * A run that did not finish in time: the function's own timeout (Lambda reports `Sandbox.Timedout`) or the state's
+ * (`States.Timeout`). A slow dependency or a busy minute, not a verdict on the order: every task is idempotent, so it
+ * runs again before its Catch gives the item up (for a paid image that would be a refund).
+ */
+export const LAMBDA_TIMEOUT_ERRORS = ['Sandbox.Timedout', 'States.Timeout'] as const;
+/** Two more runs, 5 s then about 10 s later (full jitter). */
+export const TIMEOUT_RETRY = { intervalSeconds: 5, backoffRate: 2, maxAttempts: 2 };
 
 /** What a previews job waits out with jittered retries rather than failing: no capacity, a throttled engine. */
 const PREVIEW_WAITS = [CAPACITY_BUSY, ENGINE_ERRORS.throttled] as const;

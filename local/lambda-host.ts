@@ -56,7 +56,12 @@ export class LambdaHost {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new LambdaTimeout(`${fn.logicalId} timed out after ${fn.timeoutSeconds} s`)),
+        () =>
+          reject(
+            new LambdaTimeout(
+              `RequestId: ${context.awsRequestId} Error: Task timed out after ${fn.timeoutSeconds.toFixed(2)} seconds (${fn.logicalId})`,
+            ),
+          ),
         fn.timeoutSeconds * 1000,
       );
     });
@@ -72,6 +77,7 @@ export class LambdaHost {
   }
 }
 
+/** What Lambda reports to Step Functions when a function runs past its timeout. */
 export class LambdaTimeout extends Error {
-  override name = 'States.Timeout';
+  override name = 'Sandbox.Timedout';
 }
