@@ -9,11 +9,10 @@ import type { GenerativeStyles } from '../domain/generative';
 import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
 import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../domain/security-headers';
 import { ENV } from '../domain/wiring';
-import { warmAnalysisThread, warmStylePool } from '../engine';
-import { startModelServer } from '../engine/server';
 import { startBedrockRelay } from './bedrock/relay';
 import { startLocalBedrock } from './bedrock/server';
 import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, startSes } from './emulators';
+import { type EngineContainer, startEngineContainer } from './engine-container';
 import { startEngineEndpoint } from './engine-endpoint';
 import { createGateway } from './gateway';
 import { LambdaHost } from './lambda-host';
@@ -198,17 +197,12 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     started.push(dynamo, s3, ses);
     // The engine's model server plays the SageMaker endpoint; the nsfwjs model plays Rekognition.
     const [engine, moderation] = await Promise.all([
-      // Given an S3 client rather than one built from process.env, which still holds the previous run's
-      // endpoints when a runtime is restarted in the same process (tests).
-      startModelServer({
-        port: 0,
+      // Given the local S3 rather than process.env's endpoints, which still hold the previous run's when a runtime
+      // is restarted in the same process (tests).
+      startEngineContainer({
         host: LOCAL_HOST,
-        s3: new S3Client({
-          endpoint: s3.url,
-          region: LOCAL_REGION,
-          credentials: S3RVER_CREDENTIALS,
-          forcePathStyle: true,
-        }),
+        s3: { endpoint: s3.url, region: LOCAL_REGION, credentials: S3RVER_CREDENTIALS },
+        log,
       }),
       startLocalRekognition({
         port: 0,
@@ -337,7 +331,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     );
     // The template's schedules (the reconciler): once now, to repair what a crash left, then at their rate.
     const schedules = startSchedules({ schedules: model.schedules, lambdas, log });
-    const warming = opts.warm ? warmUp(lambdas, log) : Promise.resolve();
+    const warming = opts.warm ? warmUp(lambdas, engine, log) : Promise.resolve();
     log(`ToonZap is running on ${url}`);
     log(`Mail viewer (e-mails the app sends): ${ses.url}`);
 
@@ -385,11 +379,11 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
  * Rekognition stand-in's model, the engine's threads and models. In the background after start; never fails the
  * runtime (a part that cannot warm loads on first use, as before).
  */
-async function warmUp(lambdas: LambdaHost, log: (msg: string) => void): Promise<void> {
-  // After "running" is printed: the style pool's JIT warm-up holds this thread for a moment.
+async function warmUp(lambdas: LambdaHost, engine: EngineContainer, log: (msg: string) => void): Promise<void> {
+  // After "running" is printed.
   await new Promise<void>((resolve) => setImmediate(resolve));
   const t0 = performance.now();
-  const parts = await Promise.allSettled([warmStylePool(), warmAnalysisThread(), loadNsfwModel(), lambdas.preload()]);
+  const parts = await Promise.allSettled([engine.warm(), loadNsfwModel(), lambdas.preload()]);
   const failed = parts.filter((p) => p.status === 'rejected') as PromiseRejectedResult[];
   for (const f of failed) log(`Warm-up: ${(f.reason as Error).message ?? f.reason} (loads on first use instead)`);
   log(`Warm: engine, moderation model and functions loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

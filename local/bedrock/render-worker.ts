@@ -2,6 +2,7 @@
  * Worker thread of the local Bedrock stand-in: draws one image with the engine (renderStyle) off the runtime's main
  * thread, so the local API keeps answering while a "model" works, as it would with a remote model.
  */
+import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import sharp from 'sharp';
 import { type Analysis, analyzePhoto, renderStyle } from '../../engine/index';
@@ -39,11 +40,27 @@ async function eraseFaces(png: Buffer, analysis: Analysis): Promise<Buffer> {
   return sharp(png).composite(patches).png().toBuffer();
 }
 
+/** Analyses of the last few photos: a model is asked for a photo's previews and then its paid images. */
+const analyses = new Map<string, Promise<Analysis>>();
+const KEEP_ANALYSES = 8;
+
+function analysisOf(image: Buffer): Promise<Analysis> {
+  const key = createHash('sha256').update(image).digest('hex');
+  let a = analyses.get(key);
+  if (a)
+    analyses.delete(key); // re-inserted below: most recently used last
+  else a = analyzePhoto(image);
+  analyses.set(key, a);
+  a.catch(() => analyses.delete(key));
+  if (analyses.size > KEEP_ANALYSES) analyses.delete(analyses.keys().next().value!);
+  return a;
+}
+
 async function draw(job: RenderJob): Promise<Buffer> {
   const image = Buffer.from(job.image);
-  if (!job.eraseFaces) return renderStyle(image, job.style, { maxSize: job.maxSize });
-  const analysis = await analyzePhoto(image);
-  return eraseFaces(await renderStyle(image, job.style, { maxSize: job.maxSize, analysis }), analysis);
+  const analysis = await analysisOf(image);
+  const png = await renderStyle(image, job.style, { maxSize: job.maxSize, analysis });
+  return job.eraseFaces ? eraseFaces(png, analysis) : png;
 }
 
 parentPort?.on('message', (job: RenderJob) => {

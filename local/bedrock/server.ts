@@ -22,14 +22,14 @@
  * request carries, at the input's size. Signatures are not verified. Tests can make the next images blank or
  * faceless (a model gone wrong, for the quality gate).
  */
-import * as fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { type GenerativeStyles, parseModelId, upscaleModelOf } from '../../domain/generative';
 import { sniffFormat } from '../../engine/image-io';
+import { startWorkerThread } from '../worker-thread';
 import { accountGate, BedrockError } from './gate';
 import type { RenderJob, RenderResult } from './render-worker';
 import { parseUpscale, upscaleImage } from './upscale';
@@ -197,13 +197,7 @@ function renderer() {
   let next = 0;
   const pending = new Map<number, { resolve: (png: Buffer) => void; reject: (e: Error) => void }>();
   const start = () => {
-    const js = path.join(__dirname, 'render-worker.js');
-    const ts = path.join(__dirname, 'render-worker.ts');
-    const w = fs.existsSync(js)
-      ? new Worker(js)
-      : new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(ts)});`, {
-          eval: true,
-        });
+    const w = startWorkerThread(path.join(__dirname, 'render-worker'));
     w.on('message', (r: RenderResult) => {
       const p = pending.get(r.id);
       pending.delete(r.id);
