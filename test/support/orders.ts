@@ -126,7 +126,9 @@ export async function waitForGeneration(
       last = res.body as Generation;
       if (done(last)) return last;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    // Every 500 ms: often enough to see each step, rare enough that the polls of several orders at once do not load
+    // the runtime they wait on (the status page polls every 2 s).
+    await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`generation ${id} not done in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
 }

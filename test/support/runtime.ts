@@ -77,17 +77,19 @@ export async function uploadPhoto(client: Api, bytes: Buffer, type = 'image/png'
   return hash;
 }
 
-/** Polls a job until it is final. */
+/** Follows a job until it is final, as the style step does: each request held by the server until the job ends (?wait=1). */
 export async function waitForJob(client: Api, jobId: string, timeoutMs = 60_000): Promise<string> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     // A connection error is retried like a poll in a browser would be (a pooled socket the server closed while
     // its event loop was busy rendering).
     // So is a 503: the gateway's answer when the handler ran out of time on a starved machine (as API Gateway's is).
-    const res = await client.get(`/api/jobs/${jobId}`).catch(() => null);
-    if (!res || res.status === 503) continue;
-    if (res.status !== 200) throw new Error(`job ${jobId}: ${res.status} ${JSON.stringify(res.body)}`);
-    if (res.body === 'SUCCESS' || res.body === 'FAILURE') return res.body;
+    const res = await client.get(`/api/jobs/${jobId}?wait=1`).catch(() => null);
+    if (res && res.status !== 503) {
+      if (res.status !== 200) throw new Error(`job ${jobId}: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.body === 'SUCCESS' || res.body === 'FAILURE') return res.body;
+    }
+    // The server held the answer (up to JOB_WAIT_MS); a short pause only keeps a failing connection from spinning.
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`job ${jobId} did not finish in ${timeoutMs} ms`);
