@@ -5,8 +5,10 @@
  * (single-threaded wasm, and the crops are sampled in plain JS).
  */
 import type { GraphModel } from '@tensorflow/tfjs-converter';
+import { FACE_CROP_N } from '../face-compare';
 import type { Image8 } from '../raster';
 import { type Detection, detectFaces } from './detect';
+import { describeFaces } from './faceres';
 import { loadModel } from './models';
 import { detectPersons, maskInside, PERSON_N, type PersonBox } from './persons';
 import { crop, resampleBilinear, run, stretch } from './sample';
@@ -195,6 +197,8 @@ export async function warmModels(parts: readonly AnalysisPart[]): Promise<void> 
     detectFaces(m.detector, { data: new Uint8Array(DETAIL_LONG * 768 * 3), width: DETAIL_LONG, height: 768 });
     run(m.facemesh, new Float32Array(192 * 192 * 3), 192);
     run(m.iris, new Float32Array(2 * 64 * 64 * 3), 64, 64, 2);
+    // FaceRes runs in this thread too (paid renders' face keeping, the quality gate): loaded now, not on the first order
+    await describeFaces([new Float32Array(FACE_CROP_N * FACE_CROP_N * 3)]);
   }
   if (parts.includes('person')) {
     // a 4:3 photo's shape (MoveNet takes the photo's own)

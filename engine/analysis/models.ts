@@ -114,6 +114,9 @@ export function loadModel(name: ModelName): Promise<GraphModel> {
   return p;
 }
 
+/** The models this thread has loaded or is loading (tests: what a warm-up loads). */
+export const loadedModels = (): ModelName[] => [...loaded.keys()];
+
 /** The analysis models (the likeness measure's faceres is loaded by faceres.ts alone). */
 export async function loadModels(): Promise<Models> {
   const [detector, facemesh, iris, selfie, persons] = await Promise.all(

@@ -13,6 +13,7 @@ import {
   renderStyle,
 } from '../../engine';
 import { analyzeImage as analyzeInThisThread, warmModels } from '../../engine/analysis';
+import { loadedModels } from '../../engine/analysis/models';
 import { photo } from './helpers';
 
 jest.setTimeout(240_000);
@@ -59,6 +60,8 @@ describe('the analysis thread', () => {
 
   it('warms up with inputs each model takes (a server runs this before /ping; a wrong shape would throw)', async () => {
     await expect(warmModels(['faces'])).resolves.toBeUndefined();
+    // the faces thread also describes faces for face keeping and the gate: the first paid render does not load it
+    expect(loadedModels()).toContain('faceres');
     await expect(warmModels(['person'])).resolves.toBeUndefined();
   });
 });
