@@ -6,8 +6,9 @@ const base = {
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   transform: {
+    // @swc/jest with `Math` bound per module (test/support/jest-transform.cjs says why)
     '^.+\\.(t|j)sx?$': [
-      '@swc/jest',
+      '<rootDir>/test/support/jest-transform.cjs',
       {
         jsc: {
           target: 'es2022',

@@ -1,5 +1,12 @@
 import sharp from 'sharp';
-import { closeAnalysisThread, closeStylePool, renderStyle, renderThumbnail, STYLE_IDS } from '../../engine';
+import {
+  analyzePhoto,
+  closeAnalysisThread,
+  closeStylePool,
+  renderStyle,
+  renderThumbnail,
+  STYLE_IDS,
+} from '../../engine';
 import { smallPhoto } from './helpers';
 
 afterAll(() => Promise.all([closeStylePool(), closeAnalysisThread()]));
@@ -8,8 +15,11 @@ describe('paid size', () => {
   it('enlarges a 548-px photo so every style is sold at 2048 px on its long side', async () => {
     const small = await smallPhoto('grace_hopper.jpg', 548);
     expect((await sharp(small).metadata()).height).toBe(548);
+    // analysed once, as the engine server does for an order's styles (its cache)
+    const analysis = await analyzePhoto(small);
+    expect(analysis.faces).toHaveLength(1);
     for (const id of STYLE_IDS) {
-      const m = await sharp(await renderStyle(small, id, { maxSize: 2048, enlarge: true })).metadata();
+      const m = await sharp(await renderStyle(small, id, { maxSize: 2048, enlarge: true, analysis })).metadata();
       expect([id, Math.max(m.width ?? 0, m.height ?? 0)]).toEqual([id, 2048]);
     }
   });
