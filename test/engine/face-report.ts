@@ -2,8 +2,7 @@
  * How every style keeps the faces of the face cases (the three portraits, a dark-skinned one made from the
  * astronaut, and the group of 8, 5 and 3 % faces): each face's likeness (engine/likeness.ts) and skin tone
  * (engine/skin-tone.ts) in the paid render (renderStyle, face keeping included), and what face keeping cost.
- * Used by test/engine/face-keep.test.ts (in a plain Node child: renders inside Jest's sandbox run several times
- * slower) and by the bench.
+ * Used by test/engine/face-keep.test.ts (in a plain Node child, as the bench runs it) and by the bench.
  *
  * `npx tsx test/engine/face-report.ts --print [--size 2048] [--cases a,b] [--styles a,b]`: the report as one JSON line.
  */
@@ -17,6 +16,7 @@ import {
   encodeOutput,
   keepStyledFaces,
 } from '../../engine';
+import type { Analysis } from '../../engine/analysis/types';
 import { likeness } from '../../engine/likeness';
 import { skinTones } from '../../engine/skin-tone';
 import { darkSkin, group } from './hard-cases';
@@ -47,10 +47,18 @@ export interface FaceRow {
   keepMs: number;
 }
 
-/** One style on one case at `size` px (a smaller photo enlarged, as a paid render). */
-export async function faceRow(style: string, name: FaceCase, bytes: Buffer, size: number): Promise<FaceRow> {
+/**
+ * One style on one case at `size` px (a smaller photo enlarged, as a paid render). `analysis`: the photo's, shared by
+ * a case's styles as the engine server's cache shares it across an order.
+ */
+export async function faceRow(
+  style: string,
+  name: FaceCase,
+  bytes: Buffer,
+  size: number,
+  analysis: Analysis,
+): Promise<FaceRow> {
   const img = await decodeInput(bytes, { maxSize: size, enlarge: true });
-  const analysis = await analyzePhoto(bytes);
   let t = performance.now();
   const styled = applyStyle(img, style, analysis);
   const styleMs = performance.now() - t;
@@ -59,8 +67,8 @@ export async function faceRow(style: string, name: FaceCase, bytes: Buffer, size
   const keepMs = performance.now() - t;
   const out = { ...styled, data: kept.data };
   const [after, before] = await Promise.all([
-    likeness(bytes, await encodeOutput(out, false, false)),
-    likeness(bytes, await encodeOutput(styled, false, false)),
+    likeness(bytes, await encodeOutput(out, false, false), analysis),
+    likeness(bytes, await encodeOutput(styled, false, false), analysis),
   ]);
   return {
     style,
@@ -84,7 +92,8 @@ export async function faceReport(
   const rows: FaceRow[] = [];
   for (const name of cases) {
     const bytes = await faceCase(name);
-    for (const style of styles) rows.push(await faceRow(style, name, bytes, size));
+    const analysis = await analyzePhoto(bytes);
+    for (const style of styles) rows.push(await faceRow(style, name, bytes, size, analysis));
   }
   return rows;
 }
