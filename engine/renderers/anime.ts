@@ -5,7 +5,7 @@ import { LabelUpsampler } from '../filters/label-upsample';
 import { dogField } from '../filters/lines';
 import { pixelMath } from '../pixel-math';
 import { type Image8, luma, type Raster, rowBuffers, scaleOf, Upsampler } from '../raster';
-import { abstractRegions, featureInk, focusLines, inkedCel, simplifyBackground, toWork } from './common';
+import { abstractRegions, featureInk, focusLines, INKED_BG_LINES, inkedCel, personWeight, toWork } from './common';
 
 // bound once at load (see pixel-math.ts)
 const { byte, inkCoverage, inkMix } = pixelMath;
@@ -21,7 +21,9 @@ export function anime(img: Image8, scene?: Scene): Buffer {
   const wh = work.height;
   // a tighter range keeps low-contrast structure (lattice towers at dusk, fur) that line art then draws
   abstractRegions(work, s, 1.6, 0.6);
-  const person = scene && simplifyBackground(work, s, scene);
+  // no second abstraction behind people: it turned rooms and objects (a motorcycle beside its rider) into flat blobs;
+  // their thinned lines (focusLines) keep the eye on the people
+  const person = scene && personWeight(scene, work.width, work.height, s);
   // the lines come from the simplified backdrop: behind people they follow its calm shapes, not the photo's clutter
   const Lw = luma(work);
   tone(work, 0.8, 1.05, 0.5, 0.02);
@@ -37,7 +39,7 @@ export function anime(img: Image8, scene?: Scene): Buffer {
   const colours = new LabelUpsampler(cel.labels, gradedPalette(cel.palette, grade), work, w, h);
   // outline width is set in output pixels, the DoG runs at work resolution
   const D = dogField(Lw, ww, wh, (Math.max(0.85, 1.0 * scaleOf(w, h)) * ww) / w);
-  if (scene && person) focusLines(D, ww, wh, person, scene, s);
+  if (scene && person) focusLines(D, ww, wh, person, scene, s, INKED_BG_LINES);
   const features = featureInk(scene, w, 1);
   const up = new Upsampler(ww, wh, w, h);
   const out = Buffer.allocUnsafe(w * h * 3);

@@ -4,7 +4,7 @@ import { saturate, tone } from '../filters/color';
 import { LabelUpsampler } from '../filters/label-upsample';
 import { pixelMath } from '../pixel-math';
 import { type Image8, luma, type Raster, rgb8Out, rowBuffers } from '../raster';
-import { abstractRegions, inkedCel, printInk, simplifyBackground, toWork } from './common';
+import { abstractRegions, INKED_BG_LINES, inkedCel, personWeight, printInk, toWork } from './common';
 
 // bound once at load (see pixel-math.ts)
 const { halftoneDistance, inkCoverage, inkMix, smoothstep } = pixelMath;
@@ -18,7 +18,9 @@ export function comic(img: Image8, scene?: Scene): Buffer {
   const ww = work.width;
   const wh = work.height;
   abstractRegions(work, s, 1.2);
-  const person = scene && simplifyBackground(work, s, scene);
+  // no second abstraction behind people: it turned rooms and objects (a motorcycle beside its rider) into flat blobs;
+  // their thinned lines (focusLines) keep the eye on the people
+  const person = scene && personWeight(scene, work.width, work.height, s);
   // lines and shadows come from the simplified backdrop: behind people they follow its calm shapes
   const Lw = luma(work);
   tone(work, 0.95, 1.2, 0.5, 0);
@@ -32,6 +34,7 @@ export function comic(img: Image8, scene?: Scene): Buffer {
     line: [0.8, 1.25],
     featureWeight: 1.1,
     period: [3, 5.5],
+    bgKeep: INKED_BG_LINES,
   });
   const { out, oc } = rgb8Out(w, h);
   const [rr, gg, bb, ff, noPerson] = rowBuffers(w, 5);

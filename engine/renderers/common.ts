@@ -51,6 +51,17 @@ export function abstractRegions(work: Raster, s: number, strength = 1, range = 1
 }
 
 /**
+ * The share of their strength the lines keep behind people in anime and comic, whose backdrop is not simplified
+ * (objects there must stay readable): texture such as grass drops out, the outlines of things stay.
+ */
+export const INKED_BG_LINES = 0.4;
+
+/** How much each work pixel (ww x wh; `s`, toWork's scale) belongs to a person: the person mask, softened. */
+export function personWeight(scene: Scene, ww: number, wh: number, s: number): Float32Array {
+  return gaussBlur(personAt(scene, ww, wh), ww, wh, Math.max(0.7, 2 * s));
+}
+
+/**
  * Behind people, a second and much stronger abstraction (large calm areas, no camouflage blotches), blended
  * in by the inverse of the (softened) person mask. In place; returns that person weight at work size, for
  * styles that also thin out their background lines.
@@ -58,7 +69,7 @@ export function abstractRegions(work: Raster, s: number, strength = 1, range = 1
 export function simplifyBackground(work: Raster, s: number, scene: Scene, strength = 1): Float32Array {
   const ww = work.width;
   const wh = work.height;
-  const person = gaussBlur(personAt(scene, ww, wh), ww, wh, Math.max(0.7, 2 * s));
+  const person = personWeight(scene, ww, wh, s);
   // domainTransformHalf, its enlargement read row by row into the blend (no full-size copy)
   const bg = domainTransformAtHalf(work, 60 * s * strength, 0.4, 3);
   const up = new Upsampler(bg.width, bg.height, ww, wh);
@@ -161,11 +172,11 @@ export function printInk(
   scene: Scene | undefined,
   person: Float32Array | undefined,
   s: number,
-  o: { line: [number, number]; featureWeight: number; period: [number, number] },
+  o: { line: [number, number]; featureWeight: number; period: [number, number]; bgKeep?: number },
 ): { D: Float32Array; features: StrokeRows | undefined; inv: number; up: Upsampler } {
   const sc = scaleOf(w, h);
   const D = dogField(Lw, ww, wh, (Math.max(o.line[0], o.line[1] * sc) * ww) / w);
-  if (scene && person) focusLines(D, ww, wh, person, scene, s);
+  if (scene && person) focusLines(D, ww, wh, person, scene, s, o.bgKeep);
   return {
     D,
     features: featureInk(scene, w, o.featureWeight),
