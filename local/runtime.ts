@@ -10,7 +10,7 @@ import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
 import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../domain/security-headers';
 import { ENV } from '../domain/wiring';
 import { startBedrockRelay } from './bedrock/relay';
-import { startLocalBedrock } from './bedrock/server';
+import { type LocalBedrock, startLocalBedrock } from './bedrock/server';
 import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, startSes } from './emulators';
 import { type EngineContainer, startEngineContainer } from './engine-container';
 import { startEngineEndpoint } from './engine-endpoint';
@@ -107,20 +107,20 @@ export interface LocalRuntimeOptions {
   warm?: boolean;
 }
 
+type BedrockControls = Pick<
+  LocalBedrock,
+  | 'setRequestsPerMinute'
+  | 'setUnsubscribed'
+  | 'setBlankOutputs'
+  | 'setFacelessOutputs'
+  | 'setAccessDenied'
+  | 'upscaleCalls'
+>;
+
 /** What a test (or an operator trying things) can change in the local stand-ins while the runtime runs. */
 export interface LocalControls {
-  bedrock: {
-    setRequestsPerMinute(n: number | undefined): void;
-    setUnsubscribed(models: readonly string[]): void;
-    /** The next n model images are blank (the quality gate's tests). */
-    setBlankOutputs(n: number): void;
-    /** The next n model images have the photo's faces painted over (the quality gate's face check). */
-    setFacelessOutputs(n: number): void;
-    /** Models the account has no access to (AccessDeniedException); default none. */
-    setAccessDenied(models: readonly string[]): void;
-    /** Upscale service calls the stand-in answered, per model id as called. */
-    upscaleCalls(): Record<string, number>;
-  };
+  /** The Bedrock stand-in's account and fault knobs (local/bedrock/server.ts LocalBedrock). */
+  bedrock: BedrockControls;
   engine: {
     setMaxConcurrency(n: number): void;
     /** Invocations the endpoint refused for concurrency so far. */

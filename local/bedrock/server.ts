@@ -28,10 +28,10 @@ import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { type GenerativeStyles, parseModelId, upscaleModelOf } from '../../domain/generative';
-import { sniffFormat } from '../../engine/image-io';
 import { startWorkerThread } from '../worker-thread';
 import { accountGate, BedrockError } from './gate';
 import type { RenderJob, RenderResult } from './render-worker';
+import { imageField, invalid, jsonBody } from './request-body';
 import { parseUpscale, upscaleImage } from './upscale';
 
 /** Documented limits of the Stability AI image services on Bedrock. */
@@ -104,8 +104,6 @@ export interface LocalBedrock {
   close(): Promise<void>;
 }
 
-const invalid = (message: string) => new BedrockError('ValidationException', message);
-
 interface ControlStructureRequest {
   image: Buffer;
   prompt: string;
@@ -117,16 +115,7 @@ interface ControlStructureRequest {
 
 /** Validates a request body as the model's documented schema does; returns the decoded parts. */
 export async function parseControlStructure(raw: Buffer): Promise<ControlStructureRequest> {
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    throw invalid('Malformed input request: the body is not JSON');
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw invalid('Malformed input request: the body must be a JSON object');
-  for (const k of Object.keys(body))
-    if (!KEYS.has(k)) throw invalid(`Malformed input request: #: extraneous key [${k}] is not permitted`);
+  const body = jsonBody(raw, KEYS);
   const { image, prompt, control_strength, negative_prompt, seed, output_format, style_preset } = body;
   if (typeof prompt !== 'string')
     throw invalid('Malformed input request: #: required key [prompt] not found or not a string');
@@ -158,21 +147,7 @@ export async function parseControlStructure(raw: Buffer): Promise<ControlStructu
   }
   if (style_preset !== undefined && !STYLE_PRESETS.includes(style_preset as string))
     throw invalid('Malformed input request: #/style_preset: unknown preset');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(image) || image.length % 4 !== 0)
-    throw invalid('Malformed input request: #/image: not valid base64');
-  const bytes = Buffer.from(image, 'base64');
-  const isWebp =
-    bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP';
-  if (!sniffFormat(bytes) && !isWebp) throw invalid('Invalid image: the image must be a PNG, JPEG or WEBP');
-  let width = 0;
-  let height = 0;
-  try {
-    const meta = await sharp(bytes).metadata();
-    width = meta.width ?? 0;
-    height = meta.height ?? 0;
-  } catch {
-    throw invalid('Invalid image: the image could not be decoded');
-  }
+  const { bytes, width, height } = await imageField(image);
   if (Math.min(width, height) < LIMITS.minSide)
     throw invalid(`Invalid image: every side must be at least ${LIMITS.minSide} pixels (got ${width}x${height})`);
   if (width * height > LIMITS.maxPixels)

@@ -7,10 +7,8 @@
  */
 import sharp from 'sharp';
 import { STABILITY_MAX_ASPECT, UPSCALE_MODELS, type UpscaleModel } from '../../domain/generative';
-import { sniffFormat } from '../../engine/image-io';
-import { BedrockError } from './gate';
+import { imageField, invalid, jsonBody } from './request-body';
 
-const invalid = (message: string) => new BedrockError('ValidationException', message);
 const MAX_PROMPT = 10_000;
 const MAX_SEED = 4_294_967_294;
 /** The service enlarges x4 (Fast Upscale's documented factor; the stand-in uses it for Conservative too). */
@@ -25,19 +23,14 @@ export interface UpscaleRequest {
 
 export async function parseUpscale(model: UpscaleModel, raw: Buffer): Promise<UpscaleRequest> {
   const limits = UPSCALE_MODELS[model];
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    throw invalid('Malformed input request: the body is not JSON');
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw invalid('Malformed input request: the body must be a JSON object');
-  const keys = limits.prompt
-    ? ['image', 'output_format', 'prompt', 'negative_prompt', 'seed', 'creativity']
-    : ['image', 'output_format'];
-  for (const k of Object.keys(body))
-    if (!keys.includes(k)) throw invalid(`Malformed input request: #: extraneous key [${k}] is not permitted`);
+  const body = jsonBody(
+    raw,
+    new Set(
+      limits.prompt
+        ? ['image', 'output_format', 'prompt', 'negative_prompt', 'seed', 'creativity']
+        : ['image', 'output_format'],
+    ),
+  );
   const { image, output_format, prompt, negative_prompt, seed, creativity } = body;
   if (limits.prompt && (typeof prompt !== 'string' || prompt.length > MAX_PROMPT))
     throw invalid('Malformed input request: #: required key [prompt] not found or not a string');
@@ -49,19 +42,7 @@ export async function parseUpscale(model: UpscaleModel, raw: Buffer): Promise<Up
     throw invalid('Malformed input request: #/creativity: must be a number between 0.2 and 0.5');
   if (output_format !== undefined && !['jpeg', 'png', 'webp'].includes(output_format as string))
     throw invalid('Malformed input request: #/output_format: must be one of jpeg, png, webp');
-  if (typeof image !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(image) || image.length % 4 !== 0)
-    throw invalid('Malformed input request: #/image: required, valid base64');
-  const bytes = Buffer.from(image, 'base64');
-  const isWebp =
-    bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP';
-  if (!sniffFormat(bytes) && !isWebp) throw invalid('Invalid image: the image must be a PNG, JPEG or WEBP');
-  let width = 0;
-  let height = 0;
-  try {
-    ({ width = 0, height = 0 } = await sharp(bytes).metadata());
-  } catch {
-    throw invalid('Invalid image: the image could not be decoded');
-  }
+  const { bytes, width, height } = await imageField(image);
   const got = `(got ${width}x${height})`;
   if (Math.min(width, height) < limits.minSide)
     throw invalid(`Invalid image: every side must be at least ${limits.minSide} pixels ${got}`);
