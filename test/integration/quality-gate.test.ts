@@ -5,7 +5,7 @@ import { ITEM_ERRORS } from '../../domain/orders';
 import { mediaKey } from '../../domain/wiring';
 import type { LocalRuntime } from '../../local/runtime';
 import { type BedrockFaults, startRuntimeBehindBedrockFaults } from '../support/bedrock';
-import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
+import { checkout, type Generation, moderate, pay, waitForGeneration } from '../support/orders';
 import { type Api, mediaClient, photo, uploadPhoto, waitForJob } from '../support/runtime';
 
 /**
@@ -42,21 +42,23 @@ describe('quality gate before delivery', () => {
     return waitForGeneration(client, order.order_id, undefined, 180_000);
   }
 
+  /** The 3d item was asked 3 times with new seeds, not delivered and refunded with `error`; `delivered` was. */
+  function expectGivenUp(generation: Generation, before: number, hash: string, delivered: string, error: string) {
+    const tries = faults.requests.slice(before).filter((r) => r.style === '3d');
+    expect(tries).toHaveLength(3);
+    expect(new Set(tries.map((r) => r.body.seed)).size).toBe(3);
+    expect(generation.images.map((i) => i.styleId)).toEqual([delivered]);
+    expect(generation.failed).toEqual([expect.objectContaining({ imageHash: hash, styleId: '3d', error })]);
+    expect(generation.refund).toMatchObject({ items: 1 });
+  }
+
   test('a model that answers blank images: asked 3 times with new seeds, not delivered, refunded with its reason', async () => {
     const hash = await photoWithPreviews('astronaut.png');
     const before = faults.requests.length;
     runtime.bedrock.setBlankOutputs(3);
     const generation = await buy(hash, ['3d', 'comic'], 'blank@example.com');
-
-    const tries = faults.requests.slice(before).filter((r) => r.style === '3d');
-    expect(tries).toHaveLength(3);
-    expect(new Set(tries.map((r) => r.body.seed)).size).toBe(3);
     // The engine's comic is delivered; the blank 3d is not, and is refunded with the gate's reason.
-    expect(generation.images.map((i) => i.styleId)).toEqual(['comic']);
-    expect(generation.failed).toEqual([
-      expect.objectContaining({ imageHash: hash, styleId: '3d', error: ITEM_ERRORS.quality }),
-    ]);
-    expect(generation.refund).toMatchObject({ items: 1 });
+    expectGivenUp(generation, before, hash, 'comic', ITEM_ERRORS.quality);
     expect(generation.refund!.amount).toBeGreaterThan(0);
   });
 
@@ -82,16 +84,8 @@ describe('quality gate before delivery', () => {
     const before = faults.requests.length;
     runtime.bedrock.setFacelessOutputs(3);
     const generation = await buy(hash, ['3d', 'sketch'], 'faceless@example.com');
-
-    const tries = faults.requests.slice(before).filter((r) => r.style === '3d');
-    expect(tries).toHaveLength(3);
-    expect(new Set(tries.map((r) => r.body.seed)).size).toBe(3);
     // The structure is kept (the face alone is gone), so only the face check stops it.
-    expect(generation.images.map((i) => i.styleId)).toEqual(['sketch']);
-    expect(generation.failed).toEqual([
-      expect.objectContaining({ imageHash: hash, styleId: '3d', error: ITEM_ERRORS.faces }),
-    ]);
-    expect(generation.refund).toMatchObject({ items: 1 });
+    expectGivenUp(generation, before, hash, 'sketch', ITEM_ERRORS.faces);
     // the failed images were deleted, none left under the key a delivered one would have
     const s3 = mediaClient(runtime);
     const head = s3.send(new HeadObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: mediaKey.output(hash, '3d') }));

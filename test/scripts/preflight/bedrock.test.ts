@@ -88,10 +88,11 @@ describe('Bedrock models and inference profiles', () => {
 });
 
 describe('model access and the Marketplace subscription', () => {
-  const availability = (status: 'AVAILABLE' | 'PENDING' | 'NOT_AVAILABLE') =>
-    bedrock.on(GetFoundationModelAvailabilityCommand, { modelId: FM }).resolves({
-      modelId: FM,
-      agreementAvailability: { status },
+  /** A model's Marketplace availability; `failed`: a subscription attempt that failed, with this message. */
+  const availability = (status: 'AVAILABLE' | 'PENDING' | 'NOT_AVAILABLE', modelId = FM, failed?: string) =>
+    bedrock.on(GetFoundationModelAvailabilityCommand, { modelId }).resolves({
+      modelId,
+      agreementAvailability: failed ? { status: 'ERROR', errorMessage: failed } : { status },
       authorizationStatus: 'AUTHORIZED',
       entitlementAvailability: status === 'AVAILABLE' ? 'AVAILABLE' : 'NOT_AVAILABLE',
       regionAvailability: 'AVAILABLE',
@@ -133,13 +134,7 @@ describe('model access and the Marketplace subscription', () => {
     bedrock.on(GetFoundationModelCommand, { modelIdentifier: FAST_UPSCALE_MODEL_ID }).resolves({
       modelDetails: { modelId: FAST_UPSCALE_MODEL_ID, modelArn: 'x', providerName: 'Stability AI' },
     });
-    bedrock.on(GetFoundationModelAvailabilityCommand, { modelId: FAST_UPSCALE_MODEL_ID }).resolves({
-      modelId: FAST_UPSCALE_MODEL_ID,
-      agreementAvailability: { status: 'ERROR', errorMessage: 'no payment method' },
-      authorizationStatus: 'AUTHORIZED',
-      entitlementAvailability: 'NOT_AVAILABLE',
-      regionAvailability: 'AVAILABLE',
-    });
+    availability('NOT_AVAILABLE', FAST_UPSCALE_MODEL_ID, 'no payment method');
     simulate('allowed');
     const findings = await modelAccess.run(ctx(prodConfig(PROFILE, { bedrockUpscaleModelId: upscale })));
     expect(findings.map((f) => [f.title, f.status])).toEqual([
@@ -180,13 +175,7 @@ describe('model access and the Marketplace subscription', () => {
 
   it('fails a subscription attempt that failed, naming the payment method', async () => {
     bedrockWithProfile();
-    bedrock.on(GetFoundationModelAvailabilityCommand, { modelId: FM }).resolves({
-      modelId: FM,
-      agreementAvailability: { status: 'ERROR', errorMessage: 'No valid payment instrument' },
-      authorizationStatus: 'AUTHORIZED',
-      entitlementAvailability: 'NOT_AVAILABLE',
-      regionAvailability: 'AVAILABLE',
-    });
+    availability('NOT_AVAILABLE', FM, 'No valid payment instrument');
     simulate('allowed');
     const f = only(await modelAccess.run(ctx(prodConfig(PROFILE))));
     expect(f.status).toBe('fail');
