@@ -3,17 +3,25 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
- * Start one of the engine's worker threads: its bundled `<name>.js` beside this file (the container and bench
- * bundles), else the TypeScript source through tsx (dev, tests). Undefined when neither is here (a bundle that
- * did not ship the worker): the caller then does the work in its own thread.
+ * A worker thread running the module at `file` (a path without its extension): the bundled `<file>.js` when it is
+ * there (the container and bench bundles), else the TypeScript source through tsx (dev, tests, the local runtime).
+ * Undefined when neither is here (a bundle that did not ship the worker).
  */
-export function spawnEngineWorker(name: 'style-worker' | 'analysis-worker', workerData: unknown): Worker | undefined {
-  const js = path.join(__dirname, `${name}.js`);
+export function spawnWorker(file: string, workerData: unknown): Worker | undefined {
+  const js = `${file}.js`;
   if (fs.existsSync(js)) return new Worker(js, { workerData });
-  const ts = path.join(__dirname, `${name}.ts`);
+  const ts = `${file}.ts`;
   if (!fs.existsSync(ts)) return undefined;
   const boot = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(ts)});`;
   return new Worker(boot, { eval: true, workerData });
+}
+
+/**
+ * Start one of the engine's worker threads beside this file; undefined when this bundle did not ship it: the caller
+ * then does the work in its own thread.
+ */
+export function spawnEngineWorker(name: 'style-worker' | 'analysis-worker', workerData: unknown): Worker | undefined {
+  return spawnWorker(path.join(__dirname, name), workerData);
 }
 
 /** A worker's answer to the request with the same id. */

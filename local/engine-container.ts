@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { startWorkerThread } from './worker-thread';
+import { spawnWorker } from '../engine/engine-worker';
 
 export interface ContainerData {
   host: string;
@@ -55,7 +55,9 @@ export async function startEngineContainer(
   };
 
   const start = async (port: number): Promise<{ url: string; port: number }> => {
-    worker = startWorkerThread(ENTRY, { host: opts.host, port, s3: opts.s3 } satisfies ContainerData);
+    const w = spawnWorker(ENTRY, { host: opts.host, port, s3: opts.s3 } satisfies ContainerData);
+    if (!w) throw new Error('No engine-container-worker module beside local/engine-container');
+    worker = w;
     worker.on('message', (r: ContainerReply) => answer(r));
     worker.on('error', (err) => log(`Engine container failed: ${err.message}`));
     const listening = next('listening');

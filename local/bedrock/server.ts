@@ -28,7 +28,7 @@ import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { type GenerativeStyles, parseModelId, upscaleModelOf } from '../../domain/generative';
-import { startWorkerThread } from '../worker-thread';
+import { spawnWorker } from '../../engine/engine-worker';
 import { accountGate, BedrockError } from './gate';
 import type { RenderJob, RenderResult } from './render-worker';
 import { imageField, invalid, jsonBody } from './request-body';
@@ -172,7 +172,8 @@ function renderer() {
   let next = 0;
   const pending = new Map<number, { resolve: (png: Buffer) => void; reject: (e: Error) => void }>();
   const start = () => {
-    const w = startWorkerThread(path.join(__dirname, 'render-worker'));
+    const w = spawnWorker(path.join(__dirname, 'render-worker'), undefined);
+    if (!w) throw new Error('No render-worker module beside local/bedrock/server');
     w.on('message', (r: RenderResult) => {
       const p = pending.get(r.id);
       pending.delete(r.id);
