@@ -20,6 +20,10 @@ export type Access =
   | 'events:write'
   | 'counters:read'
   | 'counters:write'
+  | 'holds:read'
+  | 'holds:write'
+  | 'shares:read'
+  | 'shares:write'
   // Media bucket, per key prefix (lib/storage.ts MEDIA_PREFIX) and action: read = GET/HEAD, write = PUT, delete.
   | 'media:uploads:read'
   | 'media:uploads:write'
@@ -31,6 +35,9 @@ export type Access =
   | 'media:outputs:write'
   | 'media:outputs:delete'
   | 'media:analysis:delete'
+  | 'media:shares:read'
+  | 'media:shares:write'
+  | 'media:shares:delete'
   // Jobs machine: start an execution, or only look at one (never both unless the function starts jobs).
   | 'jobs-machine:start'
   | 'jobs-machine:read'
@@ -42,6 +49,17 @@ export type Access =
   /** bedrock:InvokeModel on exactly the configured generative models (lib/bedrock-access.ts). */
   | 'bedrock'
   | 'mail';
+
+/**
+ * The site paths CloudFront sends to the API instead of the site bucket (lib/site.ts); the local gateway routes the
+ * same ones. Share pages are answered by the API so that crawlers, which run no script, see each share's own picture.
+ */
+export const API_ORIGIN_PATHS = ['/api/*', '/image/*'] as const;
+
+/** True when a request path goes to the API (an API_ORIGIN_PATHS pattern matches it). */
+export function isApiOriginPath(pathname: string): boolean {
+  return API_ORIGIN_PATHS.some((p) => pathname.startsWith(p.slice(0, -1)) || pathname === p.slice(0, -2));
+}
 
 export interface RouteDef {
   readonly method: 'GET' | 'POST';
@@ -66,20 +84,39 @@ export const ROUTES: readonly RouteDef[] = [
     method: 'POST',
     path: '/api/upload-image',
     handler: 'upload-image',
-    access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:write', 'media:uploads:delete'],
+    access: [
+      'images:read',
+      'images:write',
+      'holds:read',
+      'holds:write',
+      'media:uploads:read',
+      'media:uploads:write',
+      'media:uploads:delete',
+    ],
   },
   {
     method: 'POST',
     path: '/api/process-moderation',
     handler: 'process-moderation',
-    access: ['images:read', 'jobs:write', 'media:uploads:read', 'jobs-machine:start'],
+    // uploads write and delete: a registration's proof upload becomes the photo's stored copy, or is removed
+    access: [
+      'images:read',
+      'images:write',
+      'holds:read',
+      'holds:write',
+      'jobs:write',
+      'media:uploads:read',
+      'media:uploads:write',
+      'media:uploads:delete',
+      'jobs-machine:start',
+    ],
     startsWork: true,
   },
   {
     method: 'POST',
     path: '/api/process-thumbnail',
     handler: 'process-thumbnail',
-    access: ['images:read', 'jobs:write', 'jobs-machine:start'],
+    access: ['images:read', 'holds:read', 'jobs:write', 'jobs-machine:start'],
     startsWork: true,
   },
   {
@@ -88,18 +125,23 @@ export const ROUTES: readonly RouteDef[] = [
     handler: 'get-job',
     access: ['jobs:read', 'jobs:write', 'jobs-machine:read'],
   },
-  { method: 'GET', path: '/api/get-moderation/{image_hash}', handler: 'get-moderation', access: ['images:read'] },
+  {
+    method: 'GET',
+    path: '/api/get-moderation/{image_hash}',
+    handler: 'get-moderation',
+    access: ['images:read', 'holds:read'],
+  },
   {
     method: 'GET',
     path: '/api/get-thumbnails/{image_hash}',
     handler: 'get-thumbnails',
-    access: ['images:read', 'media:previews:read'],
+    access: ['images:read', 'holds:read', 'media:previews:read'],
   },
   {
     method: 'POST',
     path: '/api/checkout',
     handler: 'checkout',
-    access: ['images:read', 'orders:write', 'payments:secret'],
+    access: ['images:read', 'holds:read', 'holds:write', 'orders:write', 'payments:secret'],
     timeoutSeconds: 30,
     startsWork: true,
   },
@@ -107,14 +149,14 @@ export const ROUTES: readonly RouteDef[] = [
     method: 'POST',
     path: '/api/preview-signup',
     handler: 'preview-signup',
-    access: ['signups:write'],
+    access: ['holds:read', 'signups:write'],
     startsWork: true,
   },
   {
     method: 'POST',
     path: '/api/stripe-webhook',
     handler: 'stripe-webhook',
-    access: ['orders:write', 'generations:write', 'events:write', 'pipeline:start', 'payments:secret'],
+    access: ['orders:write', 'generations:write', 'shares:write', 'events:write', 'pipeline:start', 'payments:secret'],
     timeoutSeconds: WEBHOOK_TIMEOUT_SECONDS,
   },
   {
@@ -125,12 +167,14 @@ export const ROUTES: readonly RouteDef[] = [
       'orders:write',
       'generations:write',
       'images:write',
-      'signups:write',
+      'holds:write',
+      'shares:write',
       'media:uploads:read',
       'media:uploads:delete',
       'media:previews:delete',
       'media:outputs:delete',
       'media:analysis:delete',
+      'media:shares:delete',
     ],
   },
   {
@@ -141,16 +185,33 @@ export const ROUTES: readonly RouteDef[] = [
   },
   {
     method: 'GET',
-    path: '/api/image/{hash}/{style}',
+    path: '/api/image/{id}/{style}',
     handler: 'get-image',
-    access: ['images:read', 'media:outputs:read'],
+    access: ['shares:read', 'generations:read', 'media:outputs:read'],
   },
-  { method: 'GET', path: '/api/image/{hash}', handler: 'get-images', access: ['images:read', 'media:outputs:read'] },
+  {
+    method: 'GET',
+    path: '/api/image/{id}',
+    handler: 'get-images',
+    access: ['shares:read', 'generations:read', 'media:outputs:read'],
+  },
+  {
+    method: 'GET',
+    path: '/api/share-card/{id}/{style}',
+    handler: 'share-card',
+    access: ['shares:read', 'media:shares:read'],
+  },
+  { method: 'GET', path: '/image/{id}/{style}', handler: 'share-page', access: ['shares:read', 'generations:read'] },
+  { method: 'GET', path: '/image/{id}', handler: 'share-gallery-page', access: ['shares:read', 'generations:read'] },
 ];
 
-/** Lambda-safe construct id from a route, e.g. "POST /api/upload-image" -> "PostUploadImage". */
+/**
+ * Lambda-safe construct id from a route, e.g. "POST /api/upload-image" -> "PostUploadImage"; a route outside /api
+ * says so ("GET /image/{id}" -> "GetPageImageId"), so it never takes the id of its /api namesake.
+ */
 export function routeId(route: RouteDef): string {
-  const words = `${route.method} ${route.path.replace(/^\/api\//, '')}`.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const rest = route.path.startsWith('/api/') ? route.path.slice('/api/'.length) : `page${route.path}`;
+  const words = `${route.method} ${rest}`.split(/[^A-Za-z0-9]+/).filter(Boolean);
   return words.map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('');
 }
 

@@ -57,6 +57,8 @@ export const deliveredImage = z.object({
   styleName: z.string(),
   styleId: z.string(),
   imageHash: z.string(),
+  /** The share link's id of this photo in its order (`/image/{shareId}[/{styleId}]`): never the photo's hash. */
+  shareId: z.string(),
   description: z.string().optional(),
   /** A generative AI model draws this style in this deployment (as available-styles' aiGenerated). */
   aiGenerated: z.boolean().optional(),
@@ -251,12 +253,27 @@ export const contract = {
     }),
   },
   'get-image': {
-    params: z.object({ hash: z.string(), style: z.string() }),
+    /** `id`: a share id (one photo of one order), never a photo's hash. */
+    params: z.object({ id: z.string(), style: z.string() }),
     response: deliveredImage,
   },
   'get-images': {
-    params: z.object({ hash: z.string() }),
+    params: z.object({ id: z.string() }),
     response: z.array(deliveredImage),
+  },
+  'share-card': {
+    /** The share's JPEG (SHARE_CARD size) that `og:image` names; the body is the image itself, not JSON. */
+    params: z.object({ id: z.string(), style: z.string() }),
+    response: z.instanceof(Uint8Array),
+  },
+  'share-page': {
+    /** `/image/{id}/{style}` as HTML: the app shell with the share's own title and social tags, for browsers and crawlers. */
+    params: z.object({ id: z.string(), style: z.string() }),
+    response: z.string(),
+  },
+  'share-gallery-page': {
+    params: z.object({ id: z.string() }),
+    response: z.string(),
   },
 } as const;
 

@@ -34,8 +34,9 @@ export interface RenderedEmail {
   text: string;
 }
 
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from './html';
+
+export { escapeHtml };
 
 export const link = (text: string, href: string): Inline => ({ text, href });
 export const mailto = (address: string): Inline => ({ text: address, href: `mailto:${address}` });

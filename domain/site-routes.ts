@@ -32,8 +32,10 @@ export const SITE_ROUTES = [
   { id: 'privacy', path: '/privacy', prerender: true, sitemap: true },
   { id: 'refund', path: '/refund', prerender: true, sitemap: true },
   { id: 'status', path: '/status/:id?' },
-  { id: 'image', path: '/image/:hash/:style' },
-  { id: 'gallery', path: '/image/:hash' },
+  // Share pages: CloudFront sends these to the API (API_ORIGIN_PATHS), which serves the app shell with the share's
+  // own social tags (lambdas/lib/share-page.ts); the app then renders them like any app route.
+  { id: 'image', path: '/image/:id/:style' },
+  { id: 'gallery', path: '/image/:id' },
   { id: 'blog', path: '/blog', prerender: true, sitemap: true },
   { id: 'article', path: '/blog/:slug', collection: 'blog' },
   { id: 'guides', path: '/guides', prerender: true, sitemap: true },

@@ -17,8 +17,21 @@ export const TABLES = {
    * table rather than an item in another: only the functions that spend a budget may write it; TTL clears old days.
    */
   counters: 'counter_id',
+  /**
+   * Who holds a photo (`<image hash>#<holder>`): `owner#<owner id>` for a browser that proved it has the bytes (or
+   * is proving it), `order#<order id>` for an order placed on it. Every access to a photo checks its owner's row;
+   * erasure asks the `by-image` index who else still holds it instead of scanning orders.
+   */
+  holds: 'hold_id',
+  /** Share links (`/image/{share_id}[/{style}]`): one unguessable id per (order, photo), pointing at both. */
+  shares: 'share_id',
 } as const;
 export type TableName = keyof typeof TABLES;
+
+/** Global secondary indexes, by table: each one's name and partition key (projecting all attributes). */
+export const TABLE_INDEXES: Partial<Record<TableName, { readonly name: string; readonly key: string }>> = {
+  holds: { name: 'by-image', key: 'image_hash' },
+};
 
 /** Environment variable that holds a table's physical name. */
 export const tableEnvVar = (name: TableName) => `${name.toUpperCase()}_TABLE`;
@@ -66,7 +79,7 @@ export const ENV = {
 export const ENTRY_METADATA_KEY = 'toonzap:entry';
 
 /** The media bucket's folders. */
-const MEDIA_FOLDERS = ['uploads', 'previews', 'outputs', 'analysis'] as const;
+const MEDIA_FOLDERS = ['uploads', 'previews', 'outputs', 'analysis', 'shares'] as const;
 type MediaFolder = (typeof MEDIA_FOLDERS)[number];
 
 /**
@@ -80,8 +93,19 @@ export const MEDIA_PREFIX = Object.fromEntries(MEDIA_FOLDERS.map((f) => [f, `${f
 /** Where things live in the media bucket. */
 export const mediaKey = {
   upload: (hash: string) => `${MEDIA_PREFIX.uploads}${hash}`,
+  /**
+   * One registration's own upload: a browser proves it has a photo's bytes by uploading them here (S3 checks the
+   * signed SHA-256); the first proof of a photo becomes its stored copy (`upload`), the others are deleted.
+   */
+  proof: (registrationId: string) => `${MEDIA_PREFIX.uploads}proofs/${registrationId}`,
   preview: (hash: string, style: string) => `${MEDIA_PREFIX.previews}${hash}/${style}.png`,
-  output: (hash: string, style: string) => `${MEDIA_PREFIX.outputs}${hash}/${style}.png`,
+  /** A paid image belongs to its order: two orders of one photo never share a file. */
+  output: (orderId: string, hash: string, style: string) => `${MEDIA_PREFIX.outputs}${orderId}/${hash}/${style}.png`,
+  /** Every paid image of one order. */
+  orderOutputs: (orderId: string) => `${MEDIA_PREFIX.outputs}${orderId}/`,
+  /** The share-sized JPEG social networks show for a share link (made when the image is delivered). */
+  shareCard: (shareId: string, style: string) => `${MEDIA_PREFIX.shares}${shareId}/${style}.jpg`,
+  shareCards: (shareId: string) => `${MEDIA_PREFIX.shares}${shareId}/`,
   /** The engine's analysis of a photo (people, faces), keyed by the SHA-256 of its bytes; written by the engine. */
   analysis: (sha256: string) => `${MEDIA_PREFIX.analysis}${sha256}.json`,
 };

@@ -31,6 +31,9 @@ const RENDERS = [
   'counters:write',
   'media:uploads:read',
   'media:uploads:delete',
+  // the share card of a delivered image (lambdas/lib/share-card.ts), drawn from its output
+  'media:outputs:read',
+  'media:shares:write',
 ] as const satisfies readonly Access[];
 
 /** A task that renders: up to two minutes, sharp beside the bundle, RENDERS besides its own `access`. */

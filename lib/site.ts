@@ -8,6 +8,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { API_ORIGIN_PATHS } from '../domain/api-routes';
 import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
 import { LOCAL_SITE_URL } from '../frontend/build/site-url';
 import {
@@ -76,6 +77,31 @@ export class Site extends Construct {
     });
 
     const apiDomain = Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint));
+    const apiOrigin = new origins.HttpOrigin(apiDomain, {
+      protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+      customHeaders: props.apiOriginHeaders,
+    });
+    // The API's paths, uncached. Share pages (/image/*) are HTML the API makes from the app shell with each share's
+    // own social card, so they get the site's headers (CSP included) like every page.
+    const apiBehaviours = Object.fromEntries(
+      API_ORIGIN_PATHS.map((pattern): [string, cloudfront.BehaviorOptions] => [
+        pattern,
+        {
+          origin: apiOrigin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          ...(pattern === '/api/*'
+            ? {}
+            : {
+                responseHeadersPolicy: props.responseHeadersPolicy,
+                viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+              }),
+        },
+      ]),
+    );
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'ToonZap site and API',
       defaultRootObject: 'index.html',
@@ -96,19 +122,7 @@ export class Site extends Construct {
         functionAssociations: [{ function: siteRouter, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
         compress: true,
       },
-      additionalBehaviors: {
-        '/api/*': {
-          origin: new origins.HttpOrigin(apiDomain, {
-            protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
-            originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
-            customHeaders: props.apiOriginHeaders,
-          }),
-          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
-          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-        },
-      },
+      additionalBehaviors: apiBehaviours,
     });
 
     if (fs.existsSync(path.join(FRONTEND_DIST, 'index.html'))) {

@@ -3,7 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { MEDIA_PREFIX, TABLES, type TableName } from '../domain/wiring';
+import { MEDIA_PREFIX, TABLE_INDEXES, TABLES, type TableName } from '../domain/wiring';
 import type { EnvConfig } from './config';
 
 /**
@@ -51,6 +51,13 @@ export class Storage extends Construct {
         encryption: dynamodb.TableEncryption.AWS_MANAGED,
         removalPolicy,
       });
+      const index = TABLE_INDEXES[name];
+      if (index) {
+        tables[name].addGlobalSecondaryIndex({
+          indexName: index.name,
+          partitionKey: { name: index.key, type: dynamodb.AttributeType.STRING },
+        });
+      }
     }
     this.tables = tables;
 
@@ -90,6 +97,8 @@ export class Storage extends Construct {
         { id: 'expire-uploads', prefix: MEDIA_PREFIX.uploads, expiration: Duration.days(days.uploads) },
         { id: 'expire-previews', prefix: MEDIA_PREFIX.previews, expiration: Duration.days(days.previews) },
         { id: 'expire-outputs', prefix: MEDIA_PREFIX.outputs, expiration: Duration.days(days.outputs) },
+        // a share's picture lives as long as the images it shows
+        { id: 'expire-shares', prefix: MEDIA_PREFIX.shares, expiration: Duration.days(days.outputs) },
         // derived from an upload (face landmarks): kept no longer than the upload itself
         { id: 'expire-analysis', prefix: MEDIA_PREFIX.analysis, expiration: Duration.days(days.uploads) },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },

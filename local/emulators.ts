@@ -45,6 +45,7 @@ export async function startDynamo(dataDir: string, tables: LocalTable[], port = 
           TableName: table.name,
           KeySchema: table.keySchema,
           AttributeDefinitions: table.attributeDefinitions,
+          ...(table.globalSecondaryIndexes ? { GlobalSecondaryIndexes: table.globalSecondaryIndexes } : {}),
           BillingMode: 'PAY_PER_REQUEST',
         }),
       );

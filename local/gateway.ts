@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import type * as http from 'node:http';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { isApiOriginPath } from '../domain/api-routes';
 import { readBody } from '../engine/http-body';
 import type { HttpEvent, HttpResult } from '../lambdas/lib/http';
 import { isResponse, loadViewerRequestFunction } from './cloudfront-function';
@@ -53,7 +54,8 @@ export interface GatewayOptions {
 }
 
 /**
- * Plays API Gateway (HTTP API, payload 2.0) for /api/* and CloudFront for the site: the synthesized CloudFront
+ * Plays API Gateway (HTTP API, payload 2.0) for the paths CloudFront sends to the API (API_ORIGIN_PATHS: /api/*,
+ * share pages) and CloudFront for the site: the synthesized CloudFront
  * Function maps each path to a file of the built frontend (or answers 404), served compressed.
  */
 export function createGateway(opts: GatewayOptions): http.RequestListener {
@@ -86,8 +88,12 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     Object.assign(headers, opts.apiOriginHeaders);
     const contentType = headers['content-type'] ?? '';
     const textual = !contentType || /json|text|x-www-form-urlencoded|xml/.test(contentType);
+    // Payload 2.0 hands cookies over as a list, not as a header.
+    const cookies = headers.cookie?.split(/;\s*/).filter(Boolean);
+    delete headers.cookie;
     const event: HttpEvent & Record<string, unknown> = {
       version: '2.0',
+      cookies,
       routeKey: `${match.route.method} ${match.route.path}`,
       rawPath: url.pathname,
       rawQueryString: url.search.replace(/^\?/, ''),
@@ -112,7 +118,12 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
       return;
     }
     const out = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
-    send(res, result.statusCode, result.headers ?? {}, out);
+    // Site paths the API answers (share pages) get the site's headers, as CloudFront's response headers policy adds them.
+    const headers_ = url.pathname.startsWith('/api/')
+      ? (result.headers ?? {})
+      : { ...result.headers, ...opts.siteHeaders };
+    if (result.cookies?.length) res.setHeader('set-cookie', result.cookies);
+    send(res, result.statusCode, headers_, out);
   }
 
   function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
@@ -183,9 +194,7 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
           { 'content-type': 'application/json' },
           JSON.stringify({ detail: 'Malformed request target.' }),
         );
-      return url.pathname.startsWith('/api/') || url.pathname === '/api'
-        ? api(req, res, url)
-        : serveStatic(req, res, url);
+      return isApiOriginPath(url.pathname) ? api(req, res, url) : serveStatic(req, res, url);
     })();
     work.catch((err) => {
       console.error('[gateway]', err);

@@ -56,6 +56,7 @@ export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env) {
     dataDir: env.TOONZAP_DATA_DIR,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET,
     mailPort: mailPortFromEnv(env),
+    host: env.HOST || undefined,
     bedrockRequestsPerMinute: bedrockRpmFromEnv(env),
     warm: true,
     log: (msg: string) => console.log(msg),
@@ -75,6 +76,11 @@ function templateMaxConcurrency(model: LocalModel): number {
 export interface LocalRuntimeOptions {
   /** App port; 0 picks a free one (tests). */
   port?: number;
+  /**
+   * Interface the app listens on: 127.0.0.1 by default, so only this machine reaches it (the gateway adds the origin
+   * secret CloudFront would, so whoever reaches it has the API). `HOST=0.0.0.0 npm start` to open it to the network.
+   */
+  host?: string;
   /** Where emulator data lives; kept across restarts. */
   dataDir?: string;
   /** Port of the mail viewer (local SES); 0 (default) picks a free one. `npm start` uses TOONZAP_MAIL_PORT or 3005. */
@@ -167,7 +173,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
   const server = http.createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 3000, resolve);
+    server.listen(opts.port ?? 3000, opts.host ?? LOCAL_HOST, resolve);
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://localhost:${port}`;

@@ -36,6 +36,7 @@ export interface LocalTable {
   name: string;
   keySchema: Json[];
   attributeDefinitions: Json[];
+  globalSecondaryIndexes?: Json[];
 }
 export interface LocalBucket {
   logicalId: string;
@@ -242,6 +243,7 @@ export function readModel(
       name: physicalName(id, r.Type),
       keySchema: r.Properties.KeySchema,
       attributeDefinitions: r.Properties.AttributeDefinitions,
+      globalSecondaryIndexes: r.Properties.GlobalSecondaryIndexes,
     }));
   const buckets: LocalBucket[] = res
     .filter(([, r]) => r.Type === 'AWS::S3::Bucket')

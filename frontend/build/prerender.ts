@@ -67,8 +67,19 @@ export function sitemap(origin: string, paths: string[], lastmod: Map<string, st
 }
 
 export function robots(origin: string): string {
-  // Status and image pages are one customer's order: not for search engines.
-  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /status/', 'Disallow: /image/', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
+  // Status pages are one customer's order: not for anyone's crawler. Share pages (/image/) must be readable by the
+  // crawlers that draw link previews (X's obeys robots.txt), with their card (the longest rule wins, RFC 9309);
+  // they carry noindex for search engines instead.
+  return [
+    'User-agent: *',
+    'Allow: /',
+    'Allow: /api/share-card/',
+    'Disallow: /api/',
+    'Disallow: /status/',
+    '',
+    `Sitemap: ${origin}/sitemap.xml`,
+    '',
+  ].join('\n');
 }
 
 export async function prerender(opts: { repoRoot: string; dist: string; serverEntry: string }): Promise<number> {

@@ -13,6 +13,8 @@ export interface HttpEvent {
   rawPath: string;
   rawQueryString?: string;
   headers: Record<string, string | undefined>;
+  /** Payload 2.0 hands the request's cookies here, not in `headers.cookie`. */
+  cookies?: string[];
   pathParameters?: Record<string, string | undefined>;
   queryStringParameters?: Record<string, string | undefined>;
   body?: string;
@@ -28,6 +30,8 @@ export interface HttpEvent {
 export interface HttpResult {
   statusCode: number;
   headers?: Record<string, string>;
+  /** Set-Cookie values (payload 2.0: API Gateway sends one Set-Cookie header each). */
+  cookies?: string[];
   body: string;
   isBase64Encoded?: boolean;
 }
@@ -87,6 +91,26 @@ export function jsonBody(event: HttpEvent): Record<string, unknown> {
     throw badRequest('Request body must be a JSON object.');
   }
   return value as Record<string, unknown>;
+}
+
+/** A request cookie's value, or undefined (payload 2.0's `cookies`: "name=value" each). */
+export function cookieValue(event: HttpEvent, name: string): string | undefined {
+  for (const c of event.cookies ?? []) {
+    const eq = c.indexOf('=');
+    if (eq > 0 && c.slice(0, eq).trim() === name) return c.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * POST bodies must say they are JSON. A browser sends `text/plain` and form types across sites without asking
+ * (a "simple request"), so a hostile page could otherwise make its visitors start work here; JSON needs a CORS
+ * preflight, which this API never grants.
+ */
+function unsupportedMediaType(event: HttpEvent): boolean {
+  if (event.requestContext?.http?.method !== 'POST') return false;
+  const type = (event.headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return type !== 'application/json';
 }
 
 /** Longest path parameter any route accepts (ids are 36, hashes 64 characters); longer ones are refused unread. */
@@ -157,6 +181,7 @@ export function httpHandler(
     const route = event.routeKey ?? 'unknown route';
     const result = await instrumented(route, context, { request_id: event.requestContext?.requestId }, async () => {
       if (!fromCloudFront(event)) return json(403, { detail: 'Forbidden: use the site, not the API endpoint.' });
+      if (unsupportedMediaType(event)) return json(415, { detail: 'Send the request body as application/json.' });
       try {
         return await fn(event);
       } catch (err) {

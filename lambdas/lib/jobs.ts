@@ -17,6 +17,8 @@ export interface JobRecord {
   kind: JobKind;
   status: JobStatus;
   image_hashes: string[];
+  /** The owner id of the caller who started it: only they may read it. */
+  owner?: string;
   created_at: string;
   updated_at: string;
   execution_arn?: string;
@@ -30,6 +32,7 @@ const table = () => settings.table('jobs');
 export async function createJob(
   kind: JobKind,
   imageHashes: string[],
+  owner: string,
   status: JobStatus = 'PENDING',
 ): Promise<JobRecord> {
   const now = new Date();
@@ -38,6 +41,7 @@ export async function createJob(
     kind,
     status,
     image_hashes: imageHashes,
+    owner,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
     expires_at: expiresAt('jobs', now),
@@ -81,9 +85,10 @@ const START_FAILED: Record<JobKind, string> = {
 export async function startJob(
   kind: JobKind,
   imageHashes: string[],
+  owner: string,
   input: Record<string, unknown>,
 ): Promise<JobRecord> {
-  const job = await createJob(kind, imageHashes);
+  const job = await createJob(kind, imageHashes, owner);
   try {
     const arn = await startExecution(settings.jobsMachineArn, job.job_id, { kind, job_id: job.job_id, ...input });
     await setJobStatus(job.job_id, 'PENDING', { execution_arn: arn });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   type GetObjectCommandOutput,
@@ -104,6 +105,18 @@ export async function readObject(key: string): Promise<Buffer | null> {
   }
 }
 
+/** Copies an object within the media bucket (S3 computes the copy's SHA-256 checksum, as an upload's). */
+export async function copyObject(from: string, to: string): Promise<void> {
+  await s3().send(
+    new CopyObjectCommand({
+      Bucket: settings.mediaBucket,
+      Key: to,
+      CopySource: `${settings.mediaBucket}/${from}`,
+      ChecksumAlgorithm: 'SHA256',
+    }),
+  );
+}
+
 export async function deleteObject(key: string): Promise<void> {
   await s3().send(new DeleteObjectCommand({ Bucket: settings.mediaBucket, Key: key }));
 }
@@ -150,13 +163,12 @@ export type UploadCheck =
     };
 
 /**
- * Checks an uploaded photo against the hash it was registered under: size first (a HEAD, nothing read), then the
+ * Checks an uploaded photo (the stored copy, or a registration's proof upload) against the hash it was registered under: size first (a HEAD, nothing read), then the
  * SHA-256 of the bytes, type from the bytes and the pixel limit. A bad object is deleted so it can never be
  * moderated, previewed or sold. (S3 emulators verify no checksums, and a PUT may carry anything, so the server must.)
  * The binding returned is the ETag of the very response whose bytes were hashed.
  */
-export async function verifyUpload(hash: string): Promise<UploadCheck> {
-  const key = mediaKey.upload(hash);
+export async function verifyUpload(hash: string, key = mediaKey.upload(hash)): Promise<UploadCheck> {
   const fail = async (reason: Exclude<UploadCheck, { ok: true }>['reason'], message: string): Promise<UploadCheck> => {
     await deleteObject(key);
     return { ok: false, reason, message };

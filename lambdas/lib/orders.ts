@@ -13,6 +13,7 @@ import { expiresAt } from '../../domain/privacy';
 import { ddb, writeIf } from './aws';
 import { updateCommand } from './item-update';
 import { settings } from './settings';
+import { newShareIds, putShares } from './shares';
 import { updateStatus } from './status-update';
 
 /** An order as checkout stored it; amounts in cents, computed on the server. */
@@ -20,6 +21,8 @@ export interface OrderRecord {
   order_id: string;
   status: OrderStatus;
   email: string;
+  /** The owner id (lambdas/lib/owners.ts) who placed it; absent on orders from before owners. */
+  owner?: string;
   hashes: string[];
   styles: string[];
   generations: number;
@@ -53,6 +56,8 @@ export interface GenerationItem extends OrderItem {
   queued_at?: string;
   /** Paid generative images of this item the quality gate failed so far (each try a new seed). */
   quality_tries?: number;
+  /** When the item's image was stored at its output key and passed its checks (set before it is marked done). */
+  rendered_at?: string;
   finished_at?: string;
 }
 
@@ -92,6 +97,8 @@ export interface GenerationRecord {
   finished_at?: string;
   /** Until when items may wait for capacity (lib/config.ts orderDeadlineMinutes from creation); then refunded. */
   deadline_at?: string;
+  /** Photo hash → its share id (lambdas/lib/shares.ts); absent on generations from before share ids. */
+  share_ids?: Record<string, string>;
 }
 
 const orders = () => settings.table('orders');
@@ -160,7 +167,10 @@ export function markOrderRefunded(orderId: string, reason: string): Promise<bool
   return endUnpaidOrder(orderId, 'refunded', { refund_reason: reason });
 }
 
-/** Creates the generation of a paid order once: every (photo, style) pair pending. False if it already existed. */
+/**
+ * Creates the generation of a paid order once: every (photo, style) pair pending, a share id per photo. False if it
+ * already existed. Either way the share rows are written (a run that died between the two writes them now).
+ */
 export async function createGeneration(order: OrderRecord, paymentIntent: string): Promise<boolean> {
   const created = new Date();
   const now = created.toISOString();
@@ -182,14 +192,18 @@ export async function createGeneration(order: OrderRecord, paymentIntent: string
     created_at: now,
     updated_at: now,
     deadline_at: deadlineAt(created, settings.orderDeadlineMinutes),
+    share_ids: newShareIds(order.hashes),
   };
-  return writeIf(
+  const isNew = await writeIf(
     new PutCommand({
       TableName: generations(),
       Item: record,
       ConditionExpression: 'attribute_not_exists(generation_id)',
     }),
   );
+  const stored = isNew ? record : await getGeneration(order.order_id);
+  if (stored?.share_ids) await putShares(order.order_id, stored.share_ids);
+  return isNew;
 }
 
 export async function getGeneration(id: string): Promise<GenerationRecord | null> {
@@ -277,6 +291,16 @@ export async function countQualityTry(id: string, item: OrderItem): Promise<numb
     if ((err as Error).name === 'ConditionalCheckFailedException') return 0;
     throw err;
   }
+}
+
+/** An item's image is stored and checked: a re-run marks it done without rendering it again. */
+export async function markItemRendered(id: string, item: OrderItem): Promise<void> {
+  await ddb().send(
+    updateCommand('generations', id, {
+      set: { [`${itemPath(item)}.rendered_at`]: new Date().toISOString() },
+      condition: 'attribute_exists(generation_id)',
+    }),
+  );
 }
 
 /** Records the refund total reached so far; never lowers it (a late or repeated call changes nothing). */

@@ -10,7 +10,9 @@ import { badRequest, HttpError, httpHandler, parseBody, respond } from '../lib/h
 import { getImage } from '../lib/images';
 import { logContext, logger } from '../lib/observability';
 import { type OrderRecord, putOrder, setOrderSession } from '../lib/orders';
+import { callerOwner, putHold } from '../lib/owners';
 import { payments } from '../lib/payments';
+import { requireOwnership } from '../lib/proofs';
 import { settings } from '../lib/settings';
 
 /**
@@ -21,6 +23,9 @@ import { settings } from '../lib/settings';
 export const handler = httpHandler(async (event) => {
   if (settings.paymentMode === 'prelaunch') throw new HttpError(409, 'Payments are not live yet.');
   const { email, hashes, styles } = parseBody(event, contract.checkout.request);
+  // Only the photos' owner orders images of them: a hash alone buys nothing.
+  await requireOwnership(event, hashes);
+  const owner = callerOwner(event)!;
 
   const images = await Promise.all(hashes.map(getImage));
   // Size first: a small photo's verdict is 'invalid', and the visitor should learn why, not just that.
@@ -44,6 +49,7 @@ export const handler = httpHandler(async (event) => {
     order_id: randomUUID(),
     status: 'created',
     email,
+    owner,
     hashes,
     styles,
     generations: summary.totalGenerations,
@@ -57,6 +63,12 @@ export const handler = httpHandler(async (event) => {
     expires_at: expiresAt('unpaidOrders', new Date(now * 1000)),
   };
   await putOrder(order);
+  // The order holds its photos: erasing another order or owner's data never takes them from under it.
+  await Promise.all(
+    hashes.map((h) =>
+      putHold({ image_hash: h, holder: `order#${order.order_id}`, owner, expires_at: expiresAt('uploads') }),
+    ),
+  );
   logContext({ order_id: order.order_id });
 
   // Back to the host the visitor used, when it is one of the site's own (an Origin header is not an address to trust).

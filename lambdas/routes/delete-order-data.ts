@@ -5,13 +5,16 @@ import { getGeneration, getOrder } from '../lib/orders';
 
 /**
  * POST /api/generation/{id}/delete → what was deleted. The id is the order's (its status page's) capability: whoever
- * holds the link may see the images, and may delete them. See lambdas/lib/erasure.ts for what goes and what stays.
+ * holds the link may see the order's images, and may delete the order's own data; never a photo, preview or sign-up
+ * another order or owner still holds (lambdas/lib/erasure.ts says what goes and what stays).
  * Refused (409) while the images are still being made, so the pipeline never writes into a deleted order.
  */
 export const handler = httpHandler(async (event) => {
   const { id } = parseWith(contract['delete-order-data'].params, { id: pathParam(event, 'id') });
   const order = isServerId(id) ? await getOrder(id) : null;
   if (!order) throw notFound('Order not found.');
+  // Erased already: nothing left to do or to read.
+  if (order.erased_at) return respond('delete-order-data', 200, { deleted: await eraseOrder(order) });
   if (order.status === 'created' && order.session_expires_at > Date.now() / 1000) {
     throw new HttpError(
       409,

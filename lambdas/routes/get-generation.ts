@@ -1,16 +1,13 @@
 import { isServerId } from '../../domain/contract';
-import { imageFileName } from '../../domain/download-names';
 import { itemProgress } from '../../domain/orders';
-import { getStyle, STYLES } from '../../domain/styles';
+import { getStyle } from '../../domain/styles';
+import { deliveredImages } from '../lib/delivered';
 import { httpHandler, notFound, pathParam, respond, respondGone } from '../lib/http';
-import { mediaKey, presignDownload } from '../lib/media';
 import { getGeneration } from '../lib/orders';
 import { receiptOf } from '../lib/receipt';
 
-const styleOrder = new Map<string, number>(STYLES.map((s, i) => [s.id, i]));
-
 /**
- * GET /api/generation/{id} → {status, progress, error, images: [{url, styleName, styleId, imageHash}], items (each
+ * GET /api/generation/{id} → {status, progress, error, images: [{url, styleName, styleId, imageHash, shareId}], items (each
  * (photo, style) with its state, `queued` while it waits for capacity), queued, receipt, refund?, failed?}.
  * `progress` and the page's "n of m images ready" come from the items (domain/orders.ts itemProgress).
  * Image URLs are presigned afresh on every call (they expire; the page polls), for delivered items only.
@@ -28,29 +25,7 @@ export const handler = httpHandler(async (event) => {
   }
 
   const items = Object.values(generation.items);
-  const hashOrder = [...new Set(items.map((i) => i.image_hash))];
-  const delivered = items
-    .filter((i) => i.status === 'done')
-    .sort(
-      (a, b) =>
-        hashOrder.indexOf(a.image_hash) - hashOrder.indexOf(b.image_hash) ||
-        (styleOrder.get(a.style) ?? 0) - (styleOrder.get(b.style) ?? 0),
-    );
-  const images = await Promise.all(
-    delivered.map(async (i) => {
-      const style = getStyle(i.style);
-      const styleName = style?.name ?? i.style;
-      return {
-        url: await presignDownload(
-          mediaKey.output(i.image_hash, i.style),
-          imageFileName(styleName, i.image_hash, 'image/png'),
-        ),
-        styleName,
-        styleId: i.style,
-        imageHash: i.image_hash,
-      };
-    }),
-  );
+  const images = await deliveredImages(generation);
   const failed = items.filter((i) => i.status === 'failed');
   const states = items.map((i) => ({
     imageHash: i.image_hash,

@@ -1,26 +1,21 @@
-import { imageFileName } from '../../domain/download-names';
-import { isImageHash } from '../../domain/image-format';
-import { getStyle } from '../../domain/styles';
-import { httpHandler, notFound, pathParam, respond } from '../lib/http';
-import { getImage } from '../lib/images';
-import { mediaKey, presignDownload } from '../lib/media';
-import { deliveredStyles } from '../lib/outputs';
-import { isGenerative } from '../lib/renderer';
+import { contract } from '../../domain/contract';
+import { deliveredImages } from '../lib/delivered';
+import { httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
+import { openShare } from '../lib/share-access';
 
-/** GET /api/image/{hash}/{style} → {url, styleName, styleId, imageHash, description, aiGenerated} of a delivered image. */
+/**
+ * GET /api/image/{id}/{style} → {url, styleName, styleId, imageHash, shareId, description, aiGenerated}: one delivered
+ * image of a share (one photo of one order). The id is the share link's; a photo's hash opens nothing here.
+ */
 export const handler = httpHandler(async (event) => {
-  const hash = pathParam(event, 'hash');
-  const styleId = pathParam(event, 'style');
-  const style = getStyle(styleId);
-  // Only images generated for a paid order are served; anything else is simply not found.
-  if (!isImageHash(hash) || !style || !deliveredStyles(await getImage(hash)).has(style.id))
-    throw notFound('Image or style not found.');
-  return respond('get-image', 200, {
-    url: await presignDownload(mediaKey.output(hash, style.id), imageFileName(style.name, hash, 'image/png')),
-    styleName: style.name,
-    styleId: style.id,
-    imageHash: hash,
-    description: style.description,
-    aiGenerated: isGenerative(style.id),
+  const { id, style } = parseWith(contract['get-image'].params, {
+    id: pathParam(event, 'id'),
+    style: pathParam(event, 'style'),
   });
+  const open = await openShare(id);
+  const [image] = open
+    ? await deliveredImages(open.generation, { hash: open.share.image_hash, style, described: true })
+    : [];
+  if (!image) throw notFound('Image or style not found.');
+  return respond('get-image', 200, image);
 });

@@ -1,28 +1,19 @@
-import { imageFileName } from '../../domain/download-names';
-import { isImageHash } from '../../domain/image-format';
-import { STYLES } from '../../domain/styles';
-import { httpHandler, notFound, pathParam, respond } from '../lib/http';
-import { getImage } from '../lib/images';
-import { mediaKey, presignDownload } from '../lib/media';
-import { deliveredStyles } from '../lib/outputs';
+import { contract } from '../../domain/contract';
+import { deliveredImages } from '../lib/delivered';
+import { httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
+import { openShare } from '../lib/share-access';
 
-/** GET /api/image/{hash} → [{url, styleName, styleId, imageHash, description}]: the photo's gallery, catalogue order. */
+/**
+ * GET /api/image/{id} → [{url, styleName, styleId, imageHash, shareId, description, aiGenerated}]: a share's gallery,
+ * the delivered images of one photo in one order (catalogue order). Never reached by the photo's hash.
+ */
 export const handler = httpHandler(async (event) => {
-  const hash = pathParam(event, 'hash');
-  const delivered = isImageHash(hash) ? deliveredStyles(await getImage(hash)) : new Set<string>();
-  const styles = STYLES.filter((s) => delivered.has(s.id));
-  if (!styles.length) throw notFound('No images found for this hash.');
+  const { id } = parseWith(contract['get-images'].params, { id: pathParam(event, 'id') });
+  const open = await openShare(id);
+  if (!open) throw notFound('No images found for this hash.');
   return respond(
     'get-images',
     200,
-    await Promise.all(
-      styles.map(async (s) => ({
-        url: await presignDownload(mediaKey.output(hash, s.id), imageFileName(s.name, hash, 'image/png')),
-        styleName: s.name,
-        styleId: s.id,
-        imageHash: hash,
-        description: s.description,
-      })),
-    ),
+    await deliveredImages(open.generation, { hash: open.share.image_hash, described: true }),
   );
 });

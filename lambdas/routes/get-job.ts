@@ -3,6 +3,7 @@ import { JOB_WAIT_MS } from '../../domain/job-polling';
 import { clip, httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
 import { settledJobStatus } from '../lib/job-wait';
 import { getJob } from '../lib/jobs';
+import { callerOwner } from '../lib/owners';
 
 /**
  * GET /api/jobs/{job_id}[?wait=1] → the status value itself: "PENDING" | "STARTED" | "SUCCESS" | "FAILURE". With
@@ -12,6 +13,7 @@ export const handler = httpHandler(async (event) => {
   const jobId = pathParam(event, 'job_id');
   const { wait } = parseWith(contract['get-job'].query, event.queryStringParameters ?? {});
   const job = isServerId(jobId) ? await getJob(jobId) : null;
-  if (!job) throw notFound(`Job ${clip(jobId)} not found.`);
+  // Only the owner who started a job sees it; to anyone else it does not exist.
+  if (!job || job.owner !== callerOwner(event)) throw notFound(`Job ${clip(jobId)} not found.`);
   return respond('get-job', 200, await settledJobStatus(job, wait === '1' ? JOB_WAIT_MS : 0));
 });

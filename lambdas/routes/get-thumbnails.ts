@@ -2,11 +2,12 @@ import { contract } from '../../domain/contract';
 import { STYLES } from '../../domain/styles';
 import { HttpError, httpHandler, parseWith, pathParam, respond } from '../lib/http';
 import { mediaKey, presignDownload } from '../lib/media';
+import { ownedImage } from '../lib/owners';
 import { pausedPreviews } from '../lib/renderer';
-import { knownImage } from '../lib/requests';
 
 /**
- * GET /api/get-thumbnails/{image_hash} → [{style: {id}, image: short-lived URL}] in catalogue order, plus
+ * GET /api/get-thumbnails/{image_hash} → [{style: {id}, image: short-lived URL}] in catalogue order (the photo's
+ * owner only), plus
  * {style: {id}, image: null, paused: true} for generative styles whose previews are paused today (budget spent) and
  * {style: {id}, image: null, busy: true} for those whose model had no capacity when last asked (a busy minute).
  */
@@ -14,7 +15,7 @@ export const handler = httpHandler(async (event) => {
   const { image_hash: hash } = parseWith(contract['get-thumbnails'].params, {
     image_hash: pathParam(event, 'image_hash'),
   });
-  const image = await knownImage(hash);
+  const image = await ownedImage(event, hash);
   if (image.moderation !== 'allowed') throw new HttpError(403, 'Image has not passed moderation.');
   const shown = STYLES.filter((s) => image.previews?.includes(s.id));
   const paused = new Set(pausedPreviews(image));

@@ -3,15 +3,19 @@ import { httpHandler, parseBody, respond } from '../lib/http';
 import { verdictBinding } from '../lib/images';
 import { createJob, startJob } from '../lib/jobs';
 import { bindingHolds } from '../lib/media';
+import { callerOwner } from '../lib/owners';
+import { requireOwnership } from '../lib/proofs';
 import { knownImage } from '../lib/requests';
 
 /**
- * POST /api/process-moderation {image_hashes} → {job_id}: moderation runs in the jobs state machine. Verdicts are made
+ * POST /api/process-moderation {image_hashes} → {job_id}, for the photos' owner only: moderation runs in the jobs state machine. Verdicts are made
  * once per image: when every photo already has one, still bound to the object stored, the job is done the moment it
  * exists (reads only: no execution, no model call). Otherwise the execution reuses what it can, photo by photo.
  */
 export const handler = httpHandler(async (event) => {
   const { image_hashes: hashes } = parseBody(event, contract['process-moderation'].request);
+  await requireOwnership(event, hashes);
+  const owner = callerOwner(event)!;
   const images = await Promise.all(hashes.map(knownImage));
   const standing = await Promise.all(
     images.map(async (image) => {
@@ -20,8 +24,10 @@ export const handler = httpHandler(async (event) => {
     }),
   );
   if (standing.every(Boolean)) {
-    return respond('process-moderation', 200, { job_id: (await createJob('moderation', hashes, 'SUCCESS')).job_id });
+    return respond('process-moderation', 200, {
+      job_id: (await createJob('moderation', hashes, owner, 'SUCCESS')).job_id,
+    });
   }
-  const job = await startJob('moderation', hashes, { image_hashes: hashes });
+  const job = await startJob('moderation', hashes, owner, { image_hashes: hashes });
   return respond('process-moderation', 200, { job_id: job.job_id });
 });

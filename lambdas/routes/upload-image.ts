@@ -1,32 +1,52 @@
 import { contract } from '../../domain/contract';
+import { mediaKey } from '../../domain/wiring';
 import { httpHandler, parseBody, respond } from '../lib/http';
 import { getImage, markVerified, registerImage, verdictBinding } from '../lib/images';
-import { checkBinding, mediaKey, objectExists, presignUpload, verifyUpload } from '../lib/media';
+import { checkBinding, objectExists, presignUpload, verifyUpload } from '../lib/media';
+import { getHold, ownerHold, ownerOrIssue, randomId } from '../lib/owners';
+import { confirmProof } from '../lib/proofs';
 
 /**
- * POST /api/upload-image {image_hash, file_type, file_size}: 'exists' when a good copy is stored, else a short-lived
- * presigned PUT URL that accepts only these bytes (type, length and SHA-256 signed, write-once).
- * An image whose judged object is still stored is never re-registered: no new URL exists for it, so the photo a
- * verdict was made on cannot be replaced through us. A stored copy that fails its checks is removed and re-requested.
+ * POST /api/upload-image {image_hash, file_type, file_size}: 'exists' for the photo's owner when a good copy is
+ * stored, else a short-lived presigned PUT URL that accepts only these bytes (type, length and SHA-256 signed,
+ * write-once). The caller gets an owner secret (cookie) if they have none. Knowing a hash proves nothing: whoever
+ * does not own the photo yet must upload its bytes, to a key of their registration's own, even when a copy is
+ * stored; only then do they own it (lambdas/lib/proofs.ts). An image whose judged object is still stored is never
+ * re-registered, so the photo a verdict was made on cannot be replaced through us.
  */
 export const handler = httpHandler(async (event) => {
   const { image_hash: hash, file_type: type, file_size: size } = parseBody(event, contract['upload-image'].request);
+  const { owner, cookie } = ownerOrIssue(event);
+  const answer = (body: Parameters<typeof respond<'upload-image'>>[2]) => ({
+    ...respond('upload-image', 200, body),
+    ...(cookie ? { cookies: [cookie] } : {}),
+  });
 
-  const key = mediaKey.upload(hash);
+  let hold = await getHold(hash, `owner#${owner}`);
+  if (hold?.state === 'pending' && (await confirmProof(hold, owner)) === 'owner') hold = { ...hold, state: 'owner' };
   const record = await getImage(hash);
-  const judged =
-    record && (record.moderation === 'allowed' || record.moderation === 'rejected') ? verdictBinding(record) : null;
-  if (judged) {
-    if ((await checkBinding(hash, judged)).ok) return respond('upload-image', 200, { status: 'exists' });
-    // The judged object changed or vanished (and was removed): the verdict no longer stands; register afresh below.
-  } else if (await objectExists(key)) {
-    if (record?.verified) return respond('upload-image', 200, { status: 'exists' });
-    const check = await verifyUpload(hash);
-    if (check.ok) {
-      await markVerified(hash, check.info);
-      return respond('upload-image', 200, { status: 'exists' });
+
+  if (hold?.state === 'owner') {
+    const judged =
+      record && (record.moderation === 'allowed' || record.moderation === 'rejected') ? verdictBinding(record) : null;
+    if (judged) {
+      if ((await checkBinding(hash, judged)).ok) return answer({ status: 'exists' });
+      // The judged object changed or vanished (and was removed): the verdict no longer stands; upload afresh below.
+    } else if (await objectExists(mediaKey.upload(hash))) {
+      if (record?.verified) return answer({ status: 'exists' });
+      const check = await verifyUpload(hash);
+      if (check.ok) {
+        await markVerified(hash, check.info);
+        return answer({ status: 'exists' });
+      }
     }
   }
-  await registerImage(hash, type, size);
-  return respond('upload-image', 200, { status: 'upload', url: { url: await presignUpload(key, type, size, hash) } });
+
+  // A new registration: this caller's own upload key, pending until its bytes are checked (also for an owner whose
+  // copy is gone). The photo's record is reset only when no copy is stored (another owner's photo and its verdict stay).
+  const registration = randomId();
+  if (!record || !(await objectExists(mediaKey.upload(hash)))) await registerImage(hash, type, size);
+  await ownerHold(hash, owner, 'pending', registration);
+  const url = await presignUpload(mediaKey.proof(registration), type, size, hash);
+  return answer({ status: 'upload', url: { url } });
 });

@@ -17,10 +17,11 @@ import {
   generationDeadline,
   getGeneration,
   markItemQueued,
+  markItemRendered,
 } from '../lib/orders';
-import { deliveredStyles, recordOutput } from '../lib/outputs';
 import { ENGINE_RENDERER, previewRenderer, type Renderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
+import { makeShareCard } from '../lib/share-card';
 import { taskHandler } from '../lib/task';
 import { enlargeStored } from '../lib/upscale';
 import type { WorkItem } from './order-prepare';
@@ -90,6 +91,7 @@ async function renderGenerativeGated(
  * retries; content filtered, input refused or a renderer other than the preview's fail the item at once (it is
  * refunded when the order finishes).
  * Idempotent: an item no longer pending is skipped, and an output already rendered and recorded is not rendered again.
+ * Each order has its own images (outputs/<order>/...): another order of the same photo never reuses or sees them.
  */
 async function run(input: WorkItem) {
   const generation = await getGeneration(input.order_id);
@@ -97,10 +99,10 @@ async function run(input: WorkItem) {
   if (!item) throw new Error(`Item ${input.image_hash}:${input.style} is not part of order ${input.order_id}`);
   if (item.status !== 'pending') return { skipped: item.status };
 
-  const key = mediaKey.output(input.image_hash, input.style);
+  const key = mediaKey.output(input.order_id, input.image_hash, input.style);
   const image = await getImage(input.image_hash);
   let rendered = false;
-  if (!(deliveredStyles(image).has(input.style) && (await objectExists(key)))) {
+  if (!(item.rendered_at && (await objectExists(key)))) {
     // The photo must still be the object its verdict was made on; bytes written since are never rendered.
     const use = await allowedUpload(input.image_hash);
     if (!use.ok) {
@@ -156,9 +158,12 @@ async function run(input: WorkItem) {
       throw err;
     }
     await pausePoint('item:rendered');
-    await recordOutput(input.image_hash, input.style);
+    await markItemRendered(input.order_id, input);
     rendered = true;
   }
+  // The share link's picture, made once per delivered image (again on a re-run: the same bytes).
+  const shareId = generation?.share_ids?.[input.image_hash];
+  if (shareId) await makeShareCard(key, shareId, input.style);
   await finishItem(input.order_id, input, { status: 'done' });
   countMetric(METRICS.imagesDelivered);
   return { rendered };

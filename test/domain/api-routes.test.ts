@@ -6,7 +6,7 @@ describe('apiPath', () => {
     expect(apiPath('config')).toBe('/api/config');
     expect(apiPath('get-job', { job_id: 'abc' })).toBe('/api/jobs/abc');
     expect(apiPath('delete-order-data', { id: 'a/b c' })).toBe('/api/generation/a%2Fb%20c/delete');
-    expect(apiPath('get-image', { hash: 'h', style: '3d' })).toBe('/api/image/h/3d');
+    expect(apiPath('get-image', { id: 'h', style: '3d' })).toBe('/api/image/h/3d');
   });
 
   test('every route of the table is reachable, and a missing parameter is an error, not a broken URL', () => {

@@ -130,6 +130,7 @@ describe('status helpers', () => {
       styleName: styleId,
       styleId,
       imageHash,
+      shareId: `share-${imageHash}`,
     });
     const groups = groupByImageHash([img('b', '3d'), img('a', '3d'), img('b', 'anime')]);
     expect(groups.map((g) => [g.imageHash, g.images.map((i) => i.styleId)])).toEqual([

@@ -39,7 +39,7 @@ describe('quality gate before delivery', () => {
   async function buy(hash: string, styles: string[], email: string) {
     const order = await checkout(client, email, [hash], styles);
     await pay(runtime, order.session_id);
-    return waitForGeneration(client, order.order_id, undefined, 180_000);
+    return { ...(await waitForGeneration(client, order.order_id, undefined, 180_000)), order_id: order.order_id };
   }
 
   /** The 3d item was asked 3 times with new seeds, not delivered and refunded with `error`; `delivered` was. */
@@ -88,7 +88,12 @@ describe('quality gate before delivery', () => {
     expectGivenUp(generation, before, hash, 'sketch', ITEM_ERRORS.faces);
     // the failed images were deleted, none left under the key a delivered one would have
     const s3 = mediaClient(runtime);
-    const head = s3.send(new HeadObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: mediaKey.output(hash, '3d') }));
+    const head = s3.send(
+      new HeadObjectCommand({
+        Bucket: runtime.env.MEDIA_BUCKET,
+        Key: mediaKey.output(generation.order_id, hash, '3d'),
+      }),
+    );
     await expect(head).rejects.toMatchObject({ name: 'NotFound' });
     s3.destroy();
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { JobRecord, JobStatus } from '../../lambdas/lib/jobs';
 
 /**
@@ -17,6 +18,9 @@ import { JOB_POLL_MS } from '../../frontend/src/lib/polling';
 import { handler } from '../../lambdas/routes/get-job';
 
 const JOB_ID = '0b6d2f4e-3c1a-4f5e-9d8c-7b6a5f4e3d2c';
+/** The owner secret of the browser that started the job (43 base64url characters), and its owner id. */
+const SECRET = 'a'.repeat(43);
+const OWNER = createHash('sha256').update(SECRET).digest('hex');
 
 function job(status: JobStatus): JobRecord {
   return {
@@ -24,16 +28,18 @@ function job(status: JobStatus): JobRecord {
     kind: 'moderation',
     status,
     image_hashes: [],
+    owner: OWNER,
     created_at: new Date().toISOString(),
     updated_at: new Date().toISOString(),
     expires_at: 0,
   };
 }
 
-function get(query?: Record<string, string>, jobId = JOB_ID) {
+function get(query?: Record<string, string>, jobId = JOB_ID, secret: string | null = SECRET) {
   return handler({
     rawPath: `/api/jobs/${jobId}`,
     headers: {},
+    cookies: secret ? [`tz_owner=${secret}`] : undefined,
     routeKey: 'GET /api/jobs/{job_id}',
     pathParameters: { job_id: jobId },
     queryStringParameters: query,
@@ -122,5 +128,17 @@ describe('GET /api/jobs/{job_id} long polling', () => {
     const res = await get({ wait: '1' });
     expect(res.statusCode).toBe(404);
     expect(getJob).toHaveBeenCalledTimes(1);
+  });
+
+  test('only the browser that started the job sees it: another owner, or none, is told it does not exist', async () => {
+    stored = job('SUCCESS');
+    expect((await get({}, JOB_ID, SECRET)).statusCode).toBe(200);
+    for (const secret of ['b'.repeat(43), null, 'not-a-secret']) {
+      const res = await get({}, JOB_ID, secret);
+      expect([res.statusCode, JSON.parse(res.body)]).toEqual([
+        404,
+        { detail: `Job ${JOB_ID.slice(0, 40)} not found.` },
+      ]);
+    }
   });
 });

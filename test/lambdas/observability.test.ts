@@ -64,7 +64,7 @@ describe('metrics from the wrappers', () => {
     });
     const res = await handler({
       rawPath: '/api/x',
-      headers: {},
+      headers: { 'content-type': 'application/json' },
       routeKey: 'POST /api/stripe-webhook',
       requestContext: { http: { method: 'POST', path: '/api/x' } },
     });

@@ -29,17 +29,31 @@ export function mediaClient(runtime: Pick<LocalRuntime, 's3Url'>): S3Client {
 }
 
 export interface Api {
-  get(path: string): Promise<{ status: number; body: any }>;
-  post(path: string, body: unknown): Promise<{ status: number; body: any }>;
+  get(path: string): Promise<{ status: number; body: any; headers: Headers }>;
+  post(path: string, body: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  /** The cookies this client holds (its owner secret, once an upload issued one). */
+  readonly cookies: Map<string, string>;
 }
 
+/**
+ * One visitor's browser against the API: it keeps the cookies the API sets (the owner secret) and sends them back,
+ * as a browser does on the site's own origin. Each call of api() is another visitor.
+ */
 export function api(baseUrl: string): Api {
+  const cookies = new Map<string, string>();
   const call = async (method: string, p: string, body?: unknown) => {
+    const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const res = await fetch(baseUrl + p, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers,
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair.indexOf('=');
+      if (eq > 0) cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -47,9 +61,9 @@ export function api(baseUrl: string): Api {
     } catch {
       // not JSON: keep the text
     }
-    return { status: res.status, body: parsed as any };
+    return { status: res.status, body: parsed as any, headers: res.headers };
   };
-  return { get: (p) => call('GET', p), post: (p, b) => call('POST', p, b) };
+  return { get: (p) => call('GET', p), post: (p, b) => call('POST', p, b), cookies };
 }
 
 /** The headers a presigned upload URL signs, as the browser sends them (fetch adds Content-Length). */

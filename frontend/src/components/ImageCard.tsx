@@ -32,7 +32,7 @@ export function ImageCard({
           onDownload={() => downloadImage(image.url, fileName)}
           target={{
             text: styleShareText(image.styleName),
-            url: styleLink(window.location.origin, image.imageHash, image.styleId),
+            url: styleLink(window.location.origin, image.shareId, image.styleId),
             copiedMessage: COPIED_MESSAGES.style,
           }}
         />

@@ -259,15 +259,16 @@ export async function deleteOrderData(id: string): Promise<ErasureReport> {
   return ((await res.json()) as { deleted: ErasureReport }).deleted;
 }
 
-export async function getImage(hash: string, style: string, signal?: AbortSignal): Promise<GeneratedImage> {
-  const res = await getJson(apiPath('get-image', { hash, style }), { signal });
+/** One image of a share link (`id`: the share id in the link, never a photo's hash). */
+export async function getImage(id: string, style: string, signal?: AbortSignal): Promise<GeneratedImage> {
+  const res = await getJson(apiPath('get-image', { id, style }), { signal });
   if (res.status === 404) throw new Error('Image or style not found.');
   if (!res.ok) throw new Error('Failed to load image.');
   return (await res.json()) as GeneratedImage;
 }
 
-export async function getGallery(hash: string, signal?: AbortSignal): Promise<GeneratedImage[]> {
-  const res = await getJson(apiPath('get-images', { hash }), { signal });
+export async function getGallery(id: string, signal?: AbortSignal): Promise<GeneratedImage[]> {
+  const res = await getJson(apiPath('get-images', { id }), { signal });
   if (res.status === 404) throw new Error('No images found for this hash.');
   if (!res.ok) throw new Error('Failed to load images.');
   const body: unknown = await res.json();

@@ -10,12 +10,16 @@ export function styleShareText(styleName: string): string {
 
 export const APP_SHARE_TEXT = 'Check out this cool AI photo generator!';
 
-export function galleryLink(origin: string, imageHash: string): string {
-  return `${origin}/image/${encodeURIComponent(imageHash)}`;
+/**
+ * Share links name the photo's share id in its order (GeneratedImage.shareId), never its hash: a link opens that
+ * order's images of that photo and nothing else.
+ */
+export function galleryLink(origin: string, shareId: string): string {
+  return `${origin}/image/${encodeURIComponent(shareId)}`;
 }
 
-export function styleLink(origin: string, imageHash: string, styleId: string): string {
-  return `${origin}/image/${encodeURIComponent(imageHash)}/${encodeURIComponent(styleId)}`;
+export function styleLink(origin: string, shareId: string, styleId: string): string {
+  return `${origin}/image/${encodeURIComponent(shareId)}/${encodeURIComponent(styleId)}`;
 }
 
 export function twitterShareUrl(text: string, url: string): string {

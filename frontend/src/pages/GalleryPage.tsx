@@ -11,10 +11,10 @@ import { useAsync } from '../lib/useAsync';
 import { TryYourOwn } from './ImagePage';
 
 export default function GalleryPage() {
-  const { hash = '' } = useParams();
+  const { id = '' } = useParams();
   const brand = useBrand();
   useDocumentTitle(`Cartoon gallery | ${brand}`);
-  const state = useAsync((signal) => getGallery(hash, signal), hash, 'Failed to load images.');
+  const state = useAsync((signal) => getGallery(id, signal), id, 'Failed to load images.');
 
   return (
     <div className="container-page py-10 sm:py-14">

@@ -22,10 +22,10 @@ export function TryYourOwn() {
 }
 
 export default function ImagePage() {
-  const { hash = '', style = '' } = useParams();
+  const { id = '', style = '' } = useParams();
   const brand = useBrand();
   const standIn = useGenerativeStandIn();
-  const state = useAsync((signal) => getImage(hash, style, signal), `${hash}/${style}`, 'Failed to load image.');
+  const state = useAsync((signal) => getImage(id, style, signal), `${id}/${style}`, 'Failed to load image.');
   useDocumentTitle(state.status === 'ready' ? `${state.data.styleName} style | ${brand}` : brand);
 
   if (state.status === 'loading') {
@@ -88,7 +88,7 @@ export default function ImagePage() {
             target={{
               title: `${image.styleName} | ${brand}`,
               text: styleShareText(image.styleName),
-              url: styleLink(window.location.origin, image.imageHash, image.styleId),
+              url: styleLink(window.location.origin, image.shareId, image.styleId),
               copiedMessage: COPIED_MESSAGES.style,
             }}
           />

@@ -75,7 +75,7 @@ function Completed({ id, images }: { id: string; images: GeneratedImage[] }) {
                 onDownload={() => downloadZip(group.images, groupZipName(brand, group.imageHash))}
                 target={{
                   text: galleryShareText(brand),
-                  url: galleryLink(origin, group.imageHash),
+                  url: galleryLink(origin, group.images[0]?.shareId ?? ''),
                   copiedMessage: COPIED_MESSAGES.gallery,
                 }}
               />

@@ -1,0 +1,48 @@
+import { mediaKey } from '../../domain/wiring';
+import type { HttpEvent } from './http';
+import { markVerified } from './images';
+import { copyObject, deleteObject, objectExists, verifyUpload } from './media';
+import { logger } from './observability';
+import { callerOwner, deleteHold, getHold, type HoldRecord, notYours, ownerHold } from './owners';
+
+/**
+ * A pending owner proves they have a photo by uploading its bytes to their registration's own key (S3 checks the
+ * signed SHA-256 there; the local S3 does not, so the bytes are hashed here too). Once checked, they own the photo:
+ * the first proof of a photo becomes its stored copy, later ones are deleted (same bytes, nothing to keep).
+ * 'missing': not uploaded yet (still pending). 'invalid': the upload was not the photo (deleted, hold dropped).
+ */
+export async function confirmProof(hold: HoldRecord, owner: string): Promise<'owner' | 'missing' | 'invalid'> {
+  const hash = hold.image_hash;
+  if (!hold.registration_id) return 'missing';
+  const key = mediaKey.proof(hold.registration_id);
+  const check = await verifyUpload(hash, key);
+  if (!check.ok) {
+    if (check.reason === 'missing') return 'missing';
+    logger.warn('proof upload refused', { image_hash: hash, reason: check.reason });
+    await deleteHold(hash, `owner#${owner}`);
+    return 'invalid';
+  }
+  if (!(await objectExists(mediaKey.upload(hash)))) {
+    await copyObject(key, mediaKey.upload(hash));
+    await markVerified(hash, check.info);
+  }
+  await ownerHold(hash, owner, 'owner');
+  await deleteObject(key);
+  return 'owner';
+}
+
+/**
+ * The caller must own every photo: a pending registration whose bytes are now uploaded is confirmed here (the style
+ * step's first call after the upload); anything else is answered as a photo never registered (404).
+ */
+export async function requireOwnership(event: HttpEvent, hashes: string[]): Promise<void> {
+  const owner = callerOwner(event);
+  await Promise.all(
+    hashes.map(async (hash) => {
+      const hold = owner ? await getHold(hash, `owner#${owner}`) : null;
+      if (hold?.state === 'owner') return;
+      if (owner && hold?.state === 'pending' && (await confirmProof(hold, owner)) === 'owner') return;
+      throw notYours(hash);
+    }),
+  );
+}
