@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import Stripe from 'stripe';
 import { refundFor } from '../../domain/orders';
 import { orderSummary } from '../../domain/pricing';
+import { mediaKey } from '../../domain/wiring';
 import {
   checkout,
   deliverWebhook,
@@ -269,7 +270,7 @@ describe('orders', () => {
     const email = 'partial@example.com';
     const swapped = await allowedThenSwapped(photo('chelsea.png'), photo('coffee.png'));
     const order = await checkout(client, email, [hash, swapped], ['watercolor', 'pop-art']);
-    const failing = `outputs/${hash}/pop-art.png`;
+    const failing = mediaKey.output(order.order_id, hash, 'pop-art');
     engineFaults.poison(failing);
 
     const paid = await pay(runtime, order.session_id);

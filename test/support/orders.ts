@@ -139,7 +139,7 @@ export interface Generation {
   status: 'pending' | 'processing' | 'completed' | 'failed';
   progress: number;
   error: string | null;
-  images: { url: string; styleName: string; styleId: string; imageHash: string }[];
+  images: { url: string; styleName: string; styleId: string; imageHash: string; shareId: string }[];
   refund?: { amount: number; currency: string; items: number };
   failed?: { imageHash: string; styleId: string; error: string | null }[];
   /** Items waiting for capacity (the status page shows the order queued). */

@@ -61,7 +61,12 @@ export function api(baseUrl: string): Api {
     } catch {
       // not JSON: keep the text
     }
-    return { status: res.status, body: parsed as any, headers: res.headers };
+    // Not enumerable: tests compare {status, body} with toEqual, and the headers are there when asked for.
+    return Object.defineProperty({ status: res.status, body: parsed as any }, 'headers', { value: res.headers }) as {
+      status: number;
+      body: any;
+      headers: Headers;
+    };
   };
   return { get: (p) => call('GET', p), post: (p, b) => call('POST', p, b), cookies };
 }
