@@ -16,7 +16,7 @@ export interface OrderEmailInput {
   generationId: string;
   status: 'completed' | 'failed';
   /** Photos with at least one delivered image, in order. */
-  galleryHashes: string[];
+  galleryShareIds: string[];
   delivered: number;
   /** Customer-facing note about failed items and the refund, if any. */
   notice: string | null;
@@ -53,12 +53,12 @@ export function orderEmail(input: OrderEmailInput): EmailTemplate {
   }
 
   const count = `${input.delivered} ${input.delivered === 1 ? 'image is' : 'images are'}`;
-  const galleries: Block[] = input.galleryHashes.length
+  const galleries: Block[] = input.galleryShareIds.length
     ? [
         {
           kind: 'list',
           title: 'Galleries by photo:',
-          items: input.galleryHashes.map((hash, i) => [link(`Photo ${i + 1}`, `${site}/image/${hash}`)]),
+          items: input.galleryShareIds.map((id, i) => [link(`Photo ${i + 1}`, `${site}/image/${id}`)]),
         },
       ]
     : [];

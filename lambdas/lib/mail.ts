@@ -28,14 +28,17 @@ export async function sendOrderEmail(generation: GenerationRecord): Promise<'sen
   await pausePoint('email:claimed');
   const items = Object.values(generation.items);
   const delivered = items.filter((i) => i.status === 'done');
-  const galleryHashes = [...new Set(delivered.map((i) => i.image_hash))];
+  // Each photo's gallery by its share link, never by the photo's hash.
+  const galleryShareIds = [...new Set(delivered.map((i) => i.image_hash))].flatMap(
+    (hash) => generation.share_ids?.[hash] ?? [],
+  );
   const message = renderOrderEmail({
     brand: settings.brandName,
     siteUrl: settings.siteUrl,
     supportEmail: settings.supportEmail,
     generationId: generation.generation_id,
     status: generation.status,
-    galleryHashes,
+    galleryShareIds,
     delivered: delivered.length,
     notice: generation.error ?? null,
     receipt: await receiptOf(generation),

@@ -1,5 +1,5 @@
 import { mediaKey } from '../../domain/wiring';
-import type { HttpEvent } from './http';
+import { badRequest, type HttpEvent } from './http';
 import { markVerified } from './images';
 import { copyObject, deleteObject, objectExists, verifyUpload } from './media';
 import { logger } from './observability';
@@ -9,9 +9,13 @@ import { callerOwner, deleteHold, getHold, type HoldRecord, notYours, ownerHold 
  * A pending owner proves they have a photo by uploading its bytes to their registration's own key (S3 checks the
  * signed SHA-256 there; the local S3 does not, so the bytes are hashed here too). Once checked, they own the photo:
  * the first proof of a photo becomes its stored copy, later ones are deleted (same bytes, nothing to keep).
- * 'missing': not uploaded yet (still pending). 'invalid': the upload was not the photo (deleted, hold dropped).
+ * 'missing': not uploaded yet (still pending). A string: the upload was not the photo (deleted, hold dropped), and
+ * why, in words for the visitor.
  */
-export async function confirmProof(hold: HoldRecord, owner: string): Promise<'owner' | 'missing' | 'invalid'> {
+export async function confirmProof(
+  hold: HoldRecord,
+  owner: string,
+): Promise<'owner' | 'missing' | { refused: string }> {
   const hash = hold.image_hash;
   if (!hold.registration_id) return 'missing';
   const key = mediaKey.proof(hold.registration_id);
@@ -20,7 +24,7 @@ export async function confirmProof(hold: HoldRecord, owner: string): Promise<'ow
     if (check.reason === 'missing') return 'missing';
     logger.warn('proof upload refused', { image_hash: hash, reason: check.reason });
     await deleteHold(hash, `owner#${owner}`);
-    return 'invalid';
+    return { refused: check.message };
   }
   if (!(await objectExists(mediaKey.upload(hash)))) {
     await copyObject(key, mediaKey.upload(hash));
@@ -41,7 +45,10 @@ export async function requireOwnership(event: HttpEvent, hashes: string[]): Prom
     hashes.map(async (hash) => {
       const hold = owner ? await getHold(hash, `owner#${owner}`) : null;
       if (hold?.state === 'owner') return;
-      if (owner && hold?.state === 'pending' && (await confirmProof(hold, owner)) === 'owner') return;
+      const proof = owner && hold?.state === 'pending' ? await confirmProof(hold, owner) : null;
+      if (proof === 'owner') return;
+      // The visitor's own upload was not the photo: say why (the spec shows it after 'Failed to start moderation: ').
+      if (proof && typeof proof === 'object') throw badRequest(`Photo ${hash.slice(0, 12)}: ${proof.refused}`);
       throw notYours(hash);
     }),
   );

@@ -21,7 +21,7 @@ const base: OrderEmailInput = {
   supportEmail: 'help@toonzap.example',
   generationId: 'g-1',
   status: 'completed',
-  galleryHashes: ['h1', 'h2'],
+  galleryShareIds: ['h1', 'h2'],
   delivered: 5,
   notice: '1 of 6 images could not be generated. $0.46 has been refunded to your card.',
   receipt: receiptLines({
@@ -138,7 +138,7 @@ describe('order e-mail', () => {
       ...base,
       brand: 'ToonZap',
       status: 'failed',
-      galleryHashes: [],
+      galleryShareIds: [],
       delivered: 0,
       notice: 'We could not generate your images. $2.73 has been refunded to your card.',
       receipt: receiptLines({

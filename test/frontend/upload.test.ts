@@ -73,4 +73,20 @@ describe('uploadAll', () => {
     await new Promise((r) => setTimeout(r, 5));
     expect(started).toBeLessThan(10);
   });
+
+  it('the first photo that needs the server goes alone, so the others carry the owner secret it brings', async () => {
+    const log: string[] = [];
+    const upload = jest.fn(async (item: { file: Blob } | { hash: string }) => {
+      const name = 'hash' in item ? item.hash : await item.file.text();
+      log.push(`start ${name}`);
+      await new Promise((r) => setTimeout(r, 5));
+      log.push(`end ${name}`);
+      return name;
+    });
+    const restored = { hash: 'r' };
+    const hashes = await uploadAll([restored, ...items(3)], () => {}, upload, 4);
+    expect(hashes).toEqual(['r', '0', '1', '2']);
+    // Nothing else starts before the first file's registration has ended.
+    expect(log.slice(0, 2)).toEqual(['start 0', 'end 0']);
+  });
 });

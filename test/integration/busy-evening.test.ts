@@ -14,10 +14,10 @@ const PHOTOS = ['astronaut.png', 'camera.png', 'chelsea.png', 'coffee.png', 'mot
 
 /** Each visitor uploads one of `photos`, passes moderation, orders `styles` and pays, all at once; returns their final generations. */
 async function busyEvening(runtime: Awaited<ReturnType<typeof startTestRuntime>>, photos: string[], styles: string[]) {
-  const client = api(runtime.url);
   let queuedSeen = 0;
   const finals = await Promise.all(
     photos.map(async (file, i) => {
+      const client = api(runtime.url); // each visitor their own browser
       const hash = await uploadPhoto(client, photo(file));
       await moderate(client, [hash]);
       const order = await checkout(client, `visitor${i}@example.com`, [hash], styles);

@@ -108,6 +108,11 @@ describe('bytes bound to their hash', () => {
       body: new Uint8Array(bytes),
     });
     expect(put.status).toBe(200);
+    // Checked, the registration's bytes become the photo's stored copy.
+    expect(
+      (await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: bytes.length }))
+        .body,
+    ).toEqual({ status: 'exists' });
     expect(sha256((await stored(hash))!)).toBe(hash);
   });
 
@@ -152,7 +157,7 @@ describe('bytes bound to their hash', () => {
     });
     const item = Object.values((await getGeneration(order.order_id))!.items)[0];
     expect(item).toMatchObject({ status: 'failed', error: expect.stringMatching(/safety check/) });
-    expect(await keys(`outputs/${hashA}/`)).toEqual([]);
+    expect(await keys(`outputs/${order.order_id}/`)).toEqual([]);
     expect(await stored(hashA)).toBeNull();
     expect((await client.get(`/api/get-moderation/${hashA}`)).body.moderation).toBe('invalid');
   });
@@ -182,19 +187,27 @@ describe('bytes bound to their hash', () => {
   });
 
   test('size is checked before anything is read, and every object that fails verification is deleted', async () => {
-    // Over the limit, written straight to storage under a registered hash (a PUT that ignored the signed length).
+    // Over the limit, written to a registration's upload key (a PUT that ignored the signed length; the local S3
+    // checks none of what the URL signs).
     const big = Buffer.concat([photo('astronaut.png'), Buffer.alloc(MAX_FILE_BYTES)]);
     const bigHash = sha256(big);
-    expect(
-      (await client.post('/api/upload-image', { image_hash: bigHash, file_type: 'image/png', file_size: 1000 })).body
-        .status,
-    ).toBe('upload');
-    await overwrite(bigHash, big);
+    const reg = await client.post('/api/upload-image', {
+      image_hash: bigHash,
+      file_type: 'image/png',
+      file_size: 1000,
+    });
+    expect(reg.body.status).toBe('upload');
+    const proof = decodeURIComponent(new URL(reg.body.url.url).pathname).split('/').slice(2).join('/');
+    await s3.send(new PutObjectCommand({ Bucket: bucket(), Key: proof, Body: big }));
     // Nothing of this size is ever read into memory (the generative renderer reads photos with readObject).
     const { readObject } = await import('../../lambdas/lib/media');
-    await expect(readObject(`uploads/${bigHash}`)).rejects.toThrow(/too large/);
-    await moderate(client, [bigHash]);
-    expect((await client.get(`/api/get-moderation/${bigHash}`)).body.moderation).toBe('invalid');
+    await expect(readObject(proof)).rejects.toThrow(/too large/);
+    // The check of the upload refuses it unread: no owner, no stored copy, and the upload is deleted.
+    expect(await client.post('/api/process-moderation', { image_hashes: [bigHash] })).toEqual({
+      status: 400,
+      body: { detail: `Photo ${bigHash.slice(0, 12)}: File size must be less than 10MB` },
+    });
+    expect(await keys(proof)).toEqual([]);
     expect(await stored(bigHash)).toBeNull();
 
     // A valid PNG header on garbage: passes the header check, fails the decoder, and is deleted (was kept before).

@@ -23,7 +23,18 @@ describe('local Step Functions across a crash', () => {
 
   test('an execution acknowledged just before SIGKILL is resumed after the restart and finishes', async () => {
     first = await startRuntimeProcess(dataDir);
-    const hash = await uploadPhoto(api(first.url), photo('coffee.png'));
+    const visitor = api(first.url);
+    const hash = await uploadPhoto(visitor, photo('coffee.png'));
+    // Registering again checks the upload and stores the photo (the style step would, by starting moderation).
+    expect(
+      (
+        await visitor.post('/api/upload-image', {
+          image_hash: hash,
+          file_type: 'image/png',
+          file_size: photo('coffee.png').length,
+        })
+      ).body.status,
+    ).toBe('exists');
     const sfn = new SFNClient({
       endpoint: first.env.AWS_ENDPOINT_URL_SFN,
       region: 'us-east-1',
@@ -53,6 +64,6 @@ describe('local Step Functions across a crash', () => {
       'SUCCEEDED',
     );
     again.destroy();
-    expect((await api(second.url).get(`/api/get-moderation/${hash}`)).body.moderation).toBe('allowed');
+    expect((await api(second.url, visitor).get(`/api/get-moderation/${hash}`)).body.moderation).toBe('allowed');
   });
 });

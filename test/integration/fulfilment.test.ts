@@ -13,7 +13,7 @@ import {
   stripeClient,
   waitForGeneration,
 } from '../support/orders';
-import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
+import { api, ownerIdOf, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 /**
  * The parts that keep a paid order from being lost, one by one: the webhook's claim is a lease, the reconciler
@@ -271,6 +271,7 @@ describe('fulfilment that cannot be lost', () => {
             job_id: id,
             kind: 'moderation',
             image_hashes: [hash],
+            owner: ownerIdOf(client),
             created_at: job.updated_at,
             expires_at: 9_999_999_999,
             ...job,

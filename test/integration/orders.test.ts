@@ -1,3 +1,4 @@
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import Stripe from 'stripe';
@@ -16,7 +17,7 @@ import {
   tableClient,
   waitForGeneration,
 } from '../support/orders';
-import { api, photo, sha256, startTestRuntime, uploadPhoto } from '../support/runtime';
+import { api, mediaClient, photo, sha256, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 const ASTRONAUT = photo('astronaut.png');
 
@@ -63,7 +64,14 @@ describe('orders', () => {
     expect((await put(original)).status).toBe(200);
     await moderate(client, [h]);
     expect((await client.get(`/api/get-moderation/${h}`)).body.moderation).toBe('allowed');
+    // The URL's upload was checked and moved to the stored copy; a PUT to it again changes nothing of the photo.
     expect((await put(replacement)).status).toBe(200);
+    // So the bytes are changed past us, straight in storage (what the stored-copy check guards against).
+    const s3 = mediaClient(runtime);
+    await s3.send(
+      new PutObjectCommand({ Bucket: runtime.env.MEDIA_BUCKET, Key: mediaKey.upload(h), Body: replacement }),
+    );
+    s3.destroy();
     return h;
   }
 
@@ -107,6 +115,7 @@ describe('orders', () => {
       expect(Math.max(meta.width!, meta.height!)).toBe(2048); // the paid size: the 512-px photo is enlarged to it
     }
 
+    const share = generation.images[0].shareId;
     // One execution, one e-mail, with links to the status page and the photo's gallery.
     expect(await orderExecutions(runtime, order.order_id)).toEqual([expect.objectContaining({ status: 'SUCCEEDED' })]);
     const mails = await emailsTo(runtime, email);
@@ -114,7 +123,9 @@ describe('orders', () => {
     expect(mails[0].subject).toMatch(/ready/);
     for (const body of [mails[0].html, mails[0].text]) {
       expect(body).toContain(`${runtime.url}/status/${order.order_id}`);
-      expect(body).toContain(`${runtime.url}/image/${hash}`);
+      // The gallery by its share link, never by the photo's hash.
+      expect(body).toContain(`${runtime.url}/image/${share}`);
+      expect(body).not.toContain(hash);
       // The receipt, from the order record: 1 photo × 2 styles at $0.70, 30 % off.
       expect(body).toContain('2 images (1 photo × 2 styles) at $0.70');
       expect(body).toContain('Anime, Comic Book');
@@ -130,7 +141,7 @@ describe('orders', () => {
     for (const line of generation.receipt!) expect(mails[0].text).toContain(line.label);
 
     // The single-image and gallery calls serve what was delivered, and only that.
-    const one = await client.get(`/api/image/${hash}/anime`);
+    const one = await client.get(`/api/image/${share}/anime`);
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({
       styleId: 'anime',
@@ -143,14 +154,14 @@ describe('orders', () => {
     const oneRes = await fetch(one.body.url);
     expect(oneRes.status).toBe(200);
     expect((await sharp(Buffer.from(await oneRes.arrayBuffer())).metadata()).format).toBe('png');
-    const gallery = await client.get(`/api/image/${hash}`);
+    const gallery = await client.get(`/api/image/${share}`);
     expect(gallery.status).toBe(200);
     expect(gallery.body.map((i: { styleId: string }) => i.styleId)).toEqual(['anime', 'comic']);
-    expect(await client.get(`/api/image/${hash}/sketch`)).toEqual({
+    expect(await client.get(`/api/image/${share}/sketch`)).toEqual({
       status: 404,
       body: { detail: 'Image or style not found.' },
     });
-    expect(await client.get(`/api/image/${hash}/no-such-style`)).toEqual({
+    expect(await client.get(`/api/image/${share}/no-such-style`)).toEqual({
       status: 404,
       body: { detail: 'Image or style not found.' },
     });
@@ -244,7 +255,7 @@ describe('orders', () => {
     const unmoderated = await uploadPhoto(client, photo('coffee.png'));
     expect(await detail({ ...ok, hashes: [hash, unmoderated] })).toMatch(/not passed moderation/);
     // Never registered at all.
-    expect(await detail({ ...ok, hashes: [sha256(Buffer.from('nothing'))] })).toMatch(/not passed moderation/);
+    expect(await detail({ ...ok, hashes: [sha256(Buffer.from('nothing'))] })).toMatch(/not found\. Upload it first\./);
 
     // Duplicates are one image, one style: the price follows what is generated.
     const order = await checkout(client, 'dupes@example.com', [hash, hash], ['anime', 'anime', 'comic']);

@@ -1,3 +1,4 @@
+import { moderate } from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 /** Payment mode 'prelaunch': no checkout, sign-ups instead. */
@@ -20,6 +21,8 @@ describe('prelaunch', () => {
       await client.post('/api/checkout', { email: 'early@example.com', hashes: [hash], styles: ['anime'] }),
     ).toEqual({ status: 409, body: { detail: 'Payments are not live yet.' } });
     expect((await client.post('/api/stripe-webhook', { id: 'evt_1' })).status).toBe(409);
+    // As the wizard does: sign-up comes after the style step moderated the photo (and so confirmed its owner).
+    await moderate(client, [hash]);
     expect(await client.post('/api/preview-signup', { email: 'early@example.com', image_hash: hash })).toEqual({
       status: 201,
       body: { status: 'signed_up' },

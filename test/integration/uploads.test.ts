@@ -40,7 +40,7 @@ describe('uploads', () => {
     expect(styles.body.styles.map((s: { id: string }) => s.id)).toEqual([...STYLE_IDS]);
   });
 
-  test('register, PUT to the presigned URL, register again → exists', async () => {
+  test("register, PUT to the registration's own URL, register again → exists, the bytes now the stored copy", async () => {
     const bytes = photo('astronaut.png');
     const hash = sha256(bytes);
     const first = await client.post('/api/upload-image', {
@@ -51,7 +51,8 @@ describe('uploads', () => {
     expect(first.status).toBe(200);
     expect(first.body.status).toBe('upload');
     const url = new URL(first.body.url.url);
-    expect(url.pathname).toBe(`/${bucket()}/uploads/${hash}`);
+    // Each registration uploads to a key of its own; its bytes become the photo's stored copy once checked.
+    expect(url.pathname).toMatch(new RegExp(`^/${bucket()}/uploads/proofs/[A-Za-z0-9_-]{22}$`));
     expect(Number(url.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(900);
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toContain('content-type');
 
@@ -61,12 +62,17 @@ describe('uploads', () => {
       body: bytes,
     });
     expect(put.status).toBe(200);
-    const stored = await s3.send(new GetObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}` }));
-    expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
 
     expect(
       await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: bytes.length }),
     ).toEqual({ status: 200, body: { status: 'exists' } });
+    const stored = await s3.send(new GetObjectCommand({ Bucket: bucket(), Key: `uploads/${hash}` }));
+    expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
+    // The registration's own upload was moved, not kept twice.
+    const proof = decodeURIComponent(url.pathname).split('/').slice(2).join('/');
+    await expect(s3.send(new GetObjectCommand({ Bucket: bucket(), Key: proof }))).rejects.toMatchObject({
+      name: 'NoSuchKey',
+    });
   });
 
   test('a stored object that does not match its hash is removed and asked for again', async () => {

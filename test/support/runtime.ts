@@ -39,8 +39,9 @@ export interface Api {
  * One visitor's browser against the API: it keeps the cookies the API sets (the owner secret) and sends them back,
  * as a browser does on the site's own origin. Each call of api() is another visitor.
  */
-export function api(baseUrl: string): Api {
-  const cookies = new Map<string, string>();
+export function api(baseUrl: string, sameBrowserAs?: Api): Api {
+  // The same browser on another address (a restarted runtime): its cookies go along.
+  const cookies = sameBrowserAs?.cookies ?? new Map<string, string>();
   const call = async (method: string, p: string, body?: unknown) => {
     const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
     if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -69,6 +70,13 @@ export function api(baseUrl: string): Api {
     };
   };
   return { get: (p) => call('GET', p), post: (p, b) => call('POST', p, b), cookies };
+}
+
+/** The owner id the server keeps for a client's owner secret (lambdas/lib/owners.ts): for records a test writes itself. */
+export function ownerIdOf(client: Api): string {
+  const secret = client.cookies.get('tz_owner');
+  if (!secret) throw new Error('this client has no owner secret yet: upload something first');
+  return sha256(Buffer.from(secret));
 }
 
 /** The headers a presigned upload URL signs, as the browser sends them (fetch adds Content-Length). */

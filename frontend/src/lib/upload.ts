@@ -17,7 +17,9 @@ export async function uploadOne(item: UploadItem): Promise<string> {
 
 /**
  * Uploads all items with limited concurrency and returns their hashes in input order. The first
- * failure aborts the batch (no new uploads start) and rejects with its message.
+ * failure aborts the batch (no new uploads start) and rejects with its message. The first photo that needs the
+ * server goes alone: its registration gives the browser its owner secret (a cookie), which the others must carry,
+ * or each would be registered to a secret of its own and all but the last cookie's photos lost to the page.
  */
 export async function uploadAll<T extends UploadItem>(
   items: T[],
@@ -26,12 +28,18 @@ export async function uploadAll<T extends UploadItem>(
   concurrency = 4,
 ): Promise<string[]> {
   const hashes: string[] = new Array(items.length);
-  let next = 0;
   let done = 0;
   let failed = false;
+  const first = items.findIndex((item) => !('hash' in item));
+  if (first >= 0) {
+    hashes[first] = await upload(items[first]);
+    onProgress(++done);
+  }
+  const rest = items.map((_, i) => i).filter((i) => i !== first);
+  let next = 0;
   const worker = async () => {
-    while (!failed && next < items.length) {
-      const i = next++;
+    while (!failed && next < rest.length) {
+      const i = rest[next++];
       try {
         hashes[i] = await upload(items[i]);
       } catch (err) {
@@ -41,6 +49,6 @@ export async function uploadAll<T extends UploadItem>(
       onProgress(++done);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, rest.length) }, worker));
   return hashes;
 }

@@ -22,11 +22,11 @@ export function localDateTime(iso: string, locale?: string): string {
 
 export function deletedSummary(r: ErasureReport): string[] {
   const lines = [
-    `${plural(r.photos_deleted, 'photo', 'photos')} and ${plural(r.files_deleted, 'stored file', 'stored files')} (uploads, previews and generated images) deleted.`,
+    `${plural(r.photos_deleted, 'photo', 'photos')} and ${plural(r.files_deleted, 'stored file', 'stored files')} (uploads, previews, generated images and share pictures) deleted.`,
   ];
   if (r.photos_kept)
     lines.push(
-      `${plural(r.photos_kept, 'photo is', 'photos are')} kept because another paid order uses the same photo.`,
+      `${plural(r.photos_kept, 'photo is', 'photos are')} kept because another of your orders, or someone else who uploaded the same picture, still uses it.`,
     );
   if (r.email_removed) lines.push('Your e-mail address is removed from this order.');
   if (r.signups_deleted)

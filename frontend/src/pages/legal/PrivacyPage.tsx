@@ -42,7 +42,27 @@ export default function PrivacyPage() {
         </ul>
       </Section>
 
-      <Section title="3. How long we keep it">
+      <Section title="3. Who can see your photos and images">
+        <ul>
+          <li>
+            <strong>Your photo, its check and its previews</strong> – only the browser that uploaded it. When you
+            upload, we give your browser a private key (a cookie that page scripts cannot read) and every request about
+            the photo must carry it. Someone else who has the same picture must upload it themselves, and then sees only
+            their own copy: never your orders or images.
+          </li>
+          <li>
+            <strong>Your order and its images</strong> – whoever has the order's status link (in your order e-mail).
+            Keep it to yourself: it can also delete the order's photos and images.
+          </li>
+          <li>
+            <strong>A shared image or gallery</strong> – whoever has that share link: it shows the images of that one
+            photo in that one order, and nothing else. Social networks show its picture when the link is posted; search
+            engines are asked not to list it. Deleting the order makes the link stop working.
+          </li>
+        </ul>
+      </Section>
+
+      <Section title="4. How long we keep it">
         <p>We keep your data only as long as we need it, and then delete it automatically:</p>
         <ul>
           <li>
@@ -61,14 +81,14 @@ export default function PrivacyPage() {
         </p>
       </Section>
 
-      <Section title="4. Who we share it with">
+      <Section title="5. Who we share it with">
         <p>
           We use trusted service providers for cloud hosting and storage, image processing, e-mail delivery and card
           payments. They process data only on our behalf and for these purposes. We do not sell your data.
         </p>
       </Section>
 
-      <Section title="5. Your rights (GDPR)">
+      <Section title="6. Your rights (GDPR)">
         <p>If you are in the European Economic Area or the United Kingdom, you have the right to:</p>
         <ul>
           <li>access the personal data we hold about you;</li>
@@ -78,14 +98,15 @@ export default function PrivacyPage() {
           </li>
         </ul>
         <p>
-          You can delete the photos of an order, the images made from them and your e-mail address yourself: open the
-          order's status page (the link in your order e-mail) and choose "Delete my photos and images". For anything
-          else, write to <SupportEmail /> or reply to any e-mail you have received from us. You may also complain to
-          your local data protection authority.
+          You can delete an order's images, its share links and your e-mail address yourself: open the order's status
+          page (the link in your order e-mail) and choose "Delete my photos and images". The photo itself is deleted
+          with it unless another of your orders still uses it (or someone else uploaded the same picture, whose copy
+          stays theirs). For anything else, write to <SupportEmail /> or reply to any e-mail you have received from us.
+          You may also complain to your local data protection authority.
         </p>
       </Section>
 
-      <Section title="6. Changes">
+      <Section title="7. Changes">
         <p>We may update this policy. The version on this page is the one in force.</p>
       </Section>
     </LegalPage>
