@@ -16,6 +16,8 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
   let browser: Browser;
   let brand: string;
   let orderId: string;
+  /** The photo's share id in the order: share links name it, never the photo's hash. */
+  let share: string;
   const hash = sha256(photo('astronaut.png'));
   let styles: { id: string; name: string }[];
   const chosen: { id: string; name: string }[] = [];
@@ -103,6 +105,8 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     }
     expect([generation.status, generation.error]).toEqual(['completed', null]);
     orderId = id;
+    share = generation.images[0].shareId;
+    expect(share).toMatch(/^[A-Za-z0-9_-]{22}$/);
     const status = await statusPage(context);
     expect(await status.getByRole('link', { name: 'Generate Again' }).getAttribute('href')).toBe('/');
     expect(await status.locator('main img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')))).toEqual(
@@ -170,7 +174,7 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     expect(dialogs).toHaveLength(1);
     expect(dialogs[0]).toBe('Gallery share link copied to clipboard!');
     expect(await clipboard()).toBe(
-      `Here's my photo in a bunch of cartoon styles from ${brand}! Which is your favorite? ${runtime.url}/image/${hash}`,
+      `Here's my photo in a bunch of cartoon styles from ${brand}! Which is your favorite? ${runtime.url}/image/${share}`,
     );
 
     await page.getByRole('button', { name: `Share: ${chosen[0].name} style` }).click();
@@ -181,7 +185,7 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     expect(dialogs).toHaveLength(2);
     expect(dialogs[1]).toBe('Share link copied to clipboard!');
     expect(await clipboard()).toBe(
-      `Here's my photo in the ${chosen[0].name} style ... ${runtime.url}/image/${hash}/${chosen[0].id}`,
+      `Here's my photo in the ${chosen[0].name} style ... ${runtime.url}/image/${share}/${chosen[0].id}`,
     );
     await context.close();
   });
@@ -212,16 +216,16 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     expect(await shares()).toEqual([
       {
         text: `Here's my photo in a bunch of cartoon styles from ${brand}! Which is your favorite?`,
-        url: `${runtime.url}/image/${hash}`,
+        url: `${runtime.url}/image/${share}`,
       },
       {
         text: `Here's my photo in the ${chosen[1].name} style ...`,
-        url: `${runtime.url}/image/${hash}/${chosen[1].id}`,
+        url: `${runtime.url}/image/${share}/${chosen[1].id}`,
       },
     ]);
     expect(dialogs).toEqual([]);
 
-    const galleryUrl = `${runtime.url}/image/${hash}`;
+    const galleryUrl = `${runtime.url}/image/${share}`;
     const galleryText = `Here's my photo in a bunch of cartoon styles from ${brand}! Which is your favorite?`;
     expect(await page.getByRole('link', { name: 'Share all styles of photo 1 on Twitter' }).getAttribute('href')).toBe(
       `https://twitter.com/intent/tweet?text=${encodeURIComponent(galleryText)}&url=${encodeURIComponent(galleryUrl)}`,
@@ -229,7 +233,7 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     expect(await page.getByRole('link', { name: 'Share all styles of photo 1 on Facebook' }).getAttribute('href')).toBe(
       `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(galleryUrl)}`,
     );
-    const styleUrl = `${runtime.url}/image/${hash}/${chosen[0].id}`;
+    const styleUrl = `${runtime.url}/image/${share}/${chosen[0].id}`;
     expect(
       await page.getByRole('link', { name: `Share ${chosen[0].name} style on Twitter` }).getAttribute('href'),
     ).toBe(
@@ -238,30 +242,45 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     await context.close();
   });
 
-  test('image and gallery pages of the delivered images (light and dark, axe clean)', async () => {
+  test('share pages: the image and gallery at 390 and 1280 px, light and dark, axe clean, with their own card', async () => {
     if (!orderId) throw new Error('No completed order: the first test failed');
     for (const scheme of ['light', 'dark'] as const) {
-      const context = await newContext(browser, { scheme, acceptDownloads: true });
-      const page = await context.newPage();
-      await page.goto(`${runtime.url}/image/${hash}/${chosen[0].id}`);
-      await page.getByRole('heading', { level: 1, name: chosen[0].name }).waitFor();
-      await page.waitForFunction(() => (document.querySelector('main img') as HTMLImageElement | null)?.naturalWidth);
-      expect(await page.getByRole('link', { name: 'Try Your Own' }).first().getAttribute('href')).toBe('/');
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: `Download: ${chosen[0].name} style` }).click(),
-      ]);
-      expect(download.suggestedFilename()).toBe(styleFile(chosen[0]));
-      expect(await axeViolations(page)).toEqual([]);
-      await screenshot(page, `image-${scheme}-desktop`);
+      for (const [size, viewport] of [
+        ['phone', PHONE],
+        ['desktop', DESKTOP],
+      ] as const) {
+        const context = await newContext(browser, { scheme, viewport, acceptDownloads: true });
+        const page = await context.newPage();
+        await page.goto(`${runtime.url}/image/${share}/${chosen[0].id}`);
+        await page.getByRole('heading', { level: 1, name: chosen[0].name }).waitFor();
+        await page.waitForFunction(() => (document.querySelector('main img') as HTMLImageElement | null)?.naturalWidth);
+        // The page the browser runs is the one crawlers read: its own card, title and URL.
+        expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toBe(
+          `${runtime.url}/api/share-card/${share}/${chosen[0].id}`,
+        );
+        expect(await page.locator('meta[property="og:url"]').getAttribute('content')).toBe(
+          `${runtime.url}/image/${share}/${chosen[0].id}`,
+        );
+        expect(await page.getByRole('link', { name: 'Try Your Own' }).first().getAttribute('href')).toBe('/');
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: `Download: ${chosen[0].name} style` }).click(),
+        ]);
+        expect(download.suggestedFilename()).toBe(styleFile(chosen[0]));
+        expect(await axeViolations(page)).toEqual([]);
+        await screenshot(page, `image-${scheme}-${size}`);
 
-      await page.goto(`${runtime.url}/image/${hash}`);
-      await page.getByRole('heading', { level: 1, name: 'One photo, many styles' }).waitFor();
-      await page.locator('main li h2').first().waitFor();
-      expect(await page.locator('main li h2').allInnerTexts()).toEqual(chosen.map((s) => s.name));
-      expect(await axeViolations(page)).toEqual([]);
-      await screenshot(page, `gallery-${scheme}-desktop`);
-      await context.close();
+        await page.goto(`${runtime.url}/image/${share}`);
+        await page.getByRole('heading', { level: 1, name: 'One photo, many styles' }).waitFor();
+        await page.locator('main li h2').first().waitFor();
+        expect(await page.locator('main li h2').allInnerTexts()).toEqual(chosen.map((s) => s.name));
+        expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toBe(
+          `${runtime.url}/api/share-card/${share}/${chosen[0].id}`,
+        );
+        expect(await axeViolations(page)).toEqual([]);
+        await screenshot(page, `gallery-${scheme}-${size}`);
+        await context.close();
+      }
     }
   });
 
@@ -312,7 +331,7 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     }
 
     const gallery = await (await newContext(browser)).newPage();
-    await gallery.goto(`${runtime.url}/image/${hash}`);
+    await gallery.goto(`${runtime.url}/image/${share}`);
     await gallery.getByRole('alert').getByText('No images found for this hash.').waitFor();
     await gallery.context().close();
   });
