@@ -172,6 +172,8 @@ export const SERVICE_NAME = 'toonzap';
  */
 export const METRICS = {
   ordersPaid: 'OrdersPaid',
+  /** Disputes (chargebacks) Stripe reported: each one alarms, since it has to be answered in Stripe within days. */
+  paymentsDisputed: 'PaymentsDisputed',
   imagesDelivered: 'ImagesDelivered',
   itemsRefunded: 'ItemsRefunded',
   /** A refund Stripe did not make: the customer is still charged. Critical. */

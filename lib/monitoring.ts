@@ -98,6 +98,11 @@ export class Monitoring extends Construct {
       'CRITICAL: a refund failed, so a customer is charged for images they did not get. Refund by hand in Stripe (the order id is in the log line "refund failed").',
     );
     alarm(
+      'PaymentDisputed',
+      app(METRICS.paymentsDisputed),
+      'A customer disputed a payment (a chargeback): answer it in the Stripe Dashboard before its deadline. The order is marked (disputed_at, dispute_id) and the log line "payment disputed" names it.',
+    );
+    alarm(
       'ReconcilerRepairs',
       app(METRICS.reconcilerRepairs),
       'The reconciler repaired an order or job that something else left unfinished: a bug or an outage to look into.',
@@ -192,7 +197,13 @@ export class Monitoring extends Construct {
     this.dashboard.addWidgets(
       new cloudwatch.GraphWidget({
         title: 'Orders',
-        left: sums(METRICS.ordersPaid, METRICS.imagesDelivered, METRICS.itemsRefunded, METRICS.refundFailures),
+        left: sums(
+          METRICS.ordersPaid,
+          METRICS.imagesDelivered,
+          METRICS.itemsRefunded,
+          METRICS.refundFailures,
+          METRICS.paymentsDisputed,
+        ),
         width: 12,
       }),
       new cloudwatch.GraphWidget({

@@ -429,3 +429,25 @@ export function putSignup(email: string, imageHash: string): Promise<boolean> {
     }),
   );
 }
+
+/**
+ * A payment of the order was disputed (a chargeback): recorded on the order for the operator, who answers it in
+ * Stripe. The first dispute's time is kept; a later one of the same order names itself. False if no such order.
+ */
+export function markOrderDisputed(
+  orderId: string,
+  dispute: { id: string; reason: string; amount: number; currency: string },
+): Promise<boolean> {
+  return writeIf(
+    updateCommand('orders', orderId, {
+      set: {
+        dispute_id: dispute.id,
+        dispute_reason: dispute.reason,
+        dispute_amount: dispute.amount,
+        dispute_currency: dispute.currency,
+      },
+      setIfMissing: { disputed_at: new Date().toISOString() },
+      condition: 'attribute_exists(order_id)',
+    }),
+  );
+}

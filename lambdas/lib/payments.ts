@@ -71,12 +71,3 @@ function apiBase(base: string | undefined): { host?: string; port?: number; prot
   const protocol = url.protocol === 'http:' ? 'http' : 'https';
   return { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
 }
-
-/** Stripe's answer to a bad request (4xx other than rate limiting): retrying the same call cannot help. */
-export function isStripeClientError(err: unknown): boolean {
-  const e = err as { type?: string; statusCode?: number };
-  return (
-    e.type === 'StripeInvalidRequestError' ||
-    (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 && e.statusCode !== 429)
-  );
-}

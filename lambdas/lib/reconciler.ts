@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { orderTimeline } from '../../domain/orders';
-import { fulfilSession } from './fulfilment';
+import { fulfilSession, isOrdersSession } from './fulfilment';
 import { logger } from './observability';
 import { closeBrokenOrder } from './order-outcome';
 import { type GenerationRecord, getGeneration, getOrder } from './orders';
@@ -42,7 +42,9 @@ export async function reconcileSession(
   const orderId = session.metadata?.order_id || session.client_reference_id;
   if (!orderId || session.payment_status !== 'paid') return null;
   const order = await getOrder(orderId);
-  if (!order || order.status === 'refunded') return null;
+  // Another session naming the order (not the one checkout made for it) never fulfils or repairs it: the webhook
+  // refunded that payment (lambdas/lib/fulfilment.ts); run again every pass, it would only be counted as a repair.
+  if (!order || order.status === 'refunded' || !isOrdersSession(order, session)) return null;
   const repair = (kind: RepairKind, detail: string): Repair => ({
     repair: kind,
     order_id: orderId,

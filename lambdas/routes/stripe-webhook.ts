@@ -1,9 +1,10 @@
 import type Stripe from 'stripe';
+import { METRICS } from '../../domain/wiring';
 import { pausePoint } from '../lib/fault-points';
-import { fulfilSession } from '../lib/fulfilment';
+import { fulfilSession, isOrdersSession } from '../lib/fulfilment';
 import { badRequest, HttpError, httpHandler, respond } from '../lib/http';
-import { logContext, logger } from '../lib/observability';
-import { claimEvent, completeEvent, getOrder, markOrderExpired, releaseEvent } from '../lib/orders';
+import { countMetric, logContext, logger } from '../lib/observability';
+import { claimEvent, completeEvent, getOrder, markOrderDisputed, markOrderExpired, releaseEvent } from '../lib/orders';
 import { payments } from '../lib/payments';
 import { settings } from '../lib/settings';
 
@@ -24,6 +25,7 @@ const HANDLED = new Set([
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',
   'checkout.session.expired',
+  'charge.dispute.created',
 ]);
 
 /**
@@ -70,6 +72,7 @@ export const handler = httpHandler(async (event) => {
 });
 
 async function handle(evt: Stripe.Event, stripe: Stripe): Promise<string> {
+  if (evt.type === 'charge.dispute.created') return recordDispute(evt.data.object as Stripe.Dispute, stripe);
   const session = evt.data.object as Stripe.Checkout.Session;
   if (evt.type !== 'checkout.session.expired') return fulfilSession(session, stripe);
   const orderId = session.metadata?.order_id || session.client_reference_id;
@@ -77,5 +80,34 @@ async function handle(evt: Stripe.Event, stripe: Stripe): Promise<string> {
   logContext({ order_id: orderId });
   const order = await getOrder(orderId);
   if (!order) return 'ignored: unknown order';
+  // Only the order's own session ends it; another session naming it must not cancel a payment still to come.
+  if (!isOrdersSession(order, session)) return "ignored: not the order's session";
   return (await markOrderExpired(orderId)) ? 'order expired' : `order already ${order.status}`;
+}
+
+/**
+ * A chargeback: counted (every dispute alarms, lib/monitoring.ts) and recorded on the order it was paid for. A dispute
+ * names only the payment; checkout put the order id in the PaymentIntent's metadata, and the order must have been
+ * paid by that very PaymentIntent (another payment naming the order is not the order's).
+ */
+async function recordDispute(dispute: Stripe.Dispute, stripe: Stripe): Promise<string> {
+  const paymentIntent =
+    typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+  const order = await disputedOrder(paymentIntent, stripe);
+  if (order) {
+    logContext({ order_id: order.order_id });
+    await markOrderDisputed(order.order_id, dispute);
+  }
+  const outcome = order ? 'order disputed' : 'dispute of a payment without an order';
+  const { id, reason, amount, currency } = dispute;
+  logger.warn('payment disputed', { dispute_id: id, reason, amount, currency, payment_intent: paymentIntent, outcome });
+  countMetric(METRICS.paymentsDisputed);
+  return outcome;
+}
+
+async function disputedOrder(paymentIntent: string | undefined, stripe: Stripe) {
+  if (!paymentIntent) return null;
+  const orderId = (await stripe.paymentIntents.retrieve(paymentIntent)).metadata?.order_id;
+  const order = orderId ? await getOrder(orderId) : null;
+  return order?.payment_intent === paymentIntent ? order : null;
 }

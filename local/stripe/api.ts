@@ -1,80 +1,128 @@
 /**
- * The Stripe v1 API subset the app uses, operating on the local store: Checkout Sessions
- * (create, retrieve, list, line items, expire), Payment Intents, Charges, Refunds and Events,
- * plus the payment itself (driven by the hosted page or the test hook), expiry, and event emission.
+ * The operations of the local Stripe on its store, as the app's SDK calls them: Checkout Sessions (create, list,
+ * retrieve, expire), the payment (from the hosted page or the test hook), PaymentIntents (retrieve) and refunds
+ * (create, list), and the events the app's webhook handles. Parameters the app does not send are accepted and
+ * ignored; what real Stripe refuses is refused only where the app depends on it (expiry range, refund amounts).
  */
-
-import { clone, type Json, type RequestContext, StripeCore } from './api-core';
-import { newSession } from './checkout-session-params';
-import { formatAmount } from './money';
+import Stripe from 'stripe';
+import { type Form, invalid, StripeApiError } from './http-io';
+import { formatAmount } from './page';
 import {
-  checkKnown,
-  expandList,
-  type FormObject,
-  invalid,
-  noSuch,
-  optCreatedFilter,
-  optEnum,
-  optInt,
-  optMetadata,
-  optObject,
-  optString,
-  unsupported,
-} from './params';
-import { newPayment, newRefund, type PaymentDetails } from './payment-objects';
-import type {
-  Charge,
-  CheckoutSession,
-  Delivery,
-  EventRecord,
-  PaymentIntent,
-  SessionRecord,
-  StripeEvent,
+  type Delivery,
+  type EventRecord,
+  type LineItem,
+  type Metadata,
+  own,
+  type PaymentIntent,
+  type Refund,
+  randomId,
+  type Session,
+  type SessionRecord,
+  type Store,
 } from './store';
+import type { WebhookDispatcher } from './webhooks';
 
-export interface PaymentResult {
-  session: CheckoutSession;
-  paymentIntent: PaymentIntent;
-  event: StripeEvent;
-  /** Resolves after the first delivery attempt of `checkout.session.completed`. */
-  delivery: Promise<Delivery>;
+/** Stripe's test card whose payment succeeds and is then disputed as fraudulent (docs.stripe.com/testing#disputes). */
+export const DISPUTE_CARD = '4000000000000259';
+
+const DAY_SECONDS = 24 * 3600;
+
+export interface ApiOptions {
+  store: Store;
+  dispatcher: WebhookDispatcher;
+  /** Base URL of the hosted pages (known once the server listens). */
+  publicUrl: () => string;
+  now: () => number;
+  log: (line: string) => void;
 }
 
-const REFUND_PARAMS = [
-  'amount',
-  'charge',
-  'currency',
-  'customer',
-  'expand',
-  'instructions_email',
-  'metadata',
-  'origin',
-  'payment_intent',
-  'reason',
-  'refund_application_fee',
-  'reverse_transfer',
-];
-const LIST_PARAMS = ['limit', 'starting_after', 'ending_before', 'expand'];
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+const obj = (v: unknown): Form => (typeof v === 'object' && v ? (v as Form) : Object.create(null));
+const metadata = (v: unknown): Metadata =>
+  Object.fromEntries(Object.entries(obj(v)).filter((e): e is [string, string] => typeof e[1] === 'string' && !!e[1]));
 
-export class LocalStripeApi extends StripeCore {
-  // ---------------------------------------------------------------- Checkout Sessions
+function int(v: unknown, param: string, min = 0): number {
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min)
+    throw invalid(`Invalid integer: ${param} must be a whole number of at least ${min}.`, param);
+  return Number(v);
+}
 
-  createSession(params: FormObject): Json {
-    const { rec, expand } = newSession(params, this.nowSec());
-    const { session } = rec;
-    session.url = this.payPageUrl(session.id);
-    this.state.sessions[session.id] = rec;
-    this.o.store.save();
-    const email = session.customer_email;
-    this.o.log(
-      `checkout session ${session.id} created: ${formatAmount(session.amount_total, session.currency)}${email ? ` for ${email}` : ''} → ${session.url}`,
-    );
-    return this.expand(this.view(session) as unknown as Json, expand);
+/** A line item as the app sends it: inline `price_data` (the stand-in has no catalogue of prices). */
+function lineItem(li: Form, at: string): LineItem {
+  const price = obj(li.price_data);
+  const product = obj(price.product_data);
+  const name = str(product.name);
+  const currency = str(price.currency);
+  if (!name || !currency)
+    throw invalid(`${at}: the local Stripe needs price_data with currency and product_data[name].`, at);
+  return {
+    currency: currency.toLowerCase(),
+    name,
+    description: str(product.description) ?? null,
+    quantity: int(li.quantity, `${at}[quantity]`, 1),
+    unit_amount: int(price.unit_amount, `${at}[price_data][unit_amount]`),
+  };
+}
+
+const noSuch = (kind: string, id: string, param: string, status = 400) =>
+  new StripeApiError(status, `No such ${kind}: '${id}'`, { param, code: 'resource_missing' });
+
+export class LocalStripeApi {
+  constructor(private readonly o: ApiOptions) {}
+
+  private get state() {
+    return this.o.store.state;
   }
 
+  nowSec(): number {
+    return Math.floor(this.o.now() / 1000);
+  }
+
+  /** The session as the API shows it: `url` while open, at the current address of the pages. */
+  view(s: Session): Session & { url: string | null } {
+    return { ...structuredClone(s), url: s.status === 'open' ? `${this.o.publicUrl()}/pay/${s.id}` : null };
+  }
+
+  createSession(p: Form) {
+    const items = Object.values(obj(p.line_items)).map((li, i) => lineItem(obj(li), `line_items[${i}]`));
+    if (!items.length) throw invalid('Missing required param: line_items.', 'line_items', 'parameter_missing');
+    const now = this.nowSec();
+    const expiresAt = p.expires_at === undefined ? now + DAY_SECONDS : int(p.expires_at, 'expires_at');
+    // Stripe's range; checkout's CHECKOUT_SESSION_SECONDS (domain/orders.ts) is chosen for its lower end.
+    if (expiresAt < now + 30 * 60 || expiresAt > now + DAY_SECONDS)
+      throw invalid('expires_at must be at least 30 minutes and less than 24 hours from now.', 'expires_at');
+    const total = items.reduce((sum, item) => sum + item.unit_amount * item.quantity, 0);
+    const session: Session = {
+      id: randomId('cs_test_', 58),
+      object: 'checkout.session',
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_total: total,
+      currency: items[0].currency,
+      client_reference_id: str(p.client_reference_id) ?? null,
+      customer_email: str(p.customer_email) ?? null,
+      customer_details: null,
+      metadata: metadata(p.metadata),
+      payment_intent: null,
+      success_url: str(p.success_url) ?? null,
+      cancel_url: str(p.cancel_url) ?? null,
+      created: now,
+      expires_at: expiresAt,
+    };
+    this.state.sessions[session.id] = {
+      session,
+      line_items: items,
+      intent_metadata: metadata(obj(p.payment_intent_data).metadata),
+    };
+    this.o.store.save();
+    this.o.log(`checkout session ${session.id} created: ${formatAmount(total, session.currency)}`);
+    return this.view(session);
+  }
+
+  /** The record of a session, expired first if its time is up. */
   getSession(id: string): SessionRecord | undefined {
-    const rec = Object.hasOwn(this.state.sessions, id) ? this.state.sessions[id] : undefined;
-    if (rec) this.refreshExpiry(rec);
+    const rec = own(this.state.sessions, id);
+    if (rec) this.expireIfDue(rec);
     return rec;
   }
 
@@ -84,258 +132,181 @@ export class LocalStripeApi extends StripeCore {
     return rec;
   }
 
-  retrieveSession(id: string, params: FormObject): Json {
-    checkKnown(params, ['expand']);
-    const rec = this.requireSession(id);
-    return this.expand(this.view(rec.session) as unknown as Json, expandList(params));
+  retrieveSession(id: string) {
+    return this.view(this.requireSession(id).session);
   }
 
-  listSessions(params: FormObject): Json {
-    checkKnown(params, [
-      ...LIST_PARAMS,
-      'payment_intent',
-      'status',
-      'client_reference_id',
-      'customer_details',
-      'created',
-    ]);
-    const pi = optString(params, 'payment_intent');
-    const status = optEnum(params, 'status', ['open', 'complete', 'expired'] as const);
-    const ref = optString(params, 'client_reference_id');
-    const cd = optObject(params, 'customer_details');
-    const email = cd ? optString(cd, 'email', 'customer_details') : undefined;
-    const created = optCreatedFilter(params);
-    for (const rec of Object.values(this.state.sessions)) this.refreshExpiry(rec);
+  /** Filtered by `status`, `payment_intent` and `created[gte]` (the reconciler's window); other filters are ignored. */
+  listSessions(p: Form) {
+    this.sweepExpired();
+    const since = Number(obj(p.created).gte ?? 0);
     const sessions = Object.values(this.state.sessions)
-      .map((r) => this.view(r.session))
+      .map((r) => r.session)
       .filter(
         (s) =>
-          (pi === undefined || s.payment_intent === pi) &&
-          (status === undefined || s.status === status) &&
-          created(s.created),
-      )
-      .filter(
-        (s) =>
-          (ref === undefined || s.client_reference_id === ref) &&
-          (email === undefined || s.customer_details?.email === email),
-      )
-      .reverse();
-    return this.list(sessions, params, '/v1/checkout/sessions');
-  }
-
-  listLineItems(id: string, params: FormObject): Json {
-    checkKnown(params, LIST_PARAMS);
-    const rec = this.requireSession(id);
-    return this.list(rec.line_items, params, `/v1/checkout/sessions/${id}/line_items`);
-  }
-
-  expireSession(id: string, params: FormObject, ctx: RequestContext): Json {
-    checkKnown(params, ['expand']);
-    const rec = this.requireSession(id);
-    if (rec.session.status !== 'open') {
-      throw invalid(
-        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${rec.session.status}".`,
-        'session',
+          (!str(p.status) || s.status === p.status) &&
+          (!str(p.payment_intent) || s.payment_intent === p.payment_intent) &&
+          s.created >= since,
       );
-    }
-    this.expireRecord(rec, ctx);
-    return this.expand(this.view(rec.session) as unknown as Json, expandList(params));
+    return this.list(
+      sessions.reverse().map((s) => this.view(s)),
+      p,
+      '/v1/checkout/sessions',
+    );
   }
 
-  refreshExpiry(rec: SessionRecord): void {
-    if (rec.session.status === 'open' && rec.session.expires_at <= this.nowSec()) this.expireRecord(rec, null);
+  expireSession(id: string) {
+    const rec = this.requireSession(id);
+    if (rec.session.status !== 'open')
+      throw invalid(`Only open Checkout Sessions can be expired; this one has a status of "${rec.session.status}".`);
+    this.expire(rec);
+    return this.view(rec.session);
   }
 
-  /** Expires every open session past its `expires_at`; returns how many. */
-  sweepExpired(): number {
-    let n = 0;
-    for (const rec of Object.values(this.state.sessions)) {
-      if (rec.session.status === 'open' && rec.session.expires_at <= this.nowSec()) {
-        this.expireRecord(rec, null);
-        n++;
-      }
-    }
-    return n;
+  /** Expires every open session past its `expires_at`. */
+  sweepExpired(): void {
+    for (const rec of Object.values(this.state.sessions)) this.expireIfDue(rec);
   }
 
-  private expireRecord(rec: SessionRecord, ctx: RequestContext | null): void {
+  private expireIfDue(rec: SessionRecord): void {
+    if (rec.session.status === 'open' && rec.session.expires_at <= this.nowSec()) this.expire(rec);
+  }
+
+  private expire(rec: SessionRecord): void {
     rec.session.status = 'expired';
-    rec.session.url = null;
-    const { record } = this.emit('checkout.session.expired', this.view(rec.session), ctx);
+    const event = this.emit('checkout.session.expired', this.view(rec.session));
     this.o.store.save();
-    this.o.log(`checkout session ${rec.session.id} expired${ctx ? ' (via API)' : ''}`);
-    this.deliver(record);
+    this.o.log(`checkout session ${rec.session.id} expired`);
+    void this.deliver(event);
   }
 
-  // ---------------------------------------------------------------- Payment
-
-  /** Completes an open session as if the customer paid. Throws a StripeApiError when it is not open. */
-  pay(id: string, details: PaymentDetails): PaymentResult {
+  /**
+   * Completes an open session as the customer's payment does, and sends `checkout.session.completed`. Paid with
+   * DISPUTE_CARD, the payment is disputed right after that event's first delivery (`charge.dispute.created`).
+   */
+  pay(id: string, payer: { email: string; card: string }) {
     const rec = this.requireSession(id);
     const s = rec.session;
-    if (s.status !== 'open') {
-      throw invalid(
-        s.status === 'complete'
-          ? `Checkout Session ${id} has already been paid.`
-          : `Checkout Session ${id} has expired.`,
-        'session',
-        s.status === 'complete' ? 'checkout_session_already_completed' : 'checkout_session_expired',
-      );
-    }
-    const { charge, paymentIntent, address } = newPayment(rec, details, this.nowSec());
-    const piId = paymentIntent.id;
-    const chargeId = charge.id;
-    this.state.charges[chargeId] = charge;
-    this.state.payment_intents[piId] = paymentIntent;
-
-    s.status = 'complete';
-    s.payment_status = 'paid';
-    s.payment_intent = piId;
-    s.url = null;
-    s.customer_details = {
-      address,
-      business_name: null,
-      email: details.email,
-      individual_name: null,
-      name: details.name,
-      phone: null,
-      tax_exempt: 'none',
-      tax_ids: [],
+    if (s.status !== 'open')
+      throw invalid(`Checkout Session ${id} ${s.status === 'complete' ? 'has already been paid' : 'has expired'}.`);
+    const intent: PaymentIntent = {
+      id: randomId('pi_'),
+      object: 'payment_intent',
+      amount: s.amount_total,
+      amount_received: s.amount_total,
+      currency: s.currency,
+      status: 'succeeded',
+      latest_charge: randomId('ch_'),
+      metadata: { ...rec.intent_metadata },
+      created: this.nowSec(),
     };
-
-    // Real Stripe sends these around the same time, in no guaranteed order.
-    const completed = this.emit('checkout.session.completed', this.view(s), null);
-    const others = [
-      this.emit('charge.succeeded', charge, null),
-      this.emit('payment_intent.succeeded', paymentIntent, null),
-    ];
+    this.state.payment_intents[intent.id] = intent;
+    Object.assign(s, {
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: intent.id,
+      customer_details: { email: payer.email, name: null },
+    });
+    const completed = this.emit('checkout.session.completed', this.view(s));
     this.o.store.save();
-    this.o.log(
-      `checkout session ${id} paid: ${formatAmount(s.amount_total, s.currency)} by ${details.email} (${piId})`,
-    );
-    const delivery = this.deliver(completed.record);
-    for (const o of others) this.deliver(o.record);
-    return {
-      session: this.view(s),
-      paymentIntent: clone(paymentIntent),
-      event: clone(completed.record.event),
-      delivery,
+    this.o.log(`checkout session ${id} paid: ${formatAmount(s.amount_total, s.currency)} by ${payer.email}`);
+    const delivery = this.deliver(completed);
+    if (payer.card === DISPUTE_CARD) void delivery.then(() => this.dispute(intent));
+    return { session: this.view(s), payment_intent: intent, event: completed.event, delivery };
+  }
+
+  private dispute(intent: PaymentIntent): void {
+    const dispute = {
+      id: randomId('dp_'),
+      object: 'dispute',
+      amount: intent.amount,
+      currency: intent.currency,
+      charge: intent.latest_charge,
+      payment_intent: intent.id,
+      reason: 'fraudulent',
+      status: 'needs_response',
     };
+    const event = this.emit('charge.dispute.created', dispute);
+    this.o.store.save();
+    this.o.log(`payment ${intent.id} disputed as fraudulent (${dispute.id})`);
+    void this.deliver(event);
   }
 
-  /** Where the browser goes after paying; `{CHECKOUT_SESSION_ID}` substituted as Stripe does. */
-  successRedirect(s: CheckoutSession): string | null {
-    return s.success_url ? s.success_url.replaceAll('{CHECKOUT_SESSION_ID}', s.id) : null;
+  retrievePaymentIntent(id: string): PaymentIntent {
+    const intent = own(this.state.payment_intents, id);
+    if (!intent) throw noSuch('payment_intent', id, 'intent', 404);
+    return intent;
   }
 
-  cancelRedirect(s: CheckoutSession): string | null {
-    return s.cancel_url ? s.cancel_url.replaceAll('{CHECKOUT_SESSION_ID}', s.id) : null;
-  }
-
-  // ---------------------------------------------------------------- Payment Intents, Charges
-
-  retrievePaymentIntent(id: string, params: FormObject): Json {
-    checkKnown(params, ['expand', 'client_secret']);
-    const pi = Object.hasOwn(this.state.payment_intents, id) ? this.state.payment_intents[id] : undefined;
-    if (!pi) throw noSuch('payment_intent', id, 'intent', 404);
-    return this.expand(clone(pi) as unknown as Json, expandList(params));
-  }
-
-  retrieveCharge(id: string, params: FormObject): Json {
-    checkKnown(params, ['expand']);
-    const ch = Object.hasOwn(this.state.charges, id) ? this.state.charges[id] : undefined;
-    if (!ch) throw noSuch('charge', id, 'charge', 404);
-    return this.expand(clone(ch) as unknown as Json, expandList(params));
-  }
-
-  // ---------------------------------------------------------------- Refunds
-
-  createRefund(params: FormObject, ctx: RequestContext): Json {
-    checkKnown(params, REFUND_PARAMS);
-    for (const p of ['refund_application_fee', 'reverse_transfer'])
-      if (params[p] !== undefined && params[p] !== '') throw unsupported(p, 'Connect parameters');
-    const customer = optString(params, 'customer');
-    if (customer) throw noSuch('customer', customer, 'customer');
-    const piId = optString(params, 'payment_intent');
-    const chargeId = optString(params, 'charge');
-    if (!piId && !chargeId)
+  /** A refund of a PaymentIntent (the app's only kind); more than is left, or nothing left, fails as on Stripe. */
+  createRefund(p: Form): Refund {
+    const piId = str(p.payment_intent);
+    if (!piId) throw invalid('Missing required param: payment_intent.', 'payment_intent', 'parameter_missing');
+    const intent = own(this.state.payment_intents, piId);
+    if (!intent) throw noSuch('payment_intent', piId, 'payment_intent');
+    const left = intent.amount - this.refunds(piId).reduce((sum, r) => sum + r.amount, 0);
+    if (left <= 0)
+      throw invalid(`Charge ${intent.latest_charge} has already been refunded.`, undefined, 'charge_already_refunded');
+    const amount = p.amount === undefined ? left : int(p.amount, 'amount', 1);
+    if (amount > left) {
+      const [asked, rest] = [amount, left].map((a) => formatAmount(a, intent.currency));
       throw invalid(
-        'One of the following params should be provided for this request: payment_intent or charge.',
-        'payment_intent',
-        'parameter_missing',
-      );
-    if (piId && chargeId)
-      throw invalid('You may only specify one of these parameters: charge, payment_intent.', 'charge');
-    let charge: Charge | undefined;
-    if (piId) {
-      const pi = Object.hasOwn(this.state.payment_intents, piId) ? this.state.payment_intents[piId] : undefined;
-      if (!pi) throw noSuch('payment_intent', piId, 'payment_intent');
-      charge = this.state.charges[pi.latest_charge];
-    } else if (chargeId) {
-      charge = Object.hasOwn(this.state.charges, chargeId) ? this.state.charges[chargeId] : undefined;
-      if (!charge) throw noSuch('charge', chargeId, 'charge');
-    }
-    if (!charge) throw invalid('This PaymentIntent does not have a successful charge to refund.', 'payment_intent');
-    const currency = optString(params, 'currency');
-    if (currency !== undefined && currency.toLowerCase() !== charge.currency) {
-      throw invalid(`The currency must match the charge's currency (${charge.currency}).`, 'currency');
-    }
-    const remaining = charge.amount - charge.amount_refunded;
-    if (remaining <= 0)
-      throw invalid(`Charge ${charge.id} has already been refunded.`, undefined, 'charge_already_refunded');
-    const amount = optInt(params, 'amount', '', { min: 1 }) ?? remaining;
-    if (amount > remaining) {
-      throw invalid(
-        `Refund amount (${formatAmount(amount, charge.currency)}) is greater than unrefunded amount on charge (${formatAmount(remaining, charge.currency)})`,
+        `Refund amount (${asked}) is greater than unrefunded amount on charge (${rest})`,
         'amount',
         'amount_too_large',
       );
     }
-    const reason = optEnum(params, 'reason', ['duplicate', 'fraudulent', 'requested_by_customer'] as const) ?? null;
-    const metadata = optMetadata(params, 'metadata') ?? {};
-    const expand = expandList(params);
-
-    const refund = newRefund(charge, amount, reason, metadata, this.nowSec());
+    const refund: Refund = {
+      id: randomId('re_'),
+      object: 'refund',
+      amount,
+      currency: intent.currency,
+      charge: intent.latest_charge,
+      payment_intent: piId,
+      metadata: metadata(p.metadata),
+      reason: (str(p.reason) ?? null) as Refund['reason'],
+      status: 'succeeded',
+      created: this.nowSec(),
+    };
     this.state.refunds[refund.id] = refund;
-    const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
-    charge.amount_refunded += amount;
-    charge.refunded = charge.amount_refunded >= charge.amount;
-    const events = [this.emit('refund.created', refund, ctx), this.emit('charge.refunded', charge, ctx, previous)];
     this.o.store.save();
-    this.o.log(`refund ${refund.id}: ${formatAmount(amount, charge.currency)} of ${charge.payment_intent}`);
-    for (const e of events) this.deliver(e.record);
-    return this.expand(clone(refund) as unknown as Json, expand);
+    this.o.log(`refund ${refund.id}: ${formatAmount(amount, refund.currency)} of ${piId}`);
+    return refund;
   }
 
-  listRefunds(params: FormObject): Json {
-    checkKnown(params, [...LIST_PARAMS, 'payment_intent', 'charge', 'created']);
-    const pi = optString(params, 'payment_intent');
-    const ch = optString(params, 'charge');
-    const created = optCreatedFilter(params);
-    const refunds = Object.values(this.state.refunds)
-      .filter(
-        (r) =>
-          (pi === undefined || r.payment_intent === pi) && (ch === undefined || r.charge === ch) && created(r.created),
-      )
-      .reverse();
-    return this.list(refunds, params, '/v1/refunds');
+  listRefunds(p: Form) {
+    return this.list(this.refunds(str(p.payment_intent)).reverse(), p, '/v1/refunds');
   }
 
-  // ---------------------------------------------------------------- Events
-
-  retrieveEvent(id: string, params: FormObject): Json {
-    checkKnown(params, ['expand']);
-    const rec = this.state.events.find((e) => e.event.id === id);
-    if (!rec) throw noSuch('event', id, 'id', 404);
-    return clone(rec.event) as unknown as Json;
+  private refunds(paymentIntent: string | undefined): Refund[] {
+    return Object.values(this.state.refunds).filter((r) => !paymentIntent || r.payment_intent === paymentIntent);
   }
 
-  /** For the test hook: every recorded event with its delivery log, oldest first. */
-  eventLog(type?: string): EventRecord[] {
-    return clone(this.state.events.filter((e) => type === undefined || matchesType(e.event.type, type)));
+  /** A page of a list, newest first, as the SDK's auto-pagination reads it (`limit`, `starting_after`). */
+  private list<T extends { id: string }>(items: T[], p: Form, url: string) {
+    const limit = p.limit === undefined ? 10 : int(p.limit, 'limit', 1);
+    const start = str(p.starting_after) ? items.findIndex((x) => x.id === p.starting_after) + 1 : 0;
+    return { object: 'list', data: items.slice(start, start + limit), has_more: start + limit < items.length, url };
   }
-}
 
-function matchesType(type: string, pattern: string): boolean {
-  return pattern.endsWith('.*') ? type.startsWith(pattern.slice(0, -1)) : type === pattern;
+  private emit(type: string, object: unknown): EventRecord {
+    const rec: EventRecord = {
+      event: {
+        id: randomId('evt_'),
+        object: 'event',
+        api_version: Stripe.API_VERSION,
+        created: this.nowSec(),
+        type,
+        data: { object },
+      },
+      delivery: { status: 'pending', attempts: [], next_attempt_at: null },
+    };
+    this.o.store.addEvent(rec);
+    return rec;
+  }
+
+  /** Sends an event once the state that caused it is saved. */
+  private deliver(rec: EventRecord): Promise<Delivery> {
+    return this.o.dispatcher.dispatch(rec);
+  }
 }

@@ -1,235 +1,135 @@
 /**
- * The hosted checkout page of the local Stripe stand-in: plain server-rendered HTML that works
- * without JavaScript, clearly marked as a simulated test payment.
+ * The hosted checkout page the app sends a customer to, clearly marked as a test: GET /pay/:id shows the order and a
+ * card form (or why it cannot be paid), POST /pay/:id pays with the card entered, POST /pay/:id/cancel goes back.
+ * Plain server-rendered HTML that works without JavaScript.
  */
-import { formatAmount } from './money';
-import type { CheckoutSession, LineItem, ProductInfo } from './store';
+import type * as http from 'node:http';
+import type { LocalStripeApi } from './api';
+import { parseForm, readText, redirect, sendHtml } from './http-io';
+import type { SessionRecord } from './store';
 
-export const TEST_CARD = '4242 4242 4242 4242';
-export const TEST_EXPIRY = '12 / 34';
-export const TEST_CVC = '123';
+/** `98, 'usd'` → `$0.98` (amounts in cents: the shop charges usd). */
+export const formatAmount = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(amount / 100);
 
-export function escapeHtml(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-}
+const TEST_CARD = '4242 4242 4242 4242';
+/** Stripe's test card that is declined; any other well-formed number is paid. */
+const DECLINED_CARD = '4000000000000002';
 
-export interface PageOptions {
-  accountName: string;
-  nonce: string;
-}
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
-export interface CheckoutPageInput {
-  session: CheckoutSession;
-  lineItems: LineItem[];
-  products: ProductInfo[];
-  /** Values to refill after a failed submit. */
-  values?: Partial<Record<'email' | 'name' | 'card_number' | 'card_expiry' | 'card_cvc', string>>;
-  /** Per-field problems after a failed submit. */
-  errors?: Partial<Record<'email' | 'name' | 'card_number' | 'card_expiry' | 'card_cvc', string>>;
-  nowSec: number;
-}
+const CSS = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1a1f36;background:#f6f8fa}
+.test{background:#fff3c4;border-bottom:2px solid #d4a200;padding:.6rem 1rem;text-align:center;margin:0}
+main{max-width:960px;margin:0 auto;padding:1.5rem 1rem;display:grid;gap:2rem}@media(min-width:800px){main{grid-template-columns:1fr 1fr}}
+.total{font-size:2rem;font-weight:700;margin:0 0 1rem}ul{list-style:none;padding:0}li{display:flex;justify-content:space-between;gap:1rem;border-top:1px solid #e3e8ee;padding:.75rem 0}
+.muted{color:#4f566b;font-size:.9rem}.panel{background:#fff;border:1px solid #e3e8ee;border-radius:12px;padding:1.5rem}label{display:block;font-weight:600;margin:.75rem 0 .25rem}
+input{box-sizing:border-box;width:100%;font:inherit;padding:.5rem;border:1px solid #8792a2;border-radius:6px}input[aria-invalid=true]{border:2px solid #b3093c}
+.alert{border:2px solid #b3093c;background:#fff0f3;color:#7a0626;border-radius:8px;padding:.75rem}
+button,a.button{display:block;box-sizing:border-box;width:100%;margin-top:1rem;font:inherit;font-weight:600;padding:.75rem;border-radius:8px;border:2px solid #4f46e5;background:#4f46e5;color:#fff;text-align:center;text-decoration:none;cursor:pointer}
+button.secondary{background:#fff;color:#1a1f36;border-color:#8792a2}:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}`;
 
-const CSS = `
-*,*::before,*::after{box-sizing:border-box}
-html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1a1f36;background:#f6f8fa;line-height:1.5}
-body{margin:0}
-.test-banner{background:#fff3c4;color:#4d3800;border-bottom:2px solid #d4a200;padding:.6rem 1rem;text-align:center;font-size:.95rem}
-.test-banner p{margin:0}
-.test-banner strong{text-transform:uppercase;letter-spacing:.04em}
-.wrap{max-width:960px;margin:0 auto;padding:1.5rem 1rem 3rem;display:grid;gap:2rem}
-@media (min-width:800px){.wrap{grid-template-columns:1fr 1fr;padding-top:3rem}}
-.merchant{display:flex;align-items:center;gap:.5rem;font-weight:600;margin:0 0 1rem}
-.badge{font-size:.7rem;font-weight:700;background:#d4a200;color:#1a1300;border-radius:4px;padding:.1rem .4rem;letter-spacing:.05em}
-h1{font-size:1rem;font-weight:500;color:#4f566b;margin:0}
-.total{font-size:2.25rem;font-weight:700;margin:.25rem 0 1.5rem}
-ul.items{list-style:none;margin:0;padding:0;border-top:1px solid #e3e8ee}
-ul.items li{display:flex;justify-content:space-between;gap:1rem;padding:.85rem 0;border-bottom:1px solid #e3e8ee}
-.item-name{font-weight:600}
-.item-desc,.item-qty,.muted{color:#4f566b;font-size:.9rem}
-.item-amount{font-weight:600;white-space:nowrap}
-.sum{display:flex;justify-content:space-between;font-weight:700;padding:.85rem 0}
-.panel{background:#fff;border:1px solid #e3e8ee;border-radius:12px;padding:1.5rem;box-shadow:0 2px 6px rgba(26,31,54,.06)}
-h2{font-size:1.15rem;margin:0 0 1rem}
-label,legend{display:block;font-weight:600;font-size:.9rem;margin:0 0 .3rem}
-fieldset{border:0;margin:0 0 1rem;padding:0}
-.field{margin:0 0 1rem}
-input{width:100%;font:inherit;padding:.6rem .75rem;border:1px solid #8792a2;border-radius:6px;background:#fff;color:#1a1f36}
-input[readonly]{background:#f6f8fa}
-input[aria-invalid="true"]{border-color:#b3093c;border-width:2px}
-.row{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
-.hint{font-size:.85rem;color:#4f566b;margin:.3rem 0 0}
-.field-error{font-size:.85rem;color:#b3093c;margin:.3rem 0 0;font-weight:600}
-.alert{border:2px solid #b3093c;background:#fff0f3;color:#7a0626;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem}
-.notice{border-radius:8px;padding:1rem 1.25rem;margin:0 0 1rem}
-.notice.success{background:#e9f8ef;border:2px solid #1a7f46;color:#0d4d29}
-.notice.warning{background:#fff3c4;border:2px solid #d4a200;color:#4d3800}
-.notice.info{background:#eef2ff;border:2px solid #4f46e5;color:#1e1b6b}
-button,.button{display:inline-block;width:100%;font:inherit;font-weight:600;font-size:1.05rem;padding:.8rem 1rem;border-radius:8px;border:2px solid transparent;cursor:pointer;text-align:center;text-decoration:none}
-.primary{background:#4f46e5;color:#fff}
-.primary:hover{background:#4338ca}
-.primary[disabled]{background:#6b66c9;cursor:progress}
-.secondary{background:#fff;color:#1a1f36;border-color:#8792a2;margin-top:.75rem}
-.secondary:hover{background:#f6f8fa}
-:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
-.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
-footer{grid-column:1/-1;text-align:center;color:#4f566b;font-size:.85rem}
-`;
-
-function layout(title: string, body: string, o: PageOptions, script = ''): string {
+function layout(title: string, rec: SessionRecord, panel: string): string {
+  const s = rec.session;
+  const items = rec.line_items
+    .map(
+      (li) =>
+        `<li><div><strong>${escapeHtml(li.name)}</strong>${li.description ? `<div class="muted">${escapeHtml(li.description)}</div>` : ''}${li.quantity > 1 ? `<div class="muted">Qty ${li.quantity}</div>` : ''}</div><div>${formatAmount(li.unit_amount * li.quantity, s.currency)}</div></li>`,
+    )
+    .join('');
   return `<!doctype html>
 <html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(title)} · TEST MODE</title>
-<style nonce="${o.nonce}">${CSS}</style>
-</head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<title>${escapeHtml(title)} · TEST MODE</title><style>${CSS}</style></head>
 <body>
-<header class="test-banner"><p><strong>Test mode</strong> — simulated payment, no card is charged.</p></header>
-${body}
-${script ? `<script nonce="${o.nonce}">${script}</script>` : ''}
+<p class="test"><strong>Test mode</strong> — simulated payment, no card is charged.</p>
+<main>
+<section aria-labelledby="summary"><h1 id="summary" class="muted">Pay ToonZap (test mode)</h1>
+<p class="total">${formatAmount(s.amount_total, s.currency)}</p><ul>${items}</ul></section>
+<section class="panel">${panel}</section>
+</main>
 </body>
 </html>
 `;
 }
 
-function merchant(o: PageOptions): string {
-  return `<p class="merchant">${escapeHtml(o.accountName)} <span class="badge">TEST MODE</span></p>`;
-}
-
-function summary(s: CheckoutSession, lineItems: LineItem[], products: ProductInfo[], o: PageOptions): string {
-  const items = lineItems
-    .map((li, i) => {
-      const desc = products[i]?.description;
-      const qty =
-        li.quantity > 1
-          ? `<div class="item-qty">Qty ${li.quantity} × ${escapeHtml(formatAmount(li.price.unit_amount ?? Number(li.price.unit_amount_decimal), li.currency))}</div>`
-          : '';
-      return `<li><div><div class="item-name">${escapeHtml(li.description)}</div>${desc ? `<div class="item-desc">${escapeHtml(desc)}</div>` : ''}${qty}</div><div class="item-amount">${escapeHtml(formatAmount(li.amount_total, li.currency))}</div></li>`;
-    })
-    .join('\n');
-  return `<section aria-labelledby="summary-heading">
-${merchant(o)}
-<h1 id="summary-heading">Pay ${escapeHtml(o.accountName)}</h1>
-<p class="total">${escapeHtml(formatAmount(s.amount_total, s.currency))}</p>
-<h2 class="sr-only">Order summary</h2>
-<ul class="items">
-${items}
-</ul>
-<div class="sum"><span>Total due</span><span>${escapeHtml(formatAmount(s.amount_total, s.currency))}</span></div>
-</section>`;
-}
-
-function verb(submitType: string | null): string {
-  if (submitType === 'book') return 'Book';
-  if (submitType === 'donate') return 'Donate';
-  return 'Pay';
-}
-
-function expiresIn(expiresAt: number, nowSec: number): string {
-  const mins = Math.max(0, Math.round((expiresAt - nowSec) / 60));
-  if (mins < 90) return `${mins} minute${mins === 1 ? '' : 's'}`;
-  const hours = Math.round(mins / 60);
-  return `${hours} hours`;
-}
-
-export function payButtonLabel(s: CheckoutSession): string {
-  return `${verb(s.submit_type)} ${formatAmount(s.amount_total, s.currency)}`;
-}
-
-export function renderCheckoutPage(input: CheckoutPageInput, o: PageOptions): string {
-  const { session: s, values = {}, errors = {} } = input;
+function formPage(rec: SessionRecord, card = TEST_CARD, error?: string): string {
+  const s = rec.session;
   const id = encodeURIComponent(s.id);
-  const fieldErrors = Object.entries(errors).filter(([, m]) => m);
-  const val = (k: keyof NonNullable<CheckoutPageInput['values']>, dflt: string) => escapeHtml(values[k] ?? dflt);
-  const invalidAttr = (k: keyof NonNullable<CheckoutPageInput['errors']>, hint?: string) => {
-    const described = [hint, errors[k] ? `${k}-error` : ''].filter(Boolean).join(' ');
-    return `${errors[k] ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}`;
-  };
-  const errorText = (k: keyof NonNullable<CheckoutPageInput['errors']>) =>
-    errors[k] ? `<p class="field-error" id="${k}-error">${escapeHtml(errors[k] as string)}</p>` : '';
-  const alert = fieldErrors.length
-    ? `<div class="alert" role="alert" id="form-error"><strong>Payment not completed.</strong> ${escapeHtml(fieldErrors.map(([, m]) => m).join(' '))}</div>`
-    : '';
-  const email = s.customer_email;
-  const label = payButtonLabel(s);
-  const body = `<main class="wrap">
-${summary(s, input.lineItems, input.products, o)}
-<section class="panel" aria-labelledby="pay-heading">
-<h2 id="pay-heading">Payment details</h2>
-${alert}
-<form method="post" action="/pay/${id}" id="pay-form" novalidate>
-<div class="field">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="email" required value="${email ? escapeHtml(email) : val('email', '')}"${email ? ' readonly' : ''}${invalidAttr('email')}>
-${errorText('email')}
-</div>
-<fieldset>
-<legend>Card information</legend>
-<div class="field">
+  const pay = `Pay ${formatAmount(s.amount_total, s.currency)}`;
+  return layout(
+    pay,
+    rec,
+    `<h2>Payment details</h2>
+${error ? `<div class="alert" role="alert"><strong>Payment not completed.</strong> ${escapeHtml(error)}</div>` : ''}
+<p>Email: ${escapeHtml(s.customer_email ?? 'test@example.com')}</p>
+<form method="post" action="/pay/${id}" id="pay-form">
 <label for="card_number">Card number</label>
-<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" required value="${val('card_number', TEST_CARD)}"${invalidAttr('card_number', 'card-hint')}>
-<p class="hint" id="card-hint">Test card ${TEST_CARD} is filled in and always succeeds. 4000 0000 0000 0002 simulates a decline.</p>
-${errorText('card_number')}
-</div>
-<div class="row">
-<div class="field">
-<label for="card_expiry">Expiry (MM / YY)</label>
-<input id="card_expiry" name="card_expiry" inputmode="numeric" autocomplete="cc-exp" required value="${val('card_expiry', TEST_EXPIRY)}"${invalidAttr('card_expiry')}>
-${errorText('card_expiry')}
-</div>
-<div class="field">
-<label for="card_cvc">Security code (CVC)</label>
-<input id="card_cvc" name="card_cvc" inputmode="numeric" autocomplete="cc-csc" required value="${val('card_cvc', TEST_CVC)}"${invalidAttr('card_cvc')}>
-${errorText('card_cvc')}
-</div>
-</div>
-</fieldset>
-<div class="field">
-<label for="name">Name on card <span class="muted">(optional)</span></label>
-<input id="name" name="name" autocomplete="cc-name" value="${val('name', '')}"${invalidAttr('name')}>
-${errorText('name')}
-</div>
-<button type="submit" class="primary" id="pay-button">${escapeHtml(label)}</button>
+<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" required value="${escapeHtml(card)}" aria-describedby="card-hint"${error ? ' aria-invalid="true"' : ''}>
+<p class="muted" id="card-hint">${TEST_CARD} pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 0259 pays and is then disputed.</p>
+<button type="submit">${pay}</button>
 </form>
-${s.cancel_url ? `<form method="post" action="/pay/${id}/cancel"><button type="submit" class="secondary">Cancel</button></form>` : ''}
-<p class="hint">This checkout link expires in ${expiresIn(s.expires_at, input.nowSec)}.</p>
-</section>
-<footer>Simulated by the ToonZap local Stripe stand-in. Nothing is sent to Stripe and no money moves.</footer>
-</main>`;
-  const script = `document.getElementById('pay-form').addEventListener('submit',function(){var b=document.getElementById('pay-button');b.disabled=true;b.textContent='Processing…';this.setAttribute('aria-busy','true');});${fieldErrors.length ? `document.getElementById('${fieldErrors[0][0]}').focus();` : ''}`;
-  return layout(`${label} — ${o.accountName}`, body, o, script);
+${s.cancel_url ? `<form method="post" action="/pay/${id}/cancel"><button type="submit" class="secondary">Cancel</button></form>` : ''}`,
+  );
 }
 
-export interface MessagePageInput {
-  title: string;
-  tone: 'success' | 'warning' | 'info';
-  message: string;
-  link?: { href: string; label: string };
-  session?: { session: CheckoutSession; lineItems: LineItem[]; products: ProductInfo[] };
+/** Instead of the form once the session cannot be paid any more. */
+function endedPage(rec: SessionRecord): string {
+  const s = rec.session;
+  const [title, text, link] =
+    s.status === 'complete'
+      ? ['Payment complete', 'This checkout has already been paid. No further payment is needed.', s.success_url]
+      : ['Checkout expired', 'This checkout link has expired and cannot be paid. Nothing was charged.', s.cancel_url];
+  const next = link?.replaceAll('{CHECKOUT_SESSION_ID}', s.id);
+  const button = next ? `<a class="button" href="${escapeHtml(next)}">Continue</a>` : '';
+  return layout(title, rec, `<h2 role="status">${title}</h2><p>${text}</p>${button}`);
 }
 
-export function renderMessagePage(input: MessagePageInput, o: PageOptions): string {
-  const side = input.session
-    ? summary(input.session.session, input.session.lineItems, input.session.products, o)
-    : `<section>${merchant(o)}</section>`;
-  const link = input.link
-    ? `<a class="button primary" href="${escapeHtml(input.link.href)}">${escapeHtml(input.link.label)}</a>`
-    : '';
-  const body = `<main class="wrap">
-${side}
-<section class="panel" aria-labelledby="status-heading">
-<div class="notice ${input.tone}" role="status">
-<${input.session ? 'h2' : 'h1'} id="status-heading">${escapeHtml(input.title)}</${input.session ? 'h2' : 'h1'}>
-<p>${escapeHtml(input.message)}</p>
-</div>
-${link}
-</section>
-</main>`;
-  return layout(input.title, body, o);
+/** Why the card is refused: not a card number, or Stripe's declining test card; any other number pays. */
+function cardError(digits: string): string | undefined {
+  if (!/^\d{13,19}$/.test(digits)) return 'Your card number is invalid.';
+  if (digits === DECLINED_CARD) return 'Your card was declined.';
+}
+
+/** The handler of /pay/… paths; false when the path is not one of them. */
+export function checkoutPages(api: LocalStripeApi) {
+  return async (req: http.IncomingMessage, res: http.ServerResponse, method: string, path: string) => {
+    const match = /^\/pay\/([^/]+)(\/cancel)?\/?$/.exec(path);
+    if (!match) return false;
+    if (method !== 'POST') req.resume();
+    const body = method === 'POST' ? await readText(req) : '';
+    const rec = api.getSession(decodeURIComponent(match[1]));
+    const s = rec?.session;
+    if (!rec || !s) {
+      sendHtml(
+        res,
+        404,
+        '<!doctype html><html lang="en"><title>Checkout not found</title><h1>Checkout not found</h1></html>',
+      );
+    } else if (match[2]) {
+      redirect(res, s.cancel_url ?? `/pay/${encodeURIComponent(s.id)}`);
+    } else if (method !== 'POST') {
+      sendHtml(res, 200, s.status === 'open' ? formPage(rec) : endedPage(rec));
+    } else if (s.status === 'complete' && s.success_url) {
+      // A second submit (a double click, back and submit again) lands where the first did.
+      redirect(res, s.success_url.replaceAll('{CHECKOUT_SESSION_ID}', s.id));
+    } else if (s.status !== 'open') {
+      sendHtml(res, 409, endedPage(rec));
+    } else {
+      const entered = parseForm(body).card_number;
+      const typed = typeof entered === 'string' ? entered.trim() : '';
+      const card = typed.replace(/[\s-]/g, '');
+      const error = cardError(card);
+      if (error) {
+        sendHtml(res, 422, formPage(rec, typed, error));
+        return true;
+      }
+      const paid = api.pay(s.id, { email: s.customer_email ?? 'test@example.com', card });
+      // As on Stripe the redirect does not wait for the app; waiting for the first attempt makes it likely that
+      // the app has taken the payment when the customer lands on the status page.
+      await paid.delivery;
+      redirect(res, (s.success_url ?? `/pay/${s.id}`).replaceAll('{CHECKOUT_SESSION_ID}', s.id));
+    }
+    return true;
+  };
 }

@@ -1,193 +1,159 @@
 /**
- * Local Stripe stand-in used by `npm start` in payment mode `simulated`.
+ * The local Stripe of payment mode `simulated`: the part of Stripe's v1 API the app's SDK calls, the hosted test
+ * checkout page, and signed webhooks with retries, so the app keeps the real `stripe` SDK and its webhook route.
  *
- * Speaks the subset of the Stripe v1 REST API the app uses, so the app's server code can keep using
- * the real `stripe` SDK pointed at it (`new Stripe(secretKey, { host, port, protocol: 'http' })`), and
- * serves a hosted checkout page (clearly marked as a simulated test payment) that completes the
- * Checkout Session and delivers signed webhooks (`checkout.session.completed`, ...) with retries.
- *
- *   API        POST /v1/checkout/sessions, GET /v1/checkout/sessions[/:id[/line_items]],
- *              POST /v1/checkout/sessions/:id/expire, GET /v1/payment_intents/:id, GET /v1/charges/:id,
- *              POST|GET /v1/refunds, GET /v1/events/:id (api-routes.ts; the operations in api.ts)
- *   Browser    GET|POST /pay/:id, POST /pay/:id/cancel (checkout-routes.ts, page.ts)
- *   Test hooks POST /__simulate/pay/:id, GET /__simulate/events[?type=] (simulate-routes.ts)
+ *   API        POST|GET /v1/checkout/sessions, GET /v1/checkout/sessions/:id, POST …/:id/expire,
+ *              GET /v1/payment_intents/:id, POST|GET /v1/refunds (api.ts)
+ *   Browser    GET|POST /pay/:id, POST /pay/:id/cancel (page.ts)
+ *   Test hook  POST /__simulate/pay/:id: pays with the test card, answers {event, session, payment_intent, delivery}
  */
-
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Stripe from 'stripe';
 import { LocalStripeApi } from './api';
-import { apiHandler } from './api-routes';
-import { checkoutPages } from './checkout-routes';
-import { HttpError, sendJson, unrecognized } from './http-io';
-import { StripeApiError } from './params';
-import { simulateHandler } from './simulate-routes';
+import { type Form, parseForm, readText, StripeApiError, send, sendJson } from './http-io';
+import { checkoutPages } from './page';
 import { Store } from './store';
 import { WebhookDispatcher } from './webhooks';
 
 export interface LocalStripeOptions {
-  /** Port to listen on; 0 or omitted picks a free one. */
+  /** 0 or omitted: any free port. */
   port?: number;
-  /** Interface to bind; default 127.0.0.1. */
+  /** Default 127.0.0.1. */
   host?: string;
-  /** Base URL browsers use to reach this server (checkout page links); default http://localhost:<port>. */
-  publicUrl?: string;
-  /** Where events are POSTed (the app's Stripe webhook route). Empty string: record events without sending. */
+  /** Where events are POSTed (the app's webhook route). */
   webhookUrl: string;
-  /** The endpoint's signing secret (whsec_...), as the app would get it from the Stripe dashboard. */
+  /** The endpoint's signing secret (whsec_…), as the app would get it from the Stripe dashboard. */
   webhookSecret: string;
-  /** JSON file holding sessions, payment intents, charges, refunds and events across restarts. */
+  /** JSON file holding sessions, payments, refunds and events across restarts. */
   dataFile?: string;
-  /** Secret key the API accepts (Bearer or Basic auth); default `sk_test_toonzap_local_simulated`. */
-  secretKey?: string;
-  /** Publishable key handed to the frontend; default `pk_test_toonzap_local_simulated`. */
-  publishableKey?: string;
-  /** Delays before each webhook retry; default [1s, 5s, 30s, 2min, 10min] (6 attempts in all). */
+  /** Delays before each webhook retry; default 1 s, 5 s, 30 s, 2 min, 10 min. */
   webhookRetryDelaysMs?: number[];
-  /** Per-attempt timeout for webhook deliveries; default 10 s. */
-  webhookTimeoutMs?: number;
-  /** Event types sent to webhookUrl (all are still recorded); default ['*']. */
-  enabledEvents?: string[];
-  /** How often sessions past `expires_at` are expired; default 5000 ms. (They are also checked on every access.) */
+  /** How often sessions past `expires_at` are expired (they are also checked on every access); default 5 s. */
   expiryCheckIntervalMs?: number;
-  /** Merchant name on the checkout page; default 'ToonZap'. */
-  accountName?: string;
-  /** `api_version` stamped on events; default the installed SDK's pinned version. */
-  apiVersion?: string;
-  /** Clock (Unix ms) for object timestamps and expiry; for tests. Webhook signatures always use the wall clock. */
+  /** Clock (Unix ms) of the objects and their expiry, for tests; webhook signatures use the wall clock. */
   now?: () => number;
-  /** Log sink; default console.log with a `[stripe-local]` prefix. */
   log?: (line: string) => void;
 }
 
 export interface LocalStripe {
-  /** Base URL of the API as seen from this machine, e.g. http://127.0.0.1:4242. */
+  /** Base URL of the API and the pages, e.g. http://127.0.0.1:4242. */
   url: string;
-  port: number;
-  /** Base URL browsers use (checkout page links). */
-  publicUrl: string;
   secretKey: string;
-  publishableKey: string;
-  /** Ready-made second argument for `new Stripe(secretKey, config)`. */
-  stripeConfig: { host: string; port: number; protocol: 'http' };
   close(): Promise<void>;
 }
 
-const DEFAULT_SECRET_KEY = 'sk_test_toonzap_local_simulated';
-const DEFAULT_PUBLISHABLE_KEY = 'pk_test_toonzap_local_simulated';
+const SECRET_KEY = 'sk_test_toonzap_local_simulated';
+const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
+type Route = [string, RegExp, (api: LocalStripeApi, id: string, p: Form) => unknown];
+
+/** The calls the app makes (lambdas/routes/checkout.ts, the reconciler, refunds, the dispute lookup) and its tests. */
+const ROUTES: Route[] = [
+  ['POST', /^\/v1\/checkout\/sessions$/, (api, _, p) => api.createSession(p)],
+  ['GET', /^\/v1\/checkout\/sessions$/, (api, _, p) => api.listSessions(p)],
+  ['GET', /^\/v1\/checkout\/sessions\/([^/]+)$/, (api, id) => api.retrieveSession(id)],
+  ['POST', /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/, (api, id) => api.expireSession(id)],
+  ['GET', /^\/v1\/payment_intents\/([^/]+)$/, (api, id) => api.retrievePaymentIntent(id)],
+  ['POST', /^\/v1\/refunds$/, (api, _, p) => api.createRefund(p)],
+  ['GET', /^\/v1\/refunds$/, (api, _, p) => api.listRefunds(p)],
+];
+
+const unrecognized = (method: string, path: string) =>
+  new StripeApiError(404, `Unrecognized request URL (${method}: ${path}).`);
 
 export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalStripe> {
-  if (!opts.webhookSecret) throw new Error('startLocalStripe: webhookSecret is required');
   const log = opts.log ?? ((line: string) => console.log(`[stripe-local] ${line}`));
-  if (!opts.webhookSecret.startsWith('whsec_')) log(`warning: webhookSecret does not start with "whsec_"`);
-  const secretKey = opts.secretKey ?? DEFAULT_SECRET_KEY;
-  const publishableKey = opts.publishableKey ?? DEFAULT_PUBLISHABLE_KEY;
-  if (!secretKey.startsWith('sk_test_'))
-    throw new Error('startLocalStripe: secretKey must be a test-mode key (sk_test_...)');
-  const now = opts.now ?? Date.now;
-  const apiVersion = opts.apiVersion ?? Stripe.API_VERSION;
-  const host = opts.host ?? '127.0.0.1';
-
-  const store = new Store(opts.dataFile);
-  const dispatcher = opts.webhookUrl
-    ? new WebhookDispatcher({
-        url: opts.webhookUrl,
-        secret: opts.webhookSecret,
-        retryDelaysMs: opts.webhookRetryDelaysMs ?? [1_000, 5_000, 30_000, 120_000, 600_000],
-        timeoutMs: opts.webhookTimeoutMs ?? 10_000,
-        log,
-        onChange: () => store.save(),
-      })
-    : null;
-
-  // publicUrl depends on the port, known only after listen(); the API reads it lazily.
-  let publicUrl = '';
-  const api = new LocalStripeApi({
-    store,
-    dispatcher,
-    get publicUrl() {
-      return publicUrl;
-    },
-    apiVersion,
-    enabledEvents: opts.enabledEvents ?? ['*'],
-    now,
+  const store = new Store(opts.dataFile, log);
+  const dispatcher = new WebhookDispatcher({
+    url: opts.webhookUrl,
+    secret: opts.webhookSecret,
+    retryDelaysMs: opts.webhookRetryDelaysMs ?? [1_000, 5_000, 30_000, 120_000, 600_000],
     log,
+    onChange: () => store.save(),
   });
-  const handleApi = apiHandler(api, { secretKey, publishableKey, apiVersion });
-  const handlePage = checkoutPages(api, opts.accountName ?? 'ToonZap', now);
-  const handleSimulate = simulateHandler(api);
+  let url = '';
+  const api = new LocalStripeApi({ store, dispatcher, publicUrl: () => url, now: opts.now ?? Date.now, log });
+  const pages = checkoutPages(api);
+  /** Idempotency-Key → the first answer to it, replayed to a retry with the same request (as Stripe does, 24 h). */
+  const answered = new Map<string, { request: string; status: number; body: unknown; at: number }>();
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const method = (req.method ?? 'GET').toUpperCase();
-    const url = new URL(req.url ?? '/', 'http://local');
-    if (url.pathname.startsWith('/v1/')) return handleApi(req, res, method, url);
-    if (url.pathname.startsWith('/__simulate/')) return handleSimulate(req, res, method, url);
-    if (await handlePage(req, res, method, url)) return;
+  async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, method: string, target: URL) {
+    const path = target.pathname;
+    const body = method === 'POST' ? await readText(req) : '';
+    if (req.headers.authorization !== `Bearer ${SECRET_KEY}`)
+      throw new StripeApiError(401, 'Invalid API Key provided.', { code: 'api_key_invalid' });
+    const route = ROUTES.find(([m, re]) => m === method && re.test(path));
+    if (!route) throw unrecognized(method, path);
+    const key = method === 'POST' ? String(req.headers['idempotency-key'] ?? '') || null : null;
+    const request = `${path}\n${body}`;
+    for (const [k, v] of answered) if (v.at < Date.now() - IDEMPOTENCY_TTL_MS) answered.delete(k);
+    const prior = key ? answered.get(key) : undefined;
+    if (prior && prior.request !== request)
+      throw new StripeApiError(400, `Keys for idempotent requests can only be used with the same parameters.`, {
+        type: 'idempotency_error',
+      });
+    if (prior) return sendJson(res, prior.status, prior.body, { 'Idempotent-Replayed': 'true' });
+    const params = parseForm(method === 'POST' ? body : target.search.slice(1));
+    let status = 200;
+    let result: unknown;
+    try {
+      const id = decodeURIComponent(route[1].exec(path)?.[1] ?? '');
+      result = route[2](api, id, params);
+    } catch (err) {
+      if (!(err instanceof StripeApiError)) throw err;
+      [status, result] = [err.status, err.toBody()];
+    }
+    if (key) answered.set(key, { request, status, body: result, at: Date.now() });
+    sendJson(res, status, result);
+  }
+
+  async function handleSimulatedPayment(req: http.IncomingMessage, res: http.ServerResponse, id: string) {
     req.resume();
-    sendJson(res, 404, new StripeApiError(404, unrecognized(method, url.pathname)).toBody());
+    const email = api.getSession(id)?.session.customer_email ?? 'test@example.com';
+    const paid = api.pay(id, { email, card: '4242424242424242' });
+    sendJson(res, 200, { ...paid, delivery: await paid.delivery });
   }
 
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      const status = err instanceof HttpError ? err.status : 500;
-      if (status === 500) log(`error handling ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
-      sendJson(res, status, {
-        error: {
-          type: 'api_error',
-          message:
-            err instanceof HttpError ? err.message : 'An unexpected error occurred in the local Stripe simulator.',
-        },
-      });
+    const method = req.method ?? 'GET';
+    const target = new URL(req.url ?? '/', 'http://local');
+    const path = target.pathname;
+    const simulated = /^\/__simulate\/pay\/([^/]+)$/.exec(path);
+    (async () => {
+      if (path.startsWith('/v1/')) return handleApi(req, res, method, target);
+      if (simulated && method === 'POST') return handleSimulatedPayment(req, res, decodeURIComponent(simulated[1]));
+      if (!(await pages(req, res, method, path))) throw unrecognized(method, path);
+    })().catch((err: unknown) => {
+      req.resume();
+      if (err instanceof StripeApiError) return sendJson(res, err.status, err.toBody());
+      log(`error handling ${method} ${req.url}: ${(err as Error)?.stack ?? err}`);
+      send(res, 500, 'local Stripe error', { 'Content-Type': 'text/plain' });
     });
   });
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
-  const apiHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const urlHost = apiHost.includes(':') ? `[${apiHost}]` : apiHost;
-  publicUrl = (opts.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const host = opts.host ?? '127.0.0.1';
+  // Listening on every interface, it is reached on this machine's loopback.
+  url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${(server.address() as AddressInfo).port}`;
 
-  // Catch up with whatever happened while we were down: overdue expiries and unfinished deliveries.
+  // Catch up with what happened while stopped: overdue expiries, unfinished deliveries.
   api.sweepExpired();
-  dispatcher?.resume(store.state.events);
-  const sweeper = setInterval(() => {
-    try {
-      api.sweepExpired();
-    } catch (err) {
-      log(`expiry sweep failed: ${(err as Error).message}`);
-    }
-  }, opts.expiryCheckIntervalMs ?? 5_000);
+  dispatcher.resume(store.state.events);
+  const sweeper = setInterval(() => api.sweepExpired(), opts.expiryCheckIntervalMs ?? 5_000);
   sweeper.unref();
+  log(`listening on ${url} (checkout pages at ${url}/pay/…; webhooks → ${opts.webhookUrl})`);
 
-  log(
-    `listening on http://${urlHost}:${port} (checkout pages at ${publicUrl}/pay/…; webhooks → ${opts.webhookUrl || '(none)'})`,
-  );
-
-  let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}`,
-    port,
-    publicUrl,
-    secretKey,
-    publishableKey,
-    stripeConfig: { host: apiHost, port, protocol: 'http' },
-    close() {
-      closing ??= (async () => {
-        clearInterval(sweeper);
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        await dispatcher?.close();
-        store.save();
-        server.closeAllConnections();
-        await closed;
-      })();
-      return closing;
+    url,
+    secretKey: SECRET_KEY,
+    async close() {
+      clearInterval(sweeper);
+      dispatcher.close();
+      store.save();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     },
   };
 }

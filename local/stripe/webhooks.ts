@@ -1,72 +1,50 @@
 /**
- * Webhook delivery as Stripe does it: the event JSON is POSTed with a `Stripe-Signature` header
- * (`t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<payload>" keyed with the whsec_ secret>`), any non-2xx
- * answer (or a redirect, timeout or connection error) counts as a failure, and failures are retried
- * with backoff. Each attempt is signed afresh with the current time.
+ * Webhook delivery as Stripe does it: the event JSON POSTed with a `Stripe-Signature` header (made by the SDK's
+ * `webhooks.generateTestHeaderString`, afresh for each attempt), anything but a 2xx answer (a redirect, a timeout,
+ * no connection) a failure retried after the next delay; pending deliveries are resumed after a restart.
  */
-import { createHmac } from 'node:crypto';
 import * as http from 'node:http';
-import * as https from 'node:https';
+import Stripe from 'stripe';
 import type { Delivery, EventRecord } from './store';
-
-export function signPayload(payload: string, secret: string, timestampSec: number): string {
-  const v1 = createHmac('sha256', secret).update(`${timestampSec}.${payload}`, 'utf8').digest('hex');
-  return `t=${timestampSec},v1=${v1}`;
-}
 
 export interface DispatcherOptions {
   url: string;
   secret: string;
-  /** Delay before each retry; the number of entries is the number of retries. */
+  /** Delay before each retry; as many retries as entries. */
   retryDelaysMs: number[];
-  timeoutMs: number;
   log: (line: string) => void;
   /** Called whenever a delivery record changed (to persist it). */
   onChange: () => void;
 }
 
-interface PostResult {
-  status: number | null;
-  error: string | null;
-}
+const TIMEOUT_MS = 10_000;
 
 export class WebhookDispatcher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<http.ClientRequest>();
-  private readonly running = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(private readonly opts: DispatcherOptions) {}
+  constructor(private readonly o: DispatcherOptions) {}
 
-  /** Starts delivering `rec` now; resolves after the first attempt (retries continue in the background). */
+  /** Delivers `rec` now; resolves after the first attempt (retries go on in the background). */
   dispatch(rec: EventRecord): Promise<Delivery> {
-    return this.track(this.attempt(rec)).then(() => rec.delivery);
+    return this.attempt(rec).then(() => rec.delivery);
   }
 
-  /**
-   * Re-schedules deliveries that were still pending when the previous process stopped: at their planned
-   * time, but no later than the first retry delay (a restart is a good moment to catch up).
-   */
+  /** Deliveries still pending when the last process stopped: at their planned time, at most the first delay away. */
   resume(records: EventRecord[]): void {
     for (const rec of records) {
       if (rec.delivery.status !== 'pending') continue;
       const planned = Math.max(0, (rec.delivery.next_attempt_at ?? 0) - Date.now());
-      const wait = Math.min(planned, this.opts.retryDelaysMs[0] ?? 0);
-      this.schedule(rec, wait);
+      this.schedule(rec, Math.min(planned, this.o.retryDelaysMs[0] ?? 0));
     }
   }
 
-  async close(): Promise<void> {
+  /** Stops: an attempt cut off stays pending, for the next start to resume. */
+  close(): void {
     this.closed = true;
     for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
-    for (const req of this.inFlight) req.destroy(new Error('local stripe is shutting down'));
-    await Promise.allSettled([...this.running]);
-  }
-
-  private track(p: Promise<void>): Promise<void> {
-    this.running.add(p);
-    return p.finally(() => this.running.delete(p));
+    for (const req of this.inFlight) req.destroy(new Error('local Stripe is shutting down'));
   }
 
   private schedule(rec: EventRecord, delayMs: number): void {
@@ -75,7 +53,7 @@ export class WebhookDispatcher {
     clearTimeout(this.timers.get(id));
     const timer = setTimeout(() => {
       this.timers.delete(id);
-      void this.track(this.attempt(rec));
+      void this.attempt(rec);
     }, delayMs);
     timer.unref();
     this.timers.set(id, timer);
@@ -85,72 +63,47 @@ export class WebhookDispatcher {
     const d = rec.delivery;
     if (this.closed || d.status !== 'pending') return;
     const payload = JSON.stringify(rec.event, null, 2);
-    const started = Date.now();
-    const result = await this.post(payload, signPayload(payload, this.opts.secret, Math.floor(started / 1000)));
-    if (this.closed && result.status === null) return; // interrupted by close(): stays pending, resumed on next start
-    d.attempts.push({ at: started, status: result.status, error: result.error, duration_ms: Date.now() - started });
-    const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    const n = d.attempts.length;
-    const what = `${rec.event.type} ${rec.event.id}`;
-    if (ok) {
-      d.status = 'delivered';
-      d.next_attempt_at = null;
-      this.opts.log(`webhook ${what} delivered (HTTP ${result.status}${n > 1 ? `, attempt ${n}` : ''})`);
-    } else if (n <= this.opts.retryDelaysMs.length) {
-      const delay = this.opts.retryDelaysMs[n - 1];
-      d.next_attempt_at = Date.now() + delay;
-      this.opts.log(
-        `webhook ${what} failed (${result.error ?? `HTTP ${result.status}`}); retry ${n}/${this.opts.retryDelaysMs.length} in ${delay} ms`,
-      );
-      this.schedule(rec, delay);
-    } else {
-      d.status = 'failed';
-      d.next_attempt_at = null;
-      this.opts.log(
-        `webhook ${what} failed (${result.error ?? `HTTP ${result.status}`}); giving up after ${n} attempts`,
-      );
-    }
-    this.opts.onChange();
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: this.o.secret });
+    const status = await this.post(payload, signature);
+    if (this.closed && status === null) return;
+    d.attempts.push(status);
+    const ok = status !== null && status >= 200 && status < 300;
+    const delay = ok ? undefined : this.o.retryDelaysMs[d.attempts.length - 1];
+    d.status = ok ? 'delivered' : delay === undefined ? 'failed' : 'pending';
+    d.next_attempt_at = delay === undefined ? null : Date.now() + delay;
+    const outcome = ok ? `delivered (HTTP ${status})` : `failed (${status ?? 'no answer'})`;
+    const next = delay === undefined ? '' : `; again in ${delay} ms`;
+    this.o.log(`webhook ${rec.event.type} ${rec.event.id} ${outcome}, attempt ${d.attempts.length}${next}`);
+    if (delay !== undefined) this.schedule(rec, delay);
+    this.o.onChange();
   }
 
-  private post(payload: string, signature: string): Promise<PostResult> {
+  /** The endpoint's HTTP status, or null when it did not answer. A connection of its own, closed after. */
+  private post(payload: string, signature: string): Promise<number | null> {
     return new Promise((resolve) => {
-      let url: URL;
-      try {
-        url = new URL(this.opts.url);
-      } catch {
-        resolve({ status: null, error: `invalid webhook URL ${this.opts.url}` });
-        return;
-      }
-      const body = Buffer.from(payload, 'utf8');
-      const mod = url.protocol === 'https:' ? https : http;
-      let settled = false;
-      const done = (r: PostResult) => {
-        if (settled) return;
-        settled = true;
-        this.inFlight.delete(req);
-        resolve(r);
-      };
-      const req = mod.request(url, {
+      const body = Buffer.from(payload);
+      const req = http.request(this.o.url, {
         method: 'POST',
         agent: false,
         headers: {
           'Content-Type': 'application/json; charset=utf-8',
           'Content-Length': String(body.length),
           'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-          'Cache-Control': 'no-cache',
-          Accept: '*/*; q=0.5, application/xml',
           'Stripe-Signature': signature,
         },
       });
       this.inFlight.add(req);
-      req.setTimeout(this.opts.timeoutMs, () => req.destroy(new Error(`timed out after ${this.opts.timeoutMs} ms`)));
+      const done = (status: number | null) => {
+        this.inFlight.delete(req);
+        resolve(status);
+      };
+      req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error('timed out')));
       req.on('response', (res) => {
-        res.resume(); // the body is irrelevant, but must be drained
-        res.on('end', () => done({ status: res.statusCode ?? null, error: null }));
-        res.on('error', () => done({ status: res.statusCode ?? null, error: null }));
+        res.resume();
+        res.on('end', () => done(res.statusCode ?? null));
+        res.on('error', () => done(res.statusCode ?? null));
       });
-      req.on('error', (err) => done({ status: null, error: err.message || String(err) }));
+      req.on('error', () => done(null));
       req.end(body);
     });
   }

@@ -34,6 +34,7 @@ describe('monitoring', () => {
       'ModelMisconfigured',
       'OrderPipelineFailed',
       'OrderPipelineTimedOut',
+      'PaymentDisputed',
       'QualityGateFailureRate',
       'ReconcilerRepairs',
       'RefundFailed',
@@ -57,6 +58,8 @@ describe('monitoring', () => {
       Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
     });
     expect(byName('ReconcilerRepairs')).toMatchObject({ MetricName: 'ReconcilerRepairs' });
+    // Every dispute has to be answered in Stripe within days: one is enough to alarm.
+    expect(byName('PaymentDisputed')).toMatchObject({ MetricName: METRICS.paymentsDisputed, Threshold: 1 });
     expect(byName('ModelErrors')).toMatchObject({ MetricName: 'ModelErrors' });
     // A model the account may not call: one call in 5 minutes is enough to wake someone.
     expect(byName('ModelMisconfigured')).toMatchObject({
@@ -116,6 +119,7 @@ describe('monitoring', () => {
       METRICS.imagesDelivered,
       METRICS.itemsRefunded,
       METRICS.refundFailures,
+      METRICS.paymentsDisputed,
       METRICS.moderationRefusals,
       METRICS.previewsMade,
       METRICS.engineLatency,

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import Stripe from 'stripe';
 import { type LocalStripe, type LocalStripeOptions, startLocalStripe } from '../../local/stripe/server';
 import {
+  clientConfig,
   clientFor,
   expectStripeError,
   formValues,
@@ -63,125 +64,47 @@ describe('Checkout Sessions API', () => {
     expect(session.id).toMatch(/^cs_test_[A-Za-z0-9]+$/);
     expect(session).toMatchObject({
       object: 'checkout.session',
-      mode: 'payment',
       status: 'open',
       payment_status: 'unpaid',
-      amount_subtotal: 998,
       amount_total: 998,
       currency: 'usd',
       customer_email: 'ada@example.com',
       client_reference_id: 'order_42',
       metadata: { orderId: 'order_42', userId: 'user_7' },
       payment_intent: null,
-      livemode: false,
       success_url: 'http://localhost:3000/checkout/success?session_id={CHECKOUT_SESSION_ID}',
       cancel_url: 'http://localhost:3000/checkout/cancelled',
       expires_at: nowSec() + 24 * 3600,
     });
-    expect(session.url).toBe(`${local.publicUrl}/pay/${session.id}`);
-    expect(session.url).toMatch(/^http:\/\/localhost:\d+\/pay\/cs_test_/);
-    expect(session.lastResponse.requestId).toMatch(/^req_/);
-
-    const again = await stripe.checkout.sessions.retrieve(session.id);
-    expect(again).toEqual(session);
-
-    const items = await stripe.checkout.sessions.listLineItems(session.id);
-    expect(items.object).toBe('list');
-    expect(items.data).toHaveLength(1);
-    expect(items.data[0]).toMatchObject({
-      object: 'item',
-      description: 'Cartoon <pack> & more',
-      quantity: 2,
-      amount_total: 998,
-      currency: 'usd',
-    });
-    expect(items.data[0].price).toMatchObject({ object: 'price', unit_amount: 499, currency: 'usd', type: 'one_time' });
-
-    const expanded = await stripe.checkout.sessions.retrieve(session.id, { expand: ['line_items'] });
-    expect(expanded.line_items?.data.map((li) => li.id)).toEqual(items.data.map((li) => li.id));
+    expect(session.url).toBe(`${local.url}/pay/${session.id}`);
+    expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({ id: session.id, status: 'open' });
   });
 
-  test('validation errors surface as StripeInvalidRequestError with Stripe messages', async () => {
-    const noItems = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ line_items: undefined })));
-    expect(noItems).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    expect(noItems).toMatchObject({
-      statusCode: 400,
-      type: 'StripeInvalidRequestError',
-      message: 'Missing required param: line_items.',
-      param: 'line_items',
-    });
-
-    const negative = await expectStripeError(
-      stripe.checkout.sessions.create(
-        sessionParams({
-          line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: -5, product_data: { name: 'x' } } }],
-        }),
-      ),
-    );
-    expect(negative).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    expect(negative.param).toBe('line_items[0][price_data][unit_amount]');
-    expect(negative.message).toMatch(/greater than or equal to 0/);
-
+  test('what Stripe refuses and the app depends on: the expiry range, a wrong key; other parameters are accepted', async () => {
+    // Checkout's 31 minutes (CHECKOUT_SESSION_SECONDS) is chosen for Stripe's lower end of 30.
     const tooSoon = await expectStripeError(
       stripe.checkout.sessions.create(sessionParams({ expires_at: nowSec() + 10 * 60 })),
     );
+    expect(tooSoon).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     expect(tooSoon).toMatchObject({ param: 'expires_at', message: expect.stringContaining('at least 30 minutes') });
     const tooLate = await expectStripeError(
       stripe.checkout.sessions.create(sessionParams({ expires_at: nowSec() + 25 * 3600 })),
     );
-    expect(tooLate).toMatchObject({ param: 'expires_at', message: expect.stringContaining('less than 24 hours') });
-
-    const tooSmall = await expectStripeError(
-      stripe.checkout.sessions.create(
-        sessionParams({
-          line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 10, product_data: { name: 'x' } } }],
-        }),
-      ),
-    );
-    expect(tooSmall).toMatchObject({ code: 'amount_too_small', message: expect.stringContaining('$0.50') });
-
-    const noQuantity = await expectStripeError(
-      stripe.checkout.sessions.create(
-        sessionParams({
-          line_items: [{ price_data: { currency: 'usd', unit_amount: 500, product_data: { name: 'x' } } }],
-        }),
-      ),
-    );
-    expect(noQuantity).toMatchObject({
-      param: 'line_items[0][quantity]',
-      message: expect.stringContaining('Quantity is required'),
+    expect(tooLate).toMatchObject({ param: 'expires_at' });
+    const noItems = await expectStripeError(stripe.checkout.sessions.create(sessionParams({ line_items: undefined })));
+    expect(noItems).toMatchObject({ statusCode: 400, param: 'line_items' });
+    expect(await stripe.checkout.sessions.create(sessionParams({ locale: 'fr', submit_type: 'pay' }))).toMatchObject({
+      status: 'open',
     });
-
-    const badEmail = await expectStripeError(
-      stripe.checkout.sessions.create(sessionParams({ customer_email: 'not-an-email' })),
-    );
-    expect(badEmail).toMatchObject({ param: 'customer_email', code: 'email_invalid' });
-
-    const unknown = await expectStripeError(
-      stripe.checkout.sessions.create({ ...sessionParams(), bogus_param: 'x' } as Stripe.Checkout.SessionCreateParams),
-    );
-    expect(unknown).toMatchObject({ message: 'Received unknown parameter: bogus_param', code: 'parameter_unknown' });
 
     const missingSession = await expectStripeError(stripe.checkout.sessions.retrieve('cs_test_doesnotexist'));
-    expect(missingSession).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    expect(missingSession).toMatchObject({
-      statusCode: 404,
-      code: 'resource_missing',
-      message: "No such checkout.session: 'cs_test_doesnotexist'",
-    });
-
-    const badKey = new Stripe('sk_test_wrong_key_123456789', { ...local.stripeConfig, maxNetworkRetries: 0 });
+    expect(missingSession).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    const badKey = new Stripe('sk_test_wrong_key_123456789', { ...clientConfig(local), maxNetworkRetries: 0 });
     const auth = await expectStripeError(badKey.checkout.sessions.retrieve('cs_test_x'));
     expect(auth).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
-    expect(auth.statusCode).toBe(401);
   });
 
   test('unknown routes answer with a Stripe-shaped 404', async () => {
-    const res = await fetch(`${local.url}/v1/customers`, { headers: { Authorization: `Bearer ${local.secretKey}` } });
-    expect(res.status).toBe(404);
-    const body = (await res.json()) as { error: { type: string; message: string } };
-    expect(body.error.type).toBe('invalid_request_error');
-    expect(body.error.message).toContain('Unrecognized request URL (GET: /v1/customers)');
     const viaSdk = await expectStripeError(stripe.customers.retrieve('cus_123'));
     expect(viaSdk).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
   });
@@ -195,6 +118,13 @@ describe('Checkout Sessions API', () => {
       stripe.checkout.sessions.create(sessionParams({ client_reference_id: 'other' }), { idempotencyKey: key }),
     );
     expect(conflict).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+    // A retried refund task repeats its request: one refund, not two.
+    const paid = await stripe.checkout.sessions.create(sessionParams());
+    const { body } = await simulatePay(paid.id);
+    const refund = { payment_intent: body.payment_intent.id as string, amount: 100 };
+    const first = await stripe.refunds.create(refund, { idempotencyKey: `refund-${paid.id}` });
+    expect((await stripe.refunds.create(refund, { idempotencyKey: `refund-${paid.id}` })).id).toBe(first.id);
+    expect((await stripe.refunds.list({ payment_intent: refund.payment_intent })).data).toHaveLength(1);
   });
 });
 
@@ -203,7 +133,7 @@ describe('payment and webhooks', () => {
     const session = await stripe.checkout.sessions.create(sessionParams());
     const { status, body } = await simulatePay(session.id);
     expect(status).toBe(200);
-    expect(body.event).toMatchObject({ object: 'event', type: 'checkout.session.completed', livemode: false });
+    expect(body.event).toMatchObject({ object: 'event', type: 'checkout.session.completed' });
     expect(body.event.id).toMatch(/^evt_/);
     expect(body.delivery).toMatchObject({ status: 'delivered' });
 
@@ -226,10 +156,11 @@ describe('payment and webhooks', () => {
     expect(paid.payment_intent).toMatch(/^pi_/);
     expect(paid.customer_details?.email).toBe('ada@example.com');
 
-    const retrieved = await stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent'] });
+    const retrieved = await stripe.checkout.sessions.retrieve(session.id);
     expect(retrieved.status).toBe('complete');
     expect(retrieved.url).toBeNull();
-    const pi = retrieved.payment_intent as Stripe.PaymentIntent;
+    // The PaymentIntent carries payment_intent_data.metadata: the webhook finds a dispute's order by it.
+    const pi = await stripe.paymentIntents.retrieve(paid.payment_intent as string);
     expect(pi).toMatchObject({
       id: paid.payment_intent,
       object: 'payment_intent',
@@ -239,8 +170,7 @@ describe('payment and webhooks', () => {
       currency: 'usd',
     });
     expect(pi.metadata).toEqual({ orderId: 'order_42' });
-    const direct = await stripe.paymentIntents.retrieve(pi.id);
-    expect(direct.latest_charge).toMatch(/^ch_/);
+    expect(pi.latest_charge).toMatch(/^ch_/);
 
     const twice = await simulatePay(session.id);
     expect(twice.status).toBe(400);
@@ -305,12 +235,35 @@ describe('payment and webhooks', () => {
     expect(after).not.toContain('<form');
   });
 
+  test("Stripe's dispute test card pays, then the payment is disputed as fraudulent", async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    const form = formValues(await (await fetch(session.url as string)).text());
+    form.set('card_number', '4000 0000 0000 0259');
+    const paid = await fetch(`${local.url}/pay/${session.id}`, { method: 'POST', body: form, redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    const [completed] = receiver.accepted('checkout.session.completed', session.id);
+    const paymentIntent = (completed.event.data.object as Stripe.Checkout.Session).payment_intent as string;
+    const [dispute] = await waitFor(() => {
+      const r = receiver.received.filter((x) => x.event.type === 'charge.dispute.created');
+      return r.length ? r : false;
+    }, 'charge.dispute.created');
+    const disputed = dispute.event.data.object as Stripe.Dispute;
+    expect(disputed).toMatchObject({
+      object: 'dispute',
+      payment_intent: paymentIntent,
+      reason: 'fraudulent',
+      amount: 998,
+    });
+    expect(disputed.id).toMatch(/^dp_/);
+    expect(receiver.received.indexOf(dispute)).toBeGreaterThan(receiver.received.indexOf(completed));
+  });
+
   test('a failing webhook endpoint gets the event again', async () => {
     const session = await stripe.checkout.sessions.create(sessionParams());
     receiver.failFirstCompletedFor.add(session.id);
     const { body } = await simulatePay(session.id);
     expect(body.delivery.status).toBe('pending');
-    expect(body.delivery.attempts[0].status).toBe(500);
+    expect(body.delivery.attempts).toEqual([500]);
 
     const [ok] = await waitFor(() => {
       const r = receiver.accepted('checkout.session.completed', session.id);
@@ -322,13 +275,6 @@ describe('payment and webhooks', () => {
     expect(all.map((r) => r.answered)).toEqual([500, 200]);
     expect(all[1].event.id).toBe(all[0].event.id);
     expect(ok.event.id).toBe(body.event.id);
-
-    const log = (await (await fetch(`${local.url}/__simulate/events?type=checkout.session.completed`)).json()) as {
-      data: { event: { id: string }; delivery: { status: string; attempts: { status: number }[] } }[];
-    };
-    const entry = log.data.find((e) => e.event.id === body.event.id);
-    expect(entry?.delivery.status).toBe('delivered');
-    expect(entry?.delivery.attempts.map((a) => a.status)).toEqual([500, 200]);
   });
 
   test('refunds work until the charge is used up', async () => {
@@ -365,16 +311,11 @@ describe('payment and webhooks', () => {
     const again = await expectStripeError(stripe.refunds.create({ payment_intent: piId, amount: 1 }));
     expect(again).toMatchObject({ code: 'charge_already_refunded' });
 
-    const charge = await stripe.charges.retrieve(partial.charge as string);
-    expect(charge).toMatchObject({ amount: 998, amount_refunded: 998, refunded: true });
     const list = await stripe.refunds.list({ payment_intent: piId });
     expect(list.data.map((r) => r.id)).toEqual([rest.id, partial.id]);
 
     const missingPi = await expectStripeError(stripe.refunds.create({ payment_intent: 'pi_nope' }));
     expect(missingPi).toMatchObject({ code: 'resource_missing', param: 'payment_intent' });
-
-    await waitFor(() => receiver.accepted('refund.created', rest.id).length > 0, 'refund.created');
-    await waitFor(() => receiver.accepted('charge.refunded', charge.id).length >= 2, 'charge.refunded');
   });
 });
 
@@ -387,7 +328,7 @@ describe('expiry', () => {
       const r = receiver.accepted('checkout.session.expired', session.id);
       return r.length ? r : false;
     }, 'checkout.session.expired');
-    expect(got.event.request?.id).toBe(expired.lastResponse.requestId);
+    expect(got.event.data.object).toMatchObject({ id: session.id, status: 'expired' });
     const again = await expectStripeError(stripe.checkout.sessions.expire(session.id));
     expect(again.message).toContain('status of "expired"');
   });
@@ -438,7 +379,7 @@ describe('persistence', () => {
     stripe = clientFor(local);
     const reopened = await stripe.checkout.sessions.retrieve(open.id);
     expect(reopened).toMatchObject({ status: 'open', metadata: { orderId: 'persist-open' }, amount_total: 998 });
-    expect(reopened.url).toBe(`${local.publicUrl}/pay/${open.id}`);
+    expect(reopened.url).toBe(`${local.url}/pay/${open.id}`);
     const completed = await stripe.checkout.sessions.retrieve(paidSession.id);
     expect(completed).toMatchObject({
       status: 'complete',
@@ -446,7 +387,6 @@ describe('persistence', () => {
       payment_intent: body.payment_intent.id,
     });
     expect((await stripe.paymentIntents.retrieve(body.payment_intent.id)).status).toBe('succeeded');
-    expect((await stripe.events.retrieve(body.event.id)).type).toBe('checkout.session.completed');
 
     const after = await simulatePay(open.id);
     expect(after.status).toBe(200);
@@ -461,7 +401,7 @@ describe('persistence', () => {
     stripe = clientFor(local);
     receiver.failFirstCompletedFor.add(session.id);
     const { body } = await simulatePay(session.id);
-    expect(body.delivery).toMatchObject({ status: 'pending', attempts: [{ status: 500 }] });
+    expect(body.delivery).toMatchObject({ status: 'pending', attempts: [500] });
     await local.close();
     expect(receiver.accepted('checkout.session.completed', session.id)).toHaveLength(0);
 

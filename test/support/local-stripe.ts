@@ -101,13 +101,11 @@ export function formValues(html: string): URLSearchParams {
 }
 
 /** How the app constructs its client when given a custom API base. */
-export const clientFor = (ls: LocalStripe) =>
-  new Stripe(ls.secretKey, {
-    host: ls.stripeConfig.host,
-    port: ls.stripeConfig.port,
-    protocol: 'http',
-    maxNetworkRetries: 0,
-  });
+export const clientConfig = (ls: LocalStripe) => {
+  const { hostname, port } = new URL(ls.url);
+  return { host: hostname, port: Number(port), protocol: 'http' as const };
+};
+export const clientFor = (ls: LocalStripe) => new Stripe(ls.secretKey, { ...clientConfig(ls), maxNetworkRetries: 0 });
 
 export function sessionParams(
   overrides: Partial<Stripe.Checkout.SessionCreateParams> = {},
