@@ -8,7 +8,7 @@ import {
 import sharp from 'sharp';
 import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
 import { ITEM_ERRORS } from '../../domain/orders';
-import { previewCounterId } from '../../lambdas/lib/budget';
+import { capCounterId } from '../../lambdas/lib/caps';
 import { minuteWindowId } from '../../lambdas/lib/capacity';
 import { PREVIEW_CAPACITY_WAIT_MS } from '../../lambdas/lib/previews';
 import type { LocalRuntime } from '../../local/runtime';
@@ -209,7 +209,7 @@ describe('generative styles', () => {
       await doc.send(new PutCommand({ TableName: counters, Item: { counter_id: id, count: 1_000 } }));
     const budget = async () =>
       Number(
-        (await doc.send(new GetCommand({ TableName: counters, Key: { counter_id: previewCounterId() } }))).Item
+        (await doc.send(new GetCommand({ TableName: counters, Key: { counter_id: capCounterId('generativePreviews', 'day') } }))).Item
           ?.count ?? 0,
       );
     const spent = await budget();
