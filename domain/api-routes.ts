@@ -66,13 +66,20 @@ export const ROUTES: readonly RouteDef[] = [
     method: 'POST',
     path: '/api/upload-image',
     handler: 'upload-image',
-    access: ['images:read', 'images:write', 'media:uploads:read', 'media:uploads:write', 'media:uploads:delete'],
+    access: [
+      'images:read',
+      'images:write',
+      'counters:write',
+      'media:uploads:read',
+      'media:uploads:write',
+      'media:uploads:delete',
+    ],
   },
   {
     method: 'POST',
     path: '/api/process-moderation',
     handler: 'process-moderation',
-    access: ['images:read', 'jobs:write', 'media:uploads:read', 'jobs-machine:start'],
+    access: ['images:read', 'jobs:write', 'counters:write', 'media:uploads:read', 'jobs-machine:start'],
     startsWork: true,
   },
   {

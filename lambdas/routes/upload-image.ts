@@ -1,4 +1,5 @@
 import { contract } from '../../domain/contract';
+import { busyAnswer, takeCaps } from '../lib/caps';
 import { httpHandler, parseBody, respond } from '../lib/http';
 import { getImage, markVerified, registerImage, verdictBinding } from '../lib/images';
 import { checkBinding, mediaKey, objectExists, presignUpload, verifyUpload } from '../lib/media';
@@ -27,6 +28,9 @@ export const handler = httpHandler(async (event) => {
       return respond('upload-image', 200, { status: 'exists' });
     }
   }
+  // An upload URL is stored bytes we pay for: counted against the global caps, or a 429 (never a 5xx).
+  const cap = await takeCaps({ uploads: 1, uploadBytes: size });
+  if (!cap.ok) return busyAnswer(cap);
   await registerImage(hash, type, size);
   return respond('upload-image', 200, { status: 'upload', url: { url: await presignUpload(key, type, size, hash) } });
 });
