@@ -106,6 +106,7 @@ export const CAP_WINDOWS = ['hour', 'day'] as const;
 export type CapWindow = (typeof CAP_WINDOWS)[number];
 /** Every setting that holds a cap's limit. */
 export const CAP_SETTINGS = Object.values(CAPS).flatMap((c) => [c.perHour, c.perDay]);
+export type CapSetting = (typeof CAP_SETTINGS)[number];
 
 /** Template metadata key that names a function's source module; the local runtime maps functions back to code with it. */
 export const ENTRY_METADATA_KEY = 'toonzap:entry';
