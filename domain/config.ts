@@ -32,6 +32,9 @@ const PROVISIONED = { message: 'must be a whole number from 0 to engineMaxConcur
 const AT_LEAST_ONE = { message: 'must be a whole number >= 1' };
 const DEADLINE = { message: 'must be a whole number from 15 to 720' };
 const wafLimit = z.number().int(WAF_LIMIT).min(10, WAF_LIMIT).max(2e9, WAF_LIMIT);
+const WHOLE = { message: 'must be a whole number >= 0' };
+/** A cap's limit per window: 0 = nothing of that kind for anonymous visitors. */
+const capLimit = z.number().int(WHOLE).min(0, WHOLE);
 
 export const configSchema = z
   .object({
@@ -96,7 +99,30 @@ export const configSchema = z
     /** Regions an inference profile id (us./eu./apac./global. prefix) may route to: its foundation-model ARNs are granted there. */
     bedrockProfileRegions: z.array(text).readonly().default(['us-east-1', 'us-east-2', 'us-west-2']),
     /** Free generative previews per UTC day (each is one paid model call); past it tiles show the static sample. 0 = none. */
-    generativePreviewsPerDay: z.number().int().min(0, { message: 'must be a whole number >= 0' }).default(200),
+    generativePreviewsPerDay: capLimit.default(200),
+    /*
+     * Global caps (domain/wiring.ts CAPS, lambdas/lib/caps.ts) on what anonymous visitors can make the app pay for,
+     * per UTC hour and per UTC day across all callers (per-IP limits are easy to dodge). Past one, previews keep their
+     * static sample and moderation or upload registration answer 429 with Retry-After; paid orders are never counted
+     * or refused. Sized for a shop whose free generative previews (2 per visitor) serve 100 to 500 visitors a day:
+     * each visitor uploads and moderates a few photos (up to 50), and the style step previews one of them on the
+     * engine. An hour may use a fifth to a quarter of its day: a burst (one host with many addresses) cannot spend
+     * the day in minutes, and an evening's peak hour fits.
+     */
+    /** Free generative previews per UTC hour (a quarter of the dev day; prod sets a quarter of its 1,000). */
+    generativePreviewsPerHour: capLimit.default(50),
+    /** Engine preview renders (all engine styles of one photo, one engine call) per hour / per day: 6 per visitor-day of previews. */
+    enginePreviewsPerHour: capLimit.default(600),
+    enginePreviewsPerDay: capLimit.default(3000),
+    /** Photos visitors send for moderation (one Rekognition image each) per hour / per day: 20 per visitor of the day's previews. */
+    moderationImagesPerHour: capLimit.default(2000),
+    moderationImagesPerDay: capLimit.default(10_000),
+    /** Upload URLs handed out per hour / per day: as many as photos moderated (each upload is moderated once). */
+    uploadsPerHour: capLimit.default(2000),
+    uploadsPerDay: capLimit.default(10_000),
+    /** Megabytes those upload URLs allow per hour / per day: 2 MB per upload on average (phone photos, under 10 MB). */
+    uploadMegabytesPerHour: capLimit.default(4000),
+    uploadMegabytesPerDay: capLimit.default(20_000),
     /**
      * The engine's SageMaker serverless endpoint: concurrent invocations it serves (MaxConcurrency, 1..200; beyond
      * it SageMaker answers ThrottlingException) and instances kept warm (ProvisionedConcurrency, 0 = none, at most

@@ -16,12 +16,30 @@ export const PAID_LONG_SIDE = 2048;
  */
 export const MIN_SHORT_SIDE = 256;
 
-/** Why a photo of this size cannot be ordered, as the end of "This photo ..."; null when it is big enough. */
+/**
+ * The longest a photo may be for its width (long side / short side): the generative models refuse anything more
+ * elongated, so such a photo is refused when its header is read (moderation, before Rekognition or any model) and at
+ * checkout, like a small one. The limit of Stability AI's image services on Bedrock, Stable Image Control Structure
+ * included: "The aspect ratio must be between 1:2.5 and 2.5:1" (Stability AI API reference, Control → Structure,
+ * `image` validation rules; the Bedrock user guide's Stability AI Image Services request fields; docs/bedrock.md).
+ * Every style, engine ones too: any style may be drawn by a model (a setting), and an order must never be refunded
+ * for its photo's shape.
+ */
+export const MAX_ASPECT_RATIO = 2.5;
+
+/**
+ * Why a photo of this size cannot be ordered, as the end of "This photo ..." (too small, or too long and narrow for
+ * the models); null when it can be.
+ */
 export function photoSizeProblem(size: { width?: number; height?: number }): string | null {
   const { width, height } = size;
   if (typeof width !== 'number' || typeof height !== 'number') return null;
-  if (Math.min(width, height) >= MIN_SHORT_SIDE) return null;
-  return `is too small (${width}×${height} px): photos need at least ${MIN_SHORT_SIDE} px on their short side`;
+  const short = Math.min(width, height);
+  if (short < MIN_SHORT_SIDE)
+    return `is too small (${width}×${height} px): photos need at least ${MIN_SHORT_SIDE} px on their short side`;
+  if (Math.max(width, height) > short * MAX_ASPECT_RATIO)
+    return `is too long and narrow (${width}×${height} px): a photo's long side can be at most ${MAX_ASPECT_RATIO} times its short side`;
+  return null;
 }
 
 /** Images above this many pixels are refused before decoding (decompression bombs). */

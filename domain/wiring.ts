@@ -13,8 +13,9 @@ export const TABLES = {
   signups: 'signup_id',
   events: 'event_id',
   /**
-   * Atomic counters with a daily key (the generative preview budget, `generative-previews#2026-11-23`). Their own
-   * table rather than an item in another: only the functions that spend a budget may write it; TTL clears old days.
+   * Atomic counters with a window key: the global caps (CAPS: `generative-previews#2026-11-23`, per hour
+   * `...#2026-11-23T14`) and the models' minutes. Their own table rather than an item in another: only the functions
+   * that spend a budget may write it; TTL clears old windows.
    */
   counters: 'counter_id',
   /**
@@ -61,6 +62,16 @@ export const ENV = {
   generativeStyles: 'GENERATIVE_STYLES',
   bedrockRegion: 'BEDROCK_REGION',
   generativePreviewsPerDay: 'GENERATIVE_PREVIEWS_PER_DAY',
+  /** Global caps on anonymous use of paid services (CAPS below; domain/config.ts). */
+  generativePreviewsPerHour: 'GENERATIVE_PREVIEWS_PER_HOUR',
+  enginePreviewsPerHour: 'ENGINE_PREVIEWS_PER_HOUR',
+  enginePreviewsPerDay: 'ENGINE_PREVIEWS_PER_DAY',
+  moderationImagesPerHour: 'MODERATION_IMAGES_PER_HOUR',
+  moderationImagesPerDay: 'MODERATION_IMAGES_PER_DAY',
+  uploadsPerHour: 'UPLOADS_PER_HOUR',
+  uploadsPerDay: 'UPLOADS_PER_DAY',
+  uploadMegabytesPerHour: 'UPLOAD_MEGABYTES_PER_HOUR',
+  uploadMegabytesPerDay: 'UPLOAD_MEGABYTES_PER_DAY',
   /** Admission control (lambdas/lib/capacity.ts): requests per minute per Bedrock model, engine concurrency. */
   bedrockRequestsPerMinute: 'BEDROCK_REQUESTS_PER_MINUTE',
   engineMaxConcurrency: 'ENGINE_MAX_CONCURRENCY',
@@ -74,6 +85,41 @@ export const ENV = {
    */
   generativeStandIn: 'GENERATIVE_STAND_IN',
 } as const;
+
+/**
+ * Global caps on the paid-for services anonymous visitors can reach, counted per UTC hour and per UTC day across all
+ * callers in the counters table (lambdas/lib/caps.ts): each names its counter, the settings holding its limits
+ * (domain/config.ts; `unit` units of the count per unit of the setting) and what one unit is. Paid orders' own
+ * moderation, previews and renders are never counted against them.
+ */
+export const CAPS = {
+  /** Photos sent for moderation by visitors (each one Rekognition image). */
+  moderation: { counter: 'moderation-images', perHour: 'moderationImagesPerHour', perDay: 'moderationImagesPerDay' },
+  /** Engine preview renders (one engine call: every engine style of one photo). */
+  enginePreviews: { counter: 'engine-previews', perHour: 'enginePreviewsPerHour', perDay: 'enginePreviewsPerDay' },
+  /** Free generative previews (one model call each). */
+  generativePreviews: {
+    counter: 'generative-previews',
+    perHour: 'generativePreviewsPerHour',
+    perDay: 'generativePreviewsPerDay',
+  },
+  /** Upload registrations that hand out an upload URL. */
+  uploads: { counter: 'uploads', perHour: 'uploadsPerHour', perDay: 'uploadsPerDay' },
+  /** Bytes those upload URLs allow (the settings are in megabytes). */
+  uploadBytes: {
+    counter: 'upload-bytes',
+    perHour: 'uploadMegabytesPerHour',
+    perDay: 'uploadMegabytesPerDay',
+    unit: 1_000_000,
+  },
+} as const;
+export type CapName = keyof typeof CAPS;
+/** The two fixed windows every cap is counted in (UTC). */
+export const CAP_WINDOWS = ['hour', 'day'] as const;
+export type CapWindow = (typeof CAP_WINDOWS)[number];
+/** Every setting that holds a cap's limit. */
+export const CAP_SETTINGS = Object.values(CAPS).flatMap((c) => [c.perHour, c.perDay]);
+export type CapSetting = (typeof CAP_SETTINGS)[number];
 
 /** Template metadata key that names a function's source module; the local runtime maps functions back to code with it. */
 export const ENTRY_METADATA_KEY = 'toonzap:entry';
@@ -197,6 +243,9 @@ export const METRICS = {
   qualityFailures: 'QualityFailures',
   /** API answers of 500 or more, with dimension `route` (the route key, e.g. `POST /api/stripe-webhook`). */
   serverErrors: 'ServerErrors',
+  /** Units of a global cap used (CAPS), and requests a cap refused; both with dimension `cap` (the CAPS key). */
+  capUse: 'CapUse',
+  capRefusals: 'CapRefusals',
   /** Orders or jobs the reconciler had to repair (each one is a failure something else missed). */
   reconcilerRepairs: 'ReconcilerRepairs',
 } as const;

@@ -7,6 +7,7 @@ import { type ConfigKey, configValueFromText, type EnvConfig, generativePresets,
 import type { PaymentMode } from '../domain/contract';
 import { type GenerativeStyleSettings, validateGenerativeStyles } from '../domain/generative';
 import { isStyleId, type StyleId } from '../domain/styles';
+import { CAP_SETTINGS } from '../domain/wiring';
 
 export type { EnvConfig, PaymentMode };
 
@@ -18,6 +19,8 @@ export const ENVIRONMENTS: Record<EnvConfig['envName'], EnvConfig> = {
     retainData: true,
     metricsNamespace: 'ToonZap/prod',
     generativePreviewsPerDay: 1000,
+    // A quarter of the day in any one hour, as the default does for its 200.
+    generativePreviewsPerHour: 250,
     engineProvisionedConcurrency: 1,
   }),
 };
@@ -46,7 +49,7 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
     'bedrockRegion',
     'rateLimitPer5Min',
     'workRateLimitPer5Min',
-    'generativePreviewsPerDay',
+    ...CAP_SETTINGS,
     'engineMaxConcurrency',
     'engineProvisionedConcurrency',
     'bedrockRequestsPerMinute',

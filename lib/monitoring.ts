@@ -6,7 +6,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { ENTRY_METADATA_KEY, METRICS, type MetricName, SERVICE_NAME } from '../domain/wiring';
+import { CAPS, type CapName, ENTRY_METADATA_KEY, METRICS, type MetricName, SERVICE_NAME } from '../domain/wiring';
 import type { EnvConfig } from './config';
 
 export interface MonitoringProps {
@@ -27,7 +27,8 @@ export const WEBHOOK_ROUTE = 'POST /api/stripe-webhook';
  *
  * Alarms: order pipeline failures and timeouts, any failed refund (critical: the customer stays charged), the
  * reconciler's repairs, webhook 5xx, every function's errors and throttles, the engine endpoint's errors and latency,
- * generative model (Bedrock) errors, and the depth of any dead-letter queue a function has (asynchronous invocations).
+ * generative model (Bedrock) errors, a global cap on anonymous use reached, and the depth of any dead-letter queue a
+ * function has (asynchronous invocations).
  * Every function of the stack is found by walking the construct tree, so a new one is watched without a change here.
  */
 export class Monitoring extends Construct {
@@ -144,6 +145,21 @@ export class Monitoring extends Construct {
       0.25,
     );
 
+    // Global caps on anonymous use (domain/wiring.ts CAPS): a refusal means visitors are seeing sample tiles or
+    // "We're very busy" right now, from real demand or one host's flood. One alarm for any cap, summed.
+    const caps = Object.keys(CAPS) as CapName[];
+    const capRefusals = Object.fromEntries(caps.map((cap, i) => [`r${i}`, app(METRICS.capRefusals, 'Sum', { cap })]));
+    alarm(
+      'GlobalCapReached',
+      new cloudwatch.MathExpression({
+        expression: `SUM([${Object.keys(capRefusals).join(', ')}])`,
+        usingMetrics: capRefusals,
+        period: Duration.minutes(5),
+        label: 'Requests refused by a global cap',
+      }),
+      'A global cap on anonymous use was reached (metric CapRefusals, dimension cap): previews show their sample and moderation or upload registration answer 429 until the window (UTC hour or day) ends. Paid orders are not affected. If it is real demand, raise the cap (domain/config.ts, README "Configuration"); if one source, look at the WAF.',
+    );
+
     const endpoint = { EndpointName: props.engineEndpointName, VariantName: props.engineVariantName };
     const sagemaker = (metricName: string, statistic: string) =>
       new cloudwatch.Metric({
@@ -210,6 +226,15 @@ export class Monitoring extends Construct {
         title: 'Moderation and previews',
         left: sums(METRICS.moderationRefusals, METRICS.previewsMade),
         width: 12,
+      }),
+      new cloudwatch.SingleValueWidget({
+        title: 'Global caps: units used and requests refused, last 24 h (anonymous use)',
+        metrics: caps.flatMap((cap) => [
+          app(METRICS.capUse, 'Sum', { cap }).with({ period: Duration.days(1), label: `${cap} used` }),
+          app(METRICS.capRefusals, 'Sum', { cap }).with({ period: Duration.days(1), label: `${cap} refused` }),
+        ]),
+        width: 24,
+        height: 4,
       }),
       new cloudwatch.GraphWidget({
         title: 'Quality gate (paid generative images)',

@@ -8,7 +8,7 @@ import type { Construct } from 'constructs';
 import { type Access, ROUTES, routeId } from '../domain/api-routes';
 import { senderIdentities } from '../domain/email';
 import { ORIGIN_VERIFY_HEADER } from '../domain/security-headers';
-import { ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
+import { CAP_SETTINGS, ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
 import { Api } from './api';
 import { bedrockModelArns, MARKETPLACE_SUBSCRIBE_ACTIONS } from './bedrock-access';
 import type { EnvConfig } from './config';
@@ -90,7 +90,8 @@ export class ToonZapStack extends Stack {
       // The renderer per style (lambdas/lib/renderer.ts): styles absent here are rendered by the engine.
       [ENV.generativeStyles]: JSON.stringify(config.generativeStyles),
       [ENV.bedrockRegion]: config.bedrockRegion,
-      [ENV.generativePreviewsPerDay]: String(config.generativePreviewsPerDay),
+      // The global caps' limits (domain/wiring.ts CAPS), generativePreviewsPerDay among them.
+      ...Object.fromEntries(CAP_SETTINGS.map((key) => [ENV[key], String(config[key])])),
       [ENV.bedrockRequestsPerMinute]: String(config.bedrockRequestsPerMinute),
       [ENV.engineMaxConcurrency]: String(config.engineMaxConcurrency),
       [ENV.bedrockUpscaleModelId]: config.bedrockUpscaleModelId ?? '',

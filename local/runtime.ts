@@ -8,7 +8,7 @@ import type { PaymentMode } from '../domain/contract';
 import type { GenerativeStyles } from '../domain/generative';
 import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
 import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../domain/security-headers';
-import { ENV } from '../domain/wiring';
+import { type CapSetting, ENV } from '../domain/wiring';
 import { startBedrockRelay } from './bedrock/relay';
 import { type LocalBedrock, startLocalBedrock } from './bedrock/server';
 import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, startSes } from './emulators';
@@ -99,6 +99,8 @@ export interface LocalRuntimeOptions {
   bedrockUpscaleModelId?: string;
   /** Concurrent invocations the local engine endpoint serves (ThrottlingException beyond); default the template's. */
   engineMaxConcurrency?: number;
+  /** Limits of the global caps (domain/wiring.ts CAPS), e.g. `{ uploadsPerHour: 2 }`; default the template's. */
+  caps?: Partial<Record<CapSetting, number>>;
   /**
    * Fields of generative styles' settings, synthesized into the stack as `-c generativeSettings` would be on a deploy
    * (e.g. `{ '3d': { modelId: CONTROL_STRUCTURE_MODEL_ID } }`: the plain id of a profile-only model, as an operator
@@ -273,6 +275,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     if (opts.bedrockRequestsPerMinute !== undefined)
       env[ENV.bedrockRequestsPerMinute] = String(opts.bedrockRequestsPerMinute);
     if (opts.engineMaxConcurrency !== undefined) env[ENV.engineMaxConcurrency] = String(opts.engineMaxConcurrency);
+    for (const [key, limit] of Object.entries(opts.caps ?? {}) as [CapSetting, number][])
+      env[ENV[key]] = String(configValueFromText(key, String(limit)));
     if (opts.bedrockUpscaleModelId !== undefined)
       env[ENV.bedrockUpscaleModelId] = configValueFromText('bedrockUpscaleModelId', opts.bedrockUpscaleModelId) ?? '';
     // Links in e-mails and Checkout redirects lead back to this app, not to the template's CloudFront domain.

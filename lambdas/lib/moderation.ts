@@ -1,8 +1,9 @@
 import { DetectModerationLabelsCommand } from '@aws-sdk/client-rekognition';
-import { photoSizeProblem } from '../../domain/image-format';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { photoSizeProblem, readImageInfo } from '../../domain/image-format';
 import { judgeLabels } from '../../domain/moderation-policy';
 import { METRICS } from '../../domain/wiring';
-import { rekognition } from './aws';
+import { rekognition, s3 } from './aws';
 import {
   getImage,
   type ImageRecord,
@@ -39,17 +40,17 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
   if (judged) {
     const still = await checkBinding(hash, judged);
     if (!still.ok) return done(hash, 'invalid', [still.message]);
-    // Allowed before the minimum size existed: refused now, before anyone pays for it.
-    const small = photoSizeProblem(record);
-    if (small) return refuseSmall(hash, small);
+    // Allowed before the minimum size or the shape rule existed: refused now, before anyone pays for it.
+    const unfit = photoSizeProblem(record);
+    if (unfit) return refuseSize(hash, unfit);
     return { image_hash: hash, moderation: record.moderation!, reasons: record.moderation_reasons ?? [], reused: true };
   }
   const check = await verifyUpload(hash);
   if (!check.ok) return done(hash, 'invalid', [check.message]);
   await markVerified(hash, check.info);
-  // Read from the header: a photo too small to draw from never reaches the model.
-  const small = photoSizeProblem(check.info);
-  if (small) return refuseSmall(hash, small);
+  // Read from the header: a photo too small to draw from, or too long and narrow for the models, never reaches one.
+  const unfit = photoSizeProblem(check.info);
+  if (unfit) return refuseSize(hash, unfit);
   let verdict: ReturnType<typeof judgeLabels>;
   try {
     const res = await timed(METRICS.moderationLatency, null, () =>
@@ -73,8 +74,11 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
   return done(hash, verdict.allowed ? 'allowed' : 'rejected', verdict.reasons, verdict.category, check.binding);
 }
 
-/** Deletes a photo under the minimum size; its record keeps the size, so the visitor is told why (get-moderation). */
-async function refuseSmall(hash: string, problem: string): Promise<ModerationOutcome> {
+/**
+ * Deletes a photo under the minimum size or of a shape the models refuse; its record keeps the size, so the visitor
+ * is told why (get-moderation).
+ */
+async function refuseSize(hash: string, problem: string): Promise<ModerationOutcome> {
   await deleteObject(mediaKey.upload(hash));
   return done(hash, 'invalid', [`This photo ${problem}.`]);
 }
@@ -85,6 +89,30 @@ async function done(...verdict: Parameters<typeof recordModeration>): Promise<Mo
   const [hash, moderation, reasons] = verdict;
   if (moderation !== 'allowed') countMetric(METRICS.moderationRefusals);
   return { image_hash: hash, moderation, reasons };
+}
+
+/** Bytes of an upload read for its header: PNG's IHDR is at the start, a JPEG's frame header after its EXIF (< 64 KB). */
+const HEADER_BYTES = 64 * 1024;
+
+/**
+ * Whether an upload's header says its size and shape can be drawn (photoSizeProblem), read from its first bytes
+ * (one ranged GET): work that starts before the verdict (the engine's early previews) runs only on a photo that
+ * passes. False when the header is not in those bytes or the object is missing: the work waits for the verdict.
+ */
+export async function uploadHeaderFits(hash: string): Promise<boolean> {
+  try {
+    const res = await s3().send(
+      new GetObjectCommand({
+        Bucket: settings.mediaBucket,
+        Key: mediaKey.upload(hash),
+        Range: `bytes=0-${HEADER_BYTES - 1}`,
+      }),
+    );
+    const info = readImageInfo(await res.Body!.transformToByteArray());
+    return info !== null && photoSizeProblem(info) === null;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a use (previews, generation) may read an upload; when not, why, in words for the operator and the item. */

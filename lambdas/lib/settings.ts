@@ -1,5 +1,5 @@
 import { type ConfigKey, configValueFromText, type EnvConfig } from '../../domain/config';
-import { ENV, type TableName, tableEnvVar } from '../../domain/wiring';
+import { CAP_SETTINGS, ENV, type TableName, tableEnvVar } from '../../domain/wiring';
 
 /**
  * Handler settings, from the environment the stack sets on every function (lib/toonzap-stack.ts).
@@ -36,7 +36,8 @@ const CONFIGURED = [
   'uploadUrlTtlSeconds',
   'imageUrlTtlSeconds',
   'moderationMinConfidence',
-  'generativePreviewsPerDay',
+  // The global caps' limits (domain/wiring.ts CAPS), generativePreviewsPerDay among them.
+  ...CAP_SETTINGS,
   'bedrockRequestsPerMinute',
   'engineMaxConcurrency',
   'bedrockUpscaleModelId',

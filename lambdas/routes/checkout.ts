@@ -28,13 +28,13 @@ export const handler = httpHandler(async (event) => {
   const owner = callerOwner(event)!;
 
   const images = await Promise.all(hashes.map(getImage));
-  // Size first: a small photo's verdict is 'invalid', and the visitor should learn why, not just that.
+  // Size and shape first: such a photo's verdict is 'invalid', and the visitor should learn why, not just that.
   const small = hashes.flatMap((h, i) => {
     const problem = images[i] ? photoSizeProblem(images[i]) : null;
     return problem ? [`Photo ${h.slice(0, 12)} ${problem}.`] : [];
   });
   if (small.length) {
-    throw badRequest(`${small[0]}${small.length > 1 ? ` ${small.length - 1} more photos are too small as well.` : ''}`);
+    throw badRequest(`${small[0]}${small.length > 1 ? ` ${small.length - 1} more photos cannot be used either.` : ''}`);
   }
   const refused = hashes.filter((_, i) => images[i]?.moderation !== 'allowed');
   if (refused.length) {

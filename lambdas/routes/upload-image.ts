@@ -1,5 +1,6 @@
 import { contract } from '../../domain/contract';
 import { mediaKey } from '../../domain/wiring';
+import { busyAnswer, takeCaps } from '../lib/caps';
 import { httpHandler, parseBody, respond } from '../lib/http';
 import { getImage, markVerified, registerImage, verdictBinding } from '../lib/images';
 import { checkBinding, objectExists, presignUpload, verifyUpload } from '../lib/media';
@@ -42,6 +43,9 @@ export const handler = httpHandler(async (event) => {
     }
   }
 
+  // An upload URL is stored bytes we pay for: counted against the global caps, or a 429 (never a 5xx).
+  const cap = await takeCaps({ uploads: 1, uploadBytes: size });
+  if (!cap.ok) return { ...busyAnswer(cap), ...(cookie ? { cookies: [cookie] } : {}) };
   // A new registration: this caller's own upload key, pending until its bytes are checked (also for an owner whose
   // copy is gone). The photo's record is reset only when no copy is stored (another owner's photo and its verdict stay).
   const registration = randomId();

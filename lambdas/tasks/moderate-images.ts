@@ -2,7 +2,7 @@ import { STYLE_IDS } from '../../domain/styles';
 import { previewsDuringModeration } from '../lib/early-previews';
 import { getImage } from '../lib/images';
 import { runJob } from '../lib/jobs';
-import { mapLimit, moderateImage } from '../lib/moderation';
+import { mapLimit, moderateImage, uploadHeaderFits } from '../lib/moderation';
 import { logger } from '../lib/observability';
 import { isEngineStyle, makePreviews } from '../lib/previews';
 import { pendingPreviews } from '../lib/renderer';
@@ -21,20 +21,28 @@ export interface ModerateInput {
  * is allowed (lambdas/lib/early-previews.ts); if it is refused and another photo is allowed, that one's are made
  * after the verdicts. Not the generative ones: a model call takes seconds and would hold back the verdict; the
  * previews job makes them while the engine tiles show. Best effort: a failure here only means the previews job
- * does the work.
+ * does the work. Nor on a photo whose header is unfit (too small, too long and narrow): nothing is drawn before its
+ * verdict refuses it.
  */
 async function run(input: ModerateInput) {
   return runJob(input.job_id, async () => {
     const [first] = input.image_hashes;
     const verdicts = mapLimit(input.image_hashes, 4, moderateImage);
+    // Only on a photo whose header says the models can draw it: a 1:600 strip never reaches the engine either.
     const early = first
-      ? previewsDuringModeration(
-          first,
-          verdicts.then((o) => o[0].moderation),
-        ).catch((err: Error) => {
-          logger.warn('early previews failed', { image_hash: first, error: err });
-          return [];
-        })
+      ? uploadHeaderFits(first)
+          .then((fits) =>
+            fits
+              ? previewsDuringModeration(
+                  first,
+                  verdicts.then((o) => o[0].moderation),
+                )
+              : verdicts.then(() => []),
+          )
+          .catch((err: Error) => {
+            logger.warn('early previews failed', { image_hash: first, error: err });
+            return [];
+          })
       : Promise.resolve([]);
     const [outcomes] = await Promise.all([verdicts, early]);
     const allowed = outcomes.filter((o) => o.moderation === 'allowed').map((o) => o.image_hash);

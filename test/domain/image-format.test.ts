@@ -1,4 +1,4 @@
-import { MIN_SHORT_SIDE, photoSizeProblem, readImageInfo } from '../../domain/image-format';
+import { MAX_ASPECT_RATIO, MIN_SHORT_SIDE, photoSizeProblem, readImageInfo } from '../../domain/image-format';
 import { refusalReason } from '../../domain/moderation-policy';
 import { photo } from '../fixtures/photos';
 
@@ -10,7 +10,11 @@ describe('the minimum photo size', () => {
     );
     expect(photoSizeProblem({ width: 4000, height: 255 })).toMatch(/^is too small \(4000×255 px\)/);
     expect(photoSizeProblem({ width: 256, height: 256 })).toBeNull();
-    expect(photoSizeProblem({ width: 300, height: 2000 })).toBeNull();
+    expect(photoSizeProblem({ width: 300, height: 750 })).toBeNull();
+    // Longer than 2.5:1 either way: the generative models refuse it.
+    expect(MAX_ASPECT_RATIO).toBe(2.5);
+    expect(photoSizeProblem({ width: 300, height: 751 })).toMatch(/^is too long and narrow \(300×751 px\)/);
+    expect(photoSizeProblem({ width: 156_250, height: 256 })).toMatch(/^is too long and narrow/);
     // A size not read (no header yet) is no verdict.
     expect(photoSizeProblem({})).toBeNull();
   });

@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { ENTRY_METADATA_KEY, METRICS, SERVICE_NAME } from '../../domain/wiring';
+import { CAPS, ENTRY_METADATA_KEY, METRICS, SERVICE_NAME } from '../../domain/wiring';
 import { buildToonZap } from '../../lib/app';
 import { ENVIRONMENTS } from '../../lib/config';
 import { WEBHOOK_ROUTE } from '../../lib/monitoring';
@@ -29,6 +29,7 @@ describe('monitoring', () => {
       'EngineEndpoint5xx',
       'EngineErrors',
       'EngineLatency',
+      'GlobalCapReached',
       'JobsFailed',
       'ModelErrors',
       'ModelMisconfigured',
@@ -47,6 +48,20 @@ describe('monitoring', () => {
       Endpoint: 'ops@toonzap.example',
       TopicArn: { Ref: topicId },
     });
+  });
+
+  test('a global cap reached alarms: the refusals of every cap, summed', () => {
+    const cap = byName('GlobalCapReached');
+    expect(cap).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    const read = (cap.Metrics as any[]).filter((m) => m.MetricStat);
+    expect(read.map((m) => m.MetricStat.Metric.MetricName)).toEqual(Object.keys(CAPS).map(() => METRICS.capRefusals));
+    expect(read.map((m) => m.MetricStat.Metric.Dimensions)).toEqual(
+      Object.keys(CAPS).map((c) => [
+        { Name: 'cap', Value: c },
+        { Name: 'service', Value: SERVICE_NAME },
+      ]),
+    );
+    expect(cap.Metrics.find((m: any) => m.Expression).Expression).toMatch(/^SUM\(\[r0, r1, r2, r3, r4\]\)$/);
   });
 
   test('app metrics are read from the configured namespace with the service dimension the handlers write', () => {

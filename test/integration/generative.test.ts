@@ -8,8 +8,8 @@ import {
 import sharp from 'sharp';
 import { CONTROL_STRUCTURE_MODEL_ID, GENERATIVE_PRESETS } from '../../domain/generative';
 import { ITEM_ERRORS } from '../../domain/orders';
-import { previewCounterId } from '../../lambdas/lib/budget';
 import { minuteWindowId } from '../../lambdas/lib/capacity';
+import { capCounterId } from '../../lambdas/lib/caps';
 import { PREVIEW_CAPACITY_WAIT_MS } from '../../lambdas/lib/previews';
 import type { LocalRuntime } from '../../local/runtime';
 import { type BedrockFaults, startRuntimeBehindBedrockFaults } from '../support/bedrock';
@@ -209,8 +209,11 @@ describe('generative styles', () => {
       await doc.send(new PutCommand({ TableName: counters, Item: { counter_id: id, count: 1_000 } }));
     const budget = async () =>
       Number(
-        (await doc.send(new GetCommand({ TableName: counters, Key: { counter_id: previewCounterId() } }))).Item
-          ?.count ?? 0,
+        (
+          await doc.send(
+            new GetCommand({ TableName: counters, Key: { counter_id: capCounterId('generativePreviews', 'day') } }),
+          )
+        ).Item?.count ?? 0,
       );
     const spent = await budget();
     const hash = await uploadPhoto(client, photo('camera.png'));
@@ -259,7 +262,9 @@ describe('generative styles', () => {
     ).toEqual(['3d', 'anime']);
     expect(again.find((t) => t.style.id === '3d')?.image).toBeTruthy();
     expect(again.filter((t) => 'busy' in t)).toEqual([]);
-    expect(await budget()).toBe(spent + 2);
+    // A unit is kept for each preview made; one the model refused (anime, if filtered) was given back.
+    const made = again.filter((t) => ['3d', 'anime'].includes(t.style.id) && t.image).length;
+    expect(await budget()).toBe(spent + made);
   });
 
   test('past the daily preview budget, generative tiles are paused and ordering still works', async () => {

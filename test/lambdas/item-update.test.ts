@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, writeIf } from '../../lambdas/lib/aws';
-import { givePreviewBudgetBack, previewsToday, takePreviewBudget } from '../../lambdas/lib/budget';
+import { capUsed, giveBack, takeCap } from '../../lambdas/lib/caps';
 import { updateCommand } from '../../lambdas/lib/item-update';
 import { type Running, S3RVER_CREDENTIALS, startDynamo } from '../../local/emulators';
 
@@ -107,13 +107,16 @@ describe('updateCommand', () => {
   });
 
   test("the preview budget: taken up to the day's limit, given back never below zero", async () => {
-    expect(await takePreviewBudget()).toBe(true);
-    expect(await takePreviewBudget()).toBe(true);
-    expect(await takePreviewBudget()).toBe(false);
-    expect(await previewsToday()).toBe(2);
-    await givePreviewBudgetBack();
-    await givePreviewBudgetBack();
-    await givePreviewBudgetBack();
-    expect(await previewsToday()).toBe(0);
+    const first = await takeCap('generativePreviews');
+    const second = await takeCap('generativePreviews');
+    expect([first.ok, second.ok]).toEqual([true, true]);
+    expect((await takeCap('generativePreviews')).ok).toBe(false);
+    expect(await capUsed('generativePreviews', 'day')).toBe(2);
+    if (!first.ok || !second.ok) throw new Error('taken above');
+    await giveBack(first);
+    await giveBack(second);
+    await giveBack(second);
+    expect(await capUsed('generativePreviews', 'day')).toBe(0);
+    expect(await capUsed('generativePreviews', 'hour')).toBe(0);
   });
 });
