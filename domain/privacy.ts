@@ -7,6 +7,11 @@
 export const RETENTION_DAYS = {
   /** Uploaded photos (media bucket uploads/), from upload. */
   uploads: 30,
+  /**
+   * Uploads never checked (a registration's own upload, uploads/proofs/, that never reached the style step): the
+   * shortest period S3 lifecycle has. Checked ones are moved to the photo's stored copy at once.
+   */
+  uncheckedUploads: 1,
   /** Watermarked previews (previews/), from creation. */
   previews: 7,
   /** Generated images (outputs/), from creation. */

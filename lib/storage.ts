@@ -3,7 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { MEDIA_PREFIX, TABLE_INDEXES, TABLES, type TableName } from '../domain/wiring';
+import { MEDIA_PREFIX, mediaKey, TABLE_INDEXES, TABLES, type TableName } from '../domain/wiring';
 import type { EnvConfig } from './config';
 
 /**
@@ -95,6 +95,12 @@ export class Storage extends Construct {
       ],
       lifecycleRules: [
         { id: 'expire-uploads', prefix: MEDIA_PREFIX.uploads, expiration: Duration.days(days.uploads) },
+        // overlaps the rule above: S3 honours the shorter expiration (S3 user guide, lifecycle conflicts)
+        {
+          id: 'expire-unchecked-uploads',
+          prefix: mediaKey.proof(''),
+          expiration: Duration.days(days.uncheckedUploads),
+        },
         { id: 'expire-previews', prefix: MEDIA_PREFIX.previews, expiration: Duration.days(days.previews) },
         { id: 'expire-outputs', prefix: MEDIA_PREFIX.outputs, expiration: Duration.days(days.outputs) },
         // a share's picture lives as long as the images it shows

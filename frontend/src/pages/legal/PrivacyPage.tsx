@@ -66,8 +66,9 @@ export default function PrivacyPage() {
         <p>We keep your data only as long as we need it, and then delete it automatically:</p>
         <ul>
           <li>
-            uploaded photos: {days(RETENTION_DAYS.uploads)} after upload, and the record of their check:{' '}
-            {`${days(RETENTION_DAYS.imageRecords)};`}
+            uploaded photos: {days(RETENTION_DAYS.uploads)} after upload (a photo uploaded but never checked:{' '}
+            {RETENTION_DAYS.uncheckedUploads === 1 ? '1 day' : days(RETENTION_DAYS.uncheckedUploads)}), and the record
+            of their check: {`${days(RETENTION_DAYS.imageRecords)};`}
           </li>
           <li>watermarked previews: {days(RETENTION_DAYS.previews)};</li>
           <li>generated images: {days(RETENTION_DAYS.outputs)} after they are made;</li>
