@@ -6,10 +6,10 @@
  */
 import Stripe from 'stripe';
 import { type Form, invalid, StripeApiError } from './http-io';
-import { formatAmount } from './page';
 import {
   type Delivery,
   type EventRecord,
+  formatAmount,
   type LineItem,
   type Metadata,
   own,

@@ -4,20 +4,14 @@
  * Plain server-rendered HTML that works without JavaScript.
  */
 import type * as http from 'node:http';
+import { escapeHtml } from '../../domain/html';
 import type { LocalStripeApi } from './api';
 import { parseForm, readText, redirect, sendHtml } from './http-io';
-import type { SessionRecord } from './store';
-
-/** `98, 'usd'` → `$0.98` (amounts in cents: the shop charges usd). */
-export const formatAmount = (amount: number, currency: string) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(amount / 100);
+import { formatAmount, type SessionRecord } from './store';
 
 const TEST_CARD = '4242 4242 4242 4242';
 /** Stripe's test card that is declined; any other well-formed number is paid. */
 const DECLINED_CARD = '4000000000000002';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 const CSS = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1a1f36;background:#f6f8fa}
 .test{background:#fff3c4;border-bottom:2px solid #d4a200;padding:.6rem 1rem;text-align:center;margin:0}

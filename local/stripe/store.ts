@@ -33,6 +33,10 @@ export interface LineItem {
   unit_amount: number;
 }
 
+/** `98, 'usd'` → `$0.98` (amounts in cents: the shop charges usd). */
+export const formatAmount = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(amount / 100);
+
 export interface SessionRecord {
   session: Session;
   line_items: LineItem[];

@@ -1,7 +1,13 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type Stripe from 'stripe';
 import type { OrderRecord } from '../../lambdas/lib/orders';
@@ -48,6 +54,7 @@ beforeAll(async () => {
     ORDERS_TABLE: 'orders',
     EVENTS_TABLE: 'events',
     GENERATIONS_TABLE: 'generations',
+    SHARES_TABLE: 'shares',
     ORDER_MACHINE_ARN: 'arn:aws:states:us-east-1:123456789012:stateMachine:orders',
   });
 });
@@ -86,6 +93,8 @@ test("paid with Stripe's dispute card: the order is paid, then marked disputed",
     return {};
   });
   ddb.on(PutCommand).resolves({});
+  // the order's share links, written with its generation
+  ddb.on(BatchWriteCommand).resolves({});
   sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn:execution' });
 
   const form = formValues(await (await fetch(session.url as string)).text());

@@ -1,5 +1,11 @@
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import Stripe from 'stripe';
 import { METRICS } from '../../domain/wiring';
@@ -90,6 +96,7 @@ beforeEach(() => {
     ORDERS_TABLE: 'orders',
     EVENTS_TABLE: 'events',
     GENERATIONS_TABLE: 'generations',
+    SHARES_TABLE: 'shares',
     ORDER_MACHINE_ARN: MACHINE,
   });
   delete process.env.ORIGIN_VERIFY_SECRET;
@@ -101,6 +108,8 @@ beforeEach(() => {
   ddb.on(GetCommand, { TableName: 'orders' }).callsFake(async () => ({ Item: stored }));
   ddb.on(GetCommand, { TableName: 'generations' }).resolves({});
   ddb.on(PutCommand).resolves({});
+  // the order's share links, written with its generation
+  ddb.on(BatchWriteCommand).resolves({});
   ddb.on(UpdateCommand).resolves({});
   sfn.on(StartExecutionCommand).resolves({ executionArn: `${MACHINE}:${ORDER_ID}` });
 });
