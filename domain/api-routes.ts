@@ -24,6 +24,7 @@ export type Access =
   | 'holds:write'
   | 'shares:read'
   | 'shares:write'
+  | 'erasures:write'
   // Media bucket, per key prefix (lib/storage.ts MEDIA_PREFIX) and action: read = GET/HEAD, write = PUT, delete.
   | 'media:uploads:read'
   | 'media:uploads:write'
@@ -169,6 +170,33 @@ export const ROUTES: readonly RouteDef[] = [
       'orders:write',
       'generations:write',
       'images:write',
+      'holds:write',
+      'shares:write',
+      'media:uploads:read',
+      'media:uploads:delete',
+      'media:previews:delete',
+      'media:outputs:delete',
+      'media:analysis:delete',
+      'media:shares:delete',
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/api/erasure-request',
+    handler: 'request-erasure',
+    access: ['erasures:write', 'mail'],
+    startsWork: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/erasure/{token}',
+    handler: 'confirm-erasure',
+    access: [
+      'erasures:write',
+      'orders:write',
+      'generations:write',
+      'images:write',
+      'signups:write',
       'holds:write',
       'shares:write',
       'media:uploads:read',

@@ -261,6 +261,25 @@ export const contract = {
     params: z.object({ id: z.string() }),
     response: z.array(deliveredImage),
   },
+  'request-erasure': {
+    /** Always 202, whether the address has data or not: the answer must not tell a stranger. */
+    request: z.object({ email }),
+    response: z.object({ status: z.literal('sent') }),
+  },
+  'confirm-erasure': {
+    /** `token`: the one-time token of the link e-mailed to the address. */
+    params: z.object({ token: z.string() }),
+    request: z.object({}),
+    response: z.object({
+      deleted: z.object({
+        orders_erased: z.number(),
+        orders_in_progress: z.number(),
+        photos_deleted: z.number(),
+        files_deleted: z.number(),
+        signups_deleted: z.number(),
+      }),
+    }),
+  },
   'share-card': {
     /** The share's JPEG (SHARE_CARD size) that `og:image` names; the body is the image itself, not JSON. */
     params: z.object({ id: z.string(), style: z.string() }),
@@ -302,5 +321,6 @@ export type RegisterResult = ResponseOf<'upload-image'>;
 export type CheckoutResponse = ResponseOf<'checkout'>;
 export type Generation = ResponseOf<'get-generation'>;
 export type ErasureReport = ResponseOf<'delete-order-data'>['deleted'];
+export type AddressErasureReport = ResponseOf<'confirm-erasure'>['deleted'];
 export type GenerationGone = GoneOf<'get-generation'>;
 export type GenerationStatus = Generation['status'];

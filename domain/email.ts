@@ -55,3 +55,9 @@ export function senderIdentities(mailFrom: string): { address: string; domain: s
   if (!domain) throw new Error(`mailFrom "${mailFrom}" has no e-mail address`);
   return { address, domain };
 }
+
+/**
+ * How an address is compared and indexed (sign-ups, orders, erasure requests): trimmed and lower-cased, so the
+ * erasure an address confirms finds everything tied to it however it was typed.
+ */
+export const emailKey = (email: string) => email.trim().toLowerCase();

@@ -32,6 +32,8 @@ export const SITE_ROUTES = [
   { id: 'privacy', path: '/privacy', prerender: true, sitemap: true },
   { id: 'refund', path: '/refund', prerender: true, sitemap: true },
   { id: 'status', path: '/status/:id?' },
+  // Erasing everything tied to an e-mail address: ask for a link (no token), confirm it (the token of the link).
+  { id: 'forget', path: '/forget/:token?' },
   // Share pages: CloudFront sends these to the API (API_ORIGIN_PATHS), which serves the app shell with the share's
   // own social tags (lambdas/lib/share-page.ts); the app then renders them like any app route.
   { id: 'image', path: '/image/:id/:style' },

@@ -26,12 +26,20 @@ export const TABLES = {
   holds: 'hold_id',
   /** Share links (`/image/{share_id}[/{style}]`): one unguessable id per (order, photo), pointing at both. */
   shares: 'share_id',
+  /**
+   * Erasures an address asked for: `token#<SHA-256 of the link's token>` (the address, until confirmed or expired)
+   * and `address#<address>` (when its last link was sent, so one address is not sent a link a minute).
+   */
+  erasures: 'erasure_id',
 } as const;
 export type TableName = keyof typeof TABLES;
 
 /** Global secondary indexes, by table: each one's name and partition key (projecting all attributes). */
 export const TABLE_INDEXES: Partial<Record<TableName, { readonly name: string; readonly key: string }>> = {
   holds: { name: 'by-image', key: 'image_hash' },
+  /** Everything tied to an address, for the erasure it confirms (the normalised address, domain/email.ts emailKey). */
+  orders: { name: 'by-email', key: 'email_key' },
+  signups: { name: 'by-email', key: 'email' },
 };
 
 /** Environment variable that holds a table's physical name. */

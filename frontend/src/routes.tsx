@@ -16,6 +16,7 @@ const PAGES: Record<SiteRouteId, Page> = {
   privacy: { lazy: () => import('./pages/legal/PrivacyPage').then((m) => ({ Component: m.default })) },
   refund: { lazy: () => import('./pages/legal/RefundPage').then((m) => ({ Component: m.default })) },
   status: { lazy: () => import('./pages/StatusPage').then((m) => ({ Component: m.default })) },
+  forget: { lazy: () => import('./pages/ForgetPage').then((m) => ({ Component: m.default })) },
   image: { lazy: () => import('./pages/ImagePage').then((m) => ({ Component: m.default })) },
   gallery: { lazy: () => import('./pages/GalleryPage').then((m) => ({ Component: m.default })) },
   blog: { lazy: () => import('./pages/ContentIndexPage').then((m) => ({ Component: m.BlogIndexPage })) },

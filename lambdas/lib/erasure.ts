@@ -101,7 +101,7 @@ export async function eraseOrder(order: OrderRecord): Promise<ErasureReport> {
     await writeIf(
       updateCommand(table, order.order_id, {
         setIfMissing: { erased_at: now },
-        remove: ['email'],
+        remove: ['email', 'email_key'],
         condition: `attribute_exists(${TABLES[table]})`,
       }),
     );

@@ -1,4 +1,5 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import type { RenderedEmail } from '../../domain/email-template';
 import { renderOrderEmail } from '../../domain/order-email';
 import { ses } from './aws';
 import { pausePoint } from './fault-points';
@@ -45,26 +46,35 @@ export async function sendOrderEmail(generation: GenerationRecord): Promise<'sen
   });
   let messageId: string | undefined;
   try {
-    const res = await ses().send(
-      new SendEmailCommand({
-        FromEmailAddress: settings.mailFrom,
-        Destination: { ToAddresses: [generation.email] },
-        // Replies reach people, not the no-reply sender.
-        ReplyToAddresses: [settings.supportEmail],
-        Content: {
-          Simple: {
-            Subject: { Data: message.subject, Charset: 'UTF-8' },
-            Body: { Html: { Data: message.html, Charset: 'UTF-8' }, Text: { Data: message.text, Charset: 'UTF-8' } },
-          },
-        },
-        EmailTags: [{ Name: 'generation_id', Value: generation.generation_id.replace(/[^A-Za-z0-9_-]/g, '_') }],
-      }),
-    );
-    messageId = res.MessageId;
+    messageId = await sendMail(generation.email, message, ['generation_id', generation.generation_id]);
   } catch (err) {
     await releaseEmail(generation.generation_id);
     throw err;
   }
   await markEmailSent(generation.generation_id, messageId);
   return 'sent';
+}
+
+/** Sends one e-mail through SES (Reply-To: the support address), tagged with what it is about. Returns its id. */
+export async function sendMail(
+  to: string,
+  message: RenderedEmail,
+  [tagName, tagValue]: [string, string],
+): Promise<string | undefined> {
+  const res = await ses().send(
+    new SendEmailCommand({
+      FromEmailAddress: settings.mailFrom,
+      Destination: { ToAddresses: [to] },
+      // Replies reach people, not the no-reply sender.
+      ReplyToAddresses: [settings.supportEmail],
+      Content: {
+        Simple: {
+          Subject: { Data: message.subject, Charset: 'UTF-8' },
+          Body: { Html: { Data: message.html, Charset: 'UTF-8' }, Text: { Data: message.text, Charset: 'UTF-8' } },
+        },
+      },
+      EmailTags: [{ Name: tagName, Value: tagValue.replace(/[^A-Za-z0-9_-]/g, '_') }],
+    }),
+  );
+  return res.MessageId;
 }

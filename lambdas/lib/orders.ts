@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { emailKey } from '../../domain/email';
 import {
   deadlineAt,
   type GenerationStatus,
@@ -21,6 +22,8 @@ export interface OrderRecord {
   order_id: string;
   status: OrderStatus;
   email: string;
+  /** The address as indexed (domain/email.ts emailKey): the erasure an address confirms finds the order by it. */
+  email_key?: string;
   /** The owner id (lambdas/lib/owners.ts) who placed it; absent on orders from before owners. */
   owner?: string;
   hashes: string[];
@@ -414,7 +417,7 @@ export async function releaseEvent(eventId: string): Promise<void> {
 
 /** Preview sign-ups: one per (normalized e-mail, photo). */
 export function putSignup(email: string, imageHash: string): Promise<boolean> {
-  const normalized = email.trim().toLowerCase();
+  const normalized = emailKey(email);
   return writeIf(
     new PutCommand({
       TableName: settings.table('signups'),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { contract } from '../../domain/contract';
+import { emailKey } from '../../domain/email';
 import { photoSizeProblem } from '../../domain/image-format';
 import { CHECKOUT_SESSION_SECONDS } from '../../domain/orders';
 import { CURRENCY, orderSummary } from '../../domain/pricing';
@@ -49,6 +50,7 @@ export const handler = httpHandler(async (event) => {
     order_id: randomUUID(),
     status: 'created',
     email,
+    email_key: emailKey(email),
     owner,
     hashes,
     styles,

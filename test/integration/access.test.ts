@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { SHARE_CARD } from '../../domain/ownership';
 import { RETENTION_DAYS } from '../../domain/privacy';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
-import { checkout, moderate, pay, waitForGeneration } from '../support/orders';
+import { checkout, emailsTo, moderate, pay, waitForGeneration } from '../support/orders';
 import { api, mediaClient, photo, sha256, startTestRuntime, uploadHeaders, uploadPhoto } from '../support/runtime';
 
 const DAY = 24 * 3600;
@@ -334,6 +334,50 @@ describe('access and erasure', () => {
     expect(await keys(`previews/${chelsea}/`)).toEqual([]);
     expect(await get('images', { image_hash: chelsea })).toBeUndefined();
     expect(await visitor.get(`/api/get-moderation/${chelsea}`)).toMatchObject(notFound(chelsea));
+  });
+
+  test('erasing everything tied to an address takes the link e-mailed to it, once', async () => {
+    const visitor = api(runtime.url);
+    const camera = await uploadPhoto(visitor, photo('camera.png'));
+    await moderate(visitor, [camera]);
+    const order = await checkout(visitor, 'Whole.Me@example.com', [camera], ['sketch']);
+    await pay(runtime, order.session_id);
+    await waitForGeneration(visitor, order.order_id);
+    expect(
+      (await visitor.post('/api/preview-signup', { email: 'whole.me@example.com', image_hash: camera })).status,
+    ).toBe(201);
+
+    // Anyone may ask; the answer never says whether the address holds anything, and asking twice sends one link.
+    const stranger = api(runtime.url);
+    for (const email of ['whole.me@example.com', 'WHOLE.ME@example.com', 'nobody@example.com']) {
+      expect(await stranger.post('/api/erasure-request', { email })).toEqual({ status: 202, body: { status: 'sent' } });
+    }
+    const mails = await emailsTo(runtime, 'whole.me@example.com');
+    expect(mails.map((m) => m.subject)).toEqual(['ToonZap: confirm deleting your data']);
+    const token = /\/forget\/([A-Za-z0-9_-]{22})/.exec(mails[0].text)?.[1];
+    expect(token).toBeDefined();
+    // Nothing happens without the link: a guessed token is not found, the order and sign-up stay.
+    expect((await stranger.post(`/api/erasure/${'A'.repeat(22)}`, {})).status).toBe(404);
+    expect((await visitor.get(`/api/generation/${order.order_id}`)).status).toBe(200);
+
+    const res = await stranger.post(`/api/erasure/${token}`, {});
+    expect(res).toEqual({
+      status: 200,
+      body: {
+        deleted: {
+          orders_erased: 1,
+          orders_in_progress: 0,
+          photos_deleted: 1,
+          files_deleted: expect.any(Number),
+          signups_deleted: 1,
+        },
+      },
+    });
+    expect((await visitor.get(`/api/generation/${order.order_id}`)).status).toBe(410);
+    expect(await get('signups', { signup_id: `whole.me@example.com#${camera}` })).toBeUndefined();
+    expect(await keys(`uploads/${camera}`)).toEqual([]);
+    // Once only.
+    expect((await stranger.post(`/api/erasure/${token}`, {})).status).toBe(404);
   });
 
   test('an order still waiting for payment cannot be deleted (409)', async () => {

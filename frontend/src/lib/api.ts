@@ -5,6 +5,7 @@
 
 import { apiPath } from '../../../domain/api-routes';
 import type {
+  AddressErasureReport,
   AppConfig,
   CheckoutResponse,
   ErasureReport,
@@ -273,4 +274,20 @@ export async function getGallery(id: string, signal?: AbortSignal): Promise<Gene
   if (!res.ok) throw new Error('Failed to load images.');
   const body: unknown = await res.json();
   return Array.isArray(body) ? (body as GeneratedImage[]) : [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Erasing everything tied to an e-mail address
+
+/** Asks for the confirmation link to be e-mailed to the address. Failures throw with the server detail. */
+export async function requestErasure(email: string): Promise<void> {
+  const res = await postJson(apiPath('request-erasure'), { email } as RequestOf<'request-erasure'>);
+  if (!res.ok) throw new Error((await readDetail(res)) ?? `HTTP error! status: ${res.status}`);
+}
+
+/** Confirms the link's erasure; what was deleted. Failures (an old link) throw with the server detail. */
+export async function confirmErasure(token: string): Promise<AddressErasureReport> {
+  const res = await postJson(apiPath('confirm-erasure', { token }), {});
+  if (!res.ok) throw new Error((await readDetail(res)) ?? `HTTP error! status: ${res.status}`);
+  return ((await res.json()) as { deleted: AddressErasureReport }).deleted;
 }

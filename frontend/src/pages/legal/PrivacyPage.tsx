@@ -1,4 +1,5 @@
 import { RETENTION_DAYS } from '../../../../domain/privacy';
+import { SmartLink } from '../../components/SmartLink';
 import { SupportEmail } from '../../components/SupportEmail';
 import { useBrand } from '../../lib/config';
 import { LegalPage, Section } from './LegalPage';
@@ -102,8 +103,10 @@ export default function PrivacyPage() {
           You can delete an order's images, its share links and your e-mail address yourself: open the order's status
           page (the link in your order e-mail) and choose "Delete my photos and images". The photo itself is deleted
           with it unless another of your orders still uses it (or someone else uploaded the same picture, whose copy
-          stays theirs). For anything else, write to <SupportEmail /> or reply to any e-mail you have received from us.
-          You may also complain to your local data protection authority.
+          stays theirs). To delete everything tied to your e-mail address (all orders and launch sign-ups),{' '}
+          <SmartLink to="/forget">ask for a link</SmartLink>: we send it to that address, so only you can confirm. For
+          anything else, write to <SupportEmail /> or reply to any e-mail you have received from us. You may also
+          complain to your local data protection authority.
         </p>
       </Section>
 
