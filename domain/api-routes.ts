@@ -93,6 +93,7 @@ export const ROUTES: readonly RouteDef[] = [
       'media:uploads:write',
       'media:uploads:delete',
     ],
+    startsWork: true,
   },
   {
     method: 'POST',
@@ -176,6 +177,7 @@ export const ROUTES: readonly RouteDef[] = [
       'media:analysis:delete',
       'media:shares:delete',
     ],
+    startsWork: true,
   },
   {
     method: 'GET',

@@ -10,7 +10,7 @@ import { senderIdentities } from '../domain/email';
 import { ORIGIN_VERIFY_HEADER } from '../domain/security-headers';
 import { ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
 import { Api } from './api';
-import { bedrockModelArns, MARKETPLACE_SUBSCRIBE_ACTIONS } from './bedrock-access';
+import { bedrockModelArns } from './bedrock-access';
 import type { EnvConfig } from './config';
 import { ENGINE_VARIANT, EngineEndpoint } from './engine-endpoint';
 import { Monitoring } from './monitoring';
@@ -21,6 +21,19 @@ import { Schedules } from './schedules';
 import { Site } from './site';
 import { siteResponseHeadersPolicy } from './site-headers';
 import { grantMedia, Storage } from './storage';
+
+/** DynamoDB actions per kind of access (lambdas/lib call no others: test/infra/limits.test.ts greps them). */
+export const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  delete: ['dynamodb:DeleteItem'],
+} as const;
+
+/**
+ * Tables some handler deletes items from (DeleteCommand): erasure removes image records and sign-ups, the webhook
+ * releases an event claim it could not complete. Writers of the other tables cannot delete (records end by TTL).
+ */
+export const TABLES_DELETED_FROM: readonly TableName[] = ['images', 'signups', 'events'];
 
 export interface ToonZapStackProps extends StackProps {
   readonly config: EnvConfig;
@@ -203,9 +216,16 @@ export class ToonZapStack extends Stack {
     for (const a of access) {
       const [resource, verb] = a.split(':') as [string, string | undefined];
       if (resource in TABLES) {
-        const table = tables[resource as TableName];
-        if (verb === 'read') table.grantReadData(fn);
-        else table.grantReadWriteData(fn);
+        const name = resource as TableName;
+        // Only what the handlers call (lambdas/lib): GetItem and Query to read, PutItem and UpdateItem to write, and
+        // DeleteItem only on the tables code deletes from. No Scan, BatchWriteItem or BatchGetItem: no handler calls
+        // them. (CDK's grantReadData/grantReadWriteData would add Scan, Batch* and DeleteItem everywhere.)
+        const actions: string[] = [...TABLE_ACTIONS.read];
+        if (verb === 'write') {
+          actions.push(...TABLE_ACTIONS.write);
+          if (TABLES_DELETED_FROM.includes(name)) actions.push(...TABLE_ACTIONS.delete);
+        }
+        tables[name].grant(fn, ...actions);
       } else if (resource === 'media') {
         // `media:<prefix>:<action>`: objects under one prefix, one kind of action; never the whole bucket.
         const [, prefix, action] = a.split(':') as [string, keyof typeof MEDIA_PREFIX, 'read' | 'write' | 'delete'];
@@ -263,15 +283,8 @@ export class ToonZapStack extends Stack {
         // Exactly the configured models; with no generative style there is nothing to grant.
         const arns = bedrockModelArns(this.config, this.account, this.partition);
         if (arns.length) {
+          // No Marketplace actions: the operator subscribes the account once (lib/bedrock-access.ts, preflight).
           fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: arns }));
-          // The first call of the third-party model subscribes the account through AWS Marketplace, if the caller
-          // may (docs/bedrock.md): otherwise every call answers AccessDeniedException until an operator subscribes.
-          fn.addToRolePolicy(new iam.PolicyStatement({ actions: MARKETPLACE_SUBSCRIBE_ACTIONS, resources: ['*'] }));
-          Validations.of(fn.role!).acknowledge({
-            id: 'AwsSolutions-IAM5[Resource::*]',
-            reason:
-              "aws-marketplace:ViewSubscriptions and Subscribe have no resource type in IAM; Bedrock needs them on the first invocation of the configured third-party model to subscribe the account (Bedrock user guide, model access). InvokeModel itself is limited to the configured model's ARNs.",
-          });
         }
       } else if (resource === 'engine') {
         fn.addToRolePolicy(
