@@ -86,7 +86,8 @@ export class Api extends Construct {
       },
     });
 
-    const routeSettings: Record<string, apigw.CfnStage.RouteSettingsProperty> = {};
+    // CloudFormation's RouteSettings is a JSON map (route key → settings), passed as written: its own key casing.
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     const cfnStage = stage.node.defaultChild as apigw.CfnStage;
     for (const route of ROUTES) {
       const id = routeId(route);
@@ -105,8 +106,8 @@ export class Api extends Construct {
       const throttle = routeThrottle(route);
       if (throttle) {
         routeSettings[`${route.method} ${route.path}`] = {
-          throttlingRateLimit: throttle.rateLimit,
-          throttlingBurstLimit: throttle.burstLimit,
+          ThrottlingRateLimit: throttle.rateLimit,
+          ThrottlingBurstLimit: throttle.burstLimit,
         };
         // A route setting names a route key that must exist when the stage is updated.
         cfnStage.node.addDependency(httpRoute);

@@ -65,7 +65,9 @@ export class EdgeStack extends Stack {
               textTransformations: asIs,
             },
           }
-        : { regexMatchStatement: { fieldToMatch: { uriPath: {} }, regexString: path.regex, textTransformations: asIs } };
+        : {
+            regexMatchStatement: { fieldToMatch: { uriPath: {} }, regexString: path.regex, textTransformations: asIs },
+          };
 
     const acl = new wafv2.CfnWebACL(this, 'WebAcl', {
       name: `toonzap-${config.envName}`,

@@ -1,4 +1,4 @@
-import { ArnFormat, Lazy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Lazy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -8,11 +8,12 @@ import type { Construct } from 'constructs';
 import { type Access, ROUTES, routeId } from '../domain/api-routes';
 import { senderIdentities } from '../domain/email';
 import { ORIGIN_VERIFY_HEADER } from '../domain/security-headers';
-import { ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
+import { ENV, MEDIA_PREFIX, SERVICE_NAME, TABLE_INDEXES, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
 import { Api } from './api';
 import { bedrockModelArns } from './bedrock-access';
 import type { EnvConfig } from './config';
 import { ENGINE_VARIANT, EngineEndpoint } from './engine-endpoint';
+import { handlerFunction } from './functions';
 import { Monitoring } from './monitoring';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { OrderPipeline } from './order-pipeline';
@@ -22,18 +23,27 @@ import { Site } from './site';
 import { siteResponseHeadersPolicy } from './site-headers';
 import { grantMedia, Storage } from './storage';
 
-/** DynamoDB actions per kind of access (lambdas/lib call no others: test/infra/limits.test.ts greps them). */
+/** DynamoDB actions every read and every write grant has: all that lambdas/lib calls on most tables. */
 export const TABLE_ACTIONS = {
   read: ['dynamodb:GetItem', 'dynamodb:Query'],
   write: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
-  delete: ['dynamodb:DeleteItem'],
 } as const;
 
 /**
- * Tables some handler deletes items from (DeleteCommand): erasure removes image records and sign-ups, the webhook
- * releases an event claim it could not complete. Writers of the other tables cannot delete (records end by TTL).
+ * Write actions only some tables need, because some handler calls them there (test/infra/limits.test.ts reads the
+ * handlers' DeleteCommand and BatchWriteCommand calls and fails when this list misses one): erasure deletes image
+ * records, the webhook releases an event claim it could not complete, an owner's hold is released, and an order's
+ * share rows are written and deleted in batches. Nothing scans: no grant has Scan.
  */
-export const TABLES_DELETED_FROM: readonly TableName[] = ['images', 'signups', 'events'];
+export const TABLE_WRITE_EXTRAS: Partial<Record<TableName, readonly string[]>> = {
+  images: ['dynamodb:DeleteItem'],
+  events: ['dynamodb:DeleteItem'],
+  holds: ['dynamodb:DeleteItem'],
+  shares: ['dynamodb:BatchWriteItem'],
+};
+
+/** How often the CloudFront → API origin secret is replaced (a leaked value works at most this long, plus one period). */
+export const ORIGIN_SECRET_ROTATION_DAYS = 30;
 
 export interface ToonZapStackProps extends StackProps {
   readonly config: EnvConfig;
@@ -68,6 +78,8 @@ export class ToonZapStack extends Stack {
   readonly schedules: Schedules;
   readonly site: Site;
   readonly monitoring: Monitoring;
+  /** Makes a new origin secret every ORIGIN_SECRET_ROTATION_DAYS and sets it as CloudFront's header. */
+  readonly originSecretRotation: lambda.Function;
   private readonly config: EnvConfig;
   private stripeSecret?: secretsmanager.ISecret;
 
@@ -136,12 +148,13 @@ export class ToonZapStack extends Stack {
       orderDeadlineMinutes: config.orderDeadlineMinutes,
     });
     // CloudFront sends this secret with every API request and the HTTP wrapper refuses requests without it, so the
-    // execute-api endpoint cannot be used to go around CloudFront and its WAF. Both sides read it by dynamic reference.
+    // execute-api endpoint cannot be used to go around CloudFront and its WAF. CloudFront's header is set from it by
+    // dynamic reference (an origin's custom header is plain distribution configuration, nowhere else to keep it);
+    // the route functions read it from Secrets Manager (lambdas/lib/http.ts), never from their environment.
     const originSecret = new secretsmanager.Secret(this, 'OriginSecret', {
       description: 'ToonZap: header value CloudFront sends to the API (requests without it are refused)',
       generateSecretString: { excludePunctuation: true, passwordLength: 48 },
     });
-    const originSecretValue = originSecret.secretValue.unsafeUnwrap();
     // Scheduled functions (the reconciler) work on orders like the routes do, but answer no requests: no origin secret.
     this.schedules = new Schedules(this, 'Schedules', {
       environment: {
@@ -156,17 +169,18 @@ export class ToonZapStack extends Stack {
         ...environment,
         [ENV.jobsMachineArn]: this.pipelines.jobsMachine.stateMachineArn,
         [ENV.orderMachineArn]: this.orderPipeline.machine.stateMachineArn,
-        [ENV.originVerifySecret]: originSecretValue,
+        [ENV.originSecretArn]: originSecret.secretArn,
       },
       grant,
     });
+    for (const fn of Object.values(this.api.functions)) originSecret.grantRead(fn);
     // Presigned URLs are virtual-hosted (`<bucket>.s3.<region>.amazonaws.com`). The CSP names S3 in this region, not
     // the bucket: the bucket's name here would close a cycle (bucket CORS → distribution → headers policy → bucket).
     const mediaOrigin = `https://*.s3.${this.region}.${this.urlSuffix}`;
     site = new Site(this, 'Site', {
       httpApi: this.api.httpApi,
       responseHeadersPolicy: siteResponseHeadersPolicy(this, 'SiteHeaders', { mediaOrigin, https: true }),
-      apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: originSecretValue },
+      apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: originSecret.secretValue.unsafeUnwrap() },
       logBucket: this.storage.accessLogs,
       webAclArn: props.webAclArn,
       domain:
@@ -178,6 +192,7 @@ export class ToonZapStack extends Stack {
           : undefined,
     });
     this.site = site;
+    this.originSecretRotation = this.rotateOriginSecret(originSecret, site, environment);
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       config,
@@ -185,6 +200,7 @@ export class ToonZapStack extends Stack {
       jobsMachine: this.pipelines.jobsMachine,
       engineEndpointName: this.engine.endpointName,
       engineVariantName: ENGINE_VARIANT,
+      uploadFunction: this.api.functions[routeId(ROUTES.find((r) => r.handler === 'upload-image')!)],
     });
 
     acknowledgeNagFindings({
@@ -198,7 +214,7 @@ export class ToonZapStack extends Stack {
       mediaBucket: this.storage.media,
       siteBucket: site.bucket,
       engineRole: this.engine.role,
-      originSecret,
+      originSecretRotation: this.originSecretRotation,
       alarmTopic: this.monitoring.topic,
       distribution: site.distribution,
       hasCertificate: Boolean(config.siteCertificateArn),
@@ -210,6 +226,43 @@ export class ToonZapStack extends Stack {
     });
   }
 
+  /**
+   * Rotation of the origin secret (lambdas/rotation/origin-secret.ts): Secrets Manager calls it every
+   * ORIGIN_SECRET_ROTATION_DAYS; it promotes a new value and then sets it as the distribution's origin header. The
+   * API accepts the current and the previous value, so the minutes CloudFront takes to send the new one refuse
+   * nothing. A deploy after a rotation sets the header from the secret's current value: the same one.
+   */
+  private rotateOriginSecret(
+    secret: secretsmanager.Secret,
+    site: Site,
+    environment: Record<string, string>,
+  ): lambda.Function {
+    const fn = handlerFunction(this, 'OriginSecretRotation', {
+      entry: 'lambdas/rotation/origin-secret.ts',
+      // The settings every function sees (it reads none of the tables or buckets named there: no grant for them).
+      environment: { ...environment, [ENV.distributionId]: site.distribution.distributionId },
+      timeoutSeconds: 60,
+    });
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['cloudfront:GetDistributionConfig', 'cloudfront:UpdateDistribution'],
+        resources: [
+          this.formatArn({
+            service: 'cloudfront',
+            region: '',
+            resource: 'distribution',
+            resourceName: site.distribution.distributionId,
+          }),
+        ],
+      }),
+    );
+    secret.addRotationSchedule('Rotation', {
+      rotationLambda: fn,
+      automaticallyAfter: Duration.days(ORIGIN_SECRET_ROTATION_DAYS),
+    });
+    return fn;
+  }
+
   /** The one place where declared access becomes IAM permissions. */
   private grant(fn: lambda.Function, access: readonly Access[]): void {
     const { tables, media } = this.storage;
@@ -218,14 +271,17 @@ export class ToonZapStack extends Stack {
       if (resource in TABLES) {
         const name = resource as TableName;
         // Only what the handlers call (lambdas/lib): GetItem and Query to read, PutItem and UpdateItem to write, and
-        // DeleteItem only on the tables code deletes from. No Scan, BatchWriteItem or BatchGetItem: no handler calls
-        // them. (CDK's grantReadData/grantReadWriteData would add Scan, Batch* and DeleteItem everywhere.)
+        // a table's extras (TABLE_WRITE_EXTRAS). CDK's grantReadData/grantReadWriteData would add Scan, Batch* and
+        // DeleteItem everywhere.
         const actions: string[] = [...TABLE_ACTIONS.read];
-        if (verb === 'write') {
-          actions.push(...TABLE_ACTIONS.write);
-          if (TABLES_DELETED_FROM.includes(name)) actions.push(...TABLE_ACTIONS.delete);
-        }
-        tables[name].grant(fn, ...actions);
+        if (verb === 'write') actions.push(...TABLE_ACTIONS.write, ...(TABLE_WRITE_EXTRAS[name] ?? []));
+        // The table and its named index (Query), not CDK's `<table>/index/*`.
+        const index = TABLE_INDEXES[name];
+        iam.Grant.addToPrincipal({
+          grantee: fn,
+          actions,
+          resourceArns: [tables[name].tableArn, ...(index ? [`${tables[name].tableArn}/index/${index.name}`] : [])],
+        });
       } else if (resource === 'media') {
         // `media:<prefix>:<action>`: objects under one prefix, one kind of action; never the whole bucket.
         const [, prefix, action] = a.split(':') as [string, keyof typeof MEDIA_PREFIX, 'read' | 'write' | 'delete'];
