@@ -17,7 +17,6 @@ export const ENVIRONMENTS: Record<EnvConfig['envName'], EnvConfig> = {
     envName: 'prod',
     retainData: true,
     metricsNamespace: 'ToonZap/prod',
-    generativePreviewsPerDay: 1000,
     engineProvisionedConcurrency: 1,
   }),
 };
@@ -41,6 +40,7 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
     'supportEmail',
     'alarmEmail',
     'metricsNamespace',
+    'monthlyBudgetUsd',
     'siteDomain',
     'siteCertificateArn',
     'bedrockRegion',
