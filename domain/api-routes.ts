@@ -95,6 +95,7 @@ export const ROUTES: readonly RouteDef[] = [
       'media:uploads:write',
       'media:uploads:delete',
     ],
+    startsWork: true,
   },
   {
     method: 'POST',
@@ -179,6 +180,7 @@ export const ROUTES: readonly RouteDef[] = [
       'media:analysis:delete',
       'media:shares:delete',
     ],
+    startsWork: true,
   },
   {
     method: 'POST',

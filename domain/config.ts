@@ -31,6 +31,8 @@ const ENGINE_CONCURRENCY = { message: 'must be a whole number from 1 to 200' };
 const PROVISIONED = { message: 'must be a whole number from 0 to engineMaxConcurrency' };
 const AT_LEAST_ONE = { message: 'must be a whole number >= 1' };
 const DEADLINE = { message: 'must be a whole number from 15 to 720' };
+/** docs/costs.md "Budget": the default caps' worst month plus the fixed costs, rounded up. */
+export const DEFAULT_MONTHLY_BUDGET_USD = 600;
 const wafLimit = z.number().int(WAF_LIMIT).min(10, WAF_LIMIT).max(2e9, WAF_LIMIT);
 const WHOLE = { message: 'must be a whole number >= 0' };
 /** A cap's limit per window: 0 = nothing of that kind for anonymous visitors. */
@@ -76,11 +78,21 @@ export const configSchema = z
     retainData: z.boolean().default(false),
     /** Who hears about alarms: an e-mail subscription to the environment's alarm topic (confirm the first mail). null = topic only. */
     alarmEmail: optionalText,
+    /**
+     * AWS Budgets: the month's cost (the whole account's: deploy ToonZap in an account of its own) above which the alarm
+     * topic hears of it, at 80 % actual and 100 % forecast. docs/costs.md derives the default: what a month of the
+     * default caps and fixed costs can spend, so crossing it means something outside them is spending.
+     */
+    monthlyBudgetUsd: z
+      .number()
+      .positive({ message: 'must be a number of US dollars > 0' })
+      .max(1_000_000, { message: 'must be a number of US dollars up to 1000000' })
+      .default(DEFAULT_MONTHLY_BUDGET_USD),
     /** CloudWatch namespace of the app's own metrics (orders paid, refunds failed, ...); alarms and dashboard read it. */
     metricsNamespace: text.default('ToonZap'),
     /** WAF: requests per client IP in any 5 minutes, all routes (a tab polling every 2 s makes 150). */
     rateLimitPer5Min: wafLimit.default(2000),
-    /** WAF: requests per client IP in any 5 minutes to the routes that start work (moderation, previews, checkout, sign-up). */
+    /** WAF: requests per client IP in any 5 minutes to the routes that start work (uploads, moderation, previews, checkout, sign-up, erasure). */
     workRateLimitPer5Min: wafLimit.default(100),
     /** Custom domain for the site, e.g. toonzap.example; needs siteCertificateArn. null = the CloudFront domain. */
     siteDomain: optionalText,

@@ -64,7 +64,14 @@ export const ENV = {
   /** Route functions only: task functions must not know the machines that run them (a dependency cycle). */
   jobsMachineArn: 'JOBS_MACHINE_ARN',
   orderMachineArn: 'ORDER_MACHINE_ARN',
-  /** Route functions only: the value CloudFront sends in its origin header (domain/security-headers.ts); unset = no check. */
+  /**
+   * Route functions only: the Secrets Manager secret whose AWSCURRENT or AWSPREVIOUS value CloudFront sends in its
+   * origin header (domain/security-headers.ts, lambdas/lib/http.ts); unset = no check.
+   */
+  originSecretArn: 'ORIGIN_SECRET_ARN',
+  /** The origin secret's rotation function only: the distribution whose API origin header it sets. */
+  distributionId: 'DISTRIBUTION_ID',
+  /** The origin secret's value itself, where there is no Secrets Manager (the local runtime); never set by the stack. */
   originVerifySecret: 'ORIGIN_VERIFY_SECRET',
   /** JSON of the generative styles (domain/generative.ts); styles absent from it are drawn by the engine. */
   generativeStyles: 'GENERATIVE_STYLES',

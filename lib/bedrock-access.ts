@@ -50,9 +50,10 @@ export function bedrockModelArns(
 }
 
 /**
- * AWS Marketplace actions the caller of a third-party model (Stability AI's) needs on the first invocation in an
- * account, when Bedrock subscribes the account to the model (Bedrock user guide, "Access Amazon Bedrock foundation
- * models"); without them that call, and every later one, answers AccessDeniedException until someone subscribes.
- * These actions support no resource-level permissions.
+ * AWS Marketplace actions that subscribe an account to a third-party model (Stability AI's): Bedrock subscribes on the
+ * first invocation by a caller holding them (Bedrock user guide, "Access Amazon Bedrock foundation models"). They
+ * support no resource-level permissions, so a role holding them could subscribe the account to any Marketplace
+ * product: no function holds them (the rendering functions decode attacker-supplied images). The operator subscribes
+ * once, with these, before the first deploy; preflight (scripts/preflight/checks/model-access.ts) fails until then.
  */
 export const MARKETPLACE_SUBSCRIBE_ACTIONS = ['aws-marketplace:ViewSubscriptions', 'aws-marketplace:Subscribe'];

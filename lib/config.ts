@@ -18,9 +18,6 @@ export const ENVIRONMENTS: Record<EnvConfig['envName'], EnvConfig> = {
     envName: 'prod',
     retainData: true,
     metricsNamespace: 'ToonZap/prod',
-    generativePreviewsPerDay: 1000,
-    // A quarter of the day in any one hour, as the default does for its 200.
-    generativePreviewsPerHour: 250,
     engineProvisionedConcurrency: 1,
   }),
 };
@@ -44,6 +41,7 @@ export function resolveConfig(getContext: (key: string) => unknown): EnvConfig {
     'supportEmail',
     'alarmEmail',
     'metricsNamespace',
+    'monthlyBudgetUsd',
     'siteDomain',
     'siteCertificateArn',
     'bedrockRegion',

@@ -11,18 +11,29 @@ export interface EdgeStackProps extends StackProps {
   readonly config: EnvConfig;
 }
 
-/** Paths of the routes that start paid-for work (domain/api-routes.ts `startsWork`), as the WAF sees them (no parameters). */
-export const WORK_PATHS = ROUTES.filter((r) => r.startsWork).map((r) => {
-  if (r.path.includes('{'))
-    throw new Error(`${r.path}: a work route with parameters needs a prefix match, not an exact one`);
-  return r.path;
-});
+/**
+ * The routes that start paid-for work (domain/api-routes.ts `startsWork`), as the WAF sees them: a plain path exactly,
+ * a path with parameters (`/api/generation/{id}/delete`) as an anchored regular expression, each parameter one
+ * segment, so no other route's path can match it.
+ */
+export type WorkPath = { readonly exact: string } | { readonly regex: string };
+export const WORK_PATHS: readonly WorkPath[] = ROUTES.filter((r) => r.startsWork).map((r) =>
+  r.path.includes('{')
+    ? { regex: `^${r.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$` }
+    : { exact: r.path },
+);
 
 /**
  * What anonymous callers may spend, enforced before a request reaches anything billable: the WAF web ACL in front of
  * CloudFront. Per client IP: a stricter rate on the routes that start work (a model call, an execution, a Checkout
- * Session, a stored record), a general rate on everything, and the AWS managed common rule set. Blocked requests get
- * 429 with a JSON `detail`, as the API's own errors.
+ * Session, a stored record, an upload, an erasure), a general rate on everything, and the AWS managed common rule set.
+ * Blocked requests get 429 with a JSON `detail`, as the API's own errors.
+ *
+ * A client is one IPv4 address: the distribution serves IPv4 only (lib/site.ts). A rate-based rule counts each
+ * distinct address apart and offers no IPv6 prefix as a key (AWS WAF developer guide, "Aggregating rate-based rules":
+ * IP, forwarded IP, ASN, headers, cookies, query, method, path, label, JA3/JA4 fingerprints); one host holds a whole
+ * /64 (2^64 addresses), so over IPv6 each limit would be per address, not per client. ASN would count a whole ISP as
+ * one client. An IPv4 address is scarce: many addresses cost an attacker real money.
  *
  * It is its own stack because CloudFront's web ACLs must live in us-east-1; the app's stack (any region) reads the
  * ACL's ARN through CDK's cross-region references (lib/app.ts).
@@ -43,14 +54,20 @@ export class EdgeStack extends Stack {
     const tooMany: wafv2.CfnWebACL.RuleActionProperty = {
       block: { customResponse: { responseCode: 429, customResponseBodyKey: 'too-many' } },
     };
-    const pathIs = (path: string): wafv2.CfnWebACL.StatementProperty => ({
-      byteMatchStatement: {
-        fieldToMatch: { uriPath: {} },
-        positionalConstraint: 'EXACTLY',
-        searchString: path,
-        textTransformations: [{ priority: 0, type: 'NONE' }],
-      },
-    });
+    const asIs = [{ priority: 0, type: 'NONE' }];
+    const pathIs = (path: WorkPath): wafv2.CfnWebACL.StatementProperty =>
+      'exact' in path
+        ? {
+            byteMatchStatement: {
+              fieldToMatch: { uriPath: {} },
+              positionalConstraint: 'EXACTLY',
+              searchString: path.exact,
+              textTransformations: asIs,
+            },
+          }
+        : {
+            regexMatchStatement: { fieldToMatch: { uriPath: {} }, regexString: path.regex, textTransformations: asIs },
+          };
 
     const acl = new wafv2.CfnWebACL(this, 'WebAcl', {
       name: `toonzap-${config.envName}`,

@@ -1,6 +1,8 @@
 import { Duration, Stack } from 'aws-cdk-lib';
+import * as budgets from 'aws-cdk-lib/aws-budgets';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -16,6 +18,8 @@ export interface MonitoringProps {
   /** The engine's SageMaker endpoint and variant. */
   readonly engineEndpointName: string;
   readonly engineVariantName: string;
+  /** The upload route's function: its invocations are the uploads asked for (each may store a photo). */
+  readonly uploadFunction: lambda.IFunction;
 }
 
 /** The route whose 5xx means a payment may go unfulfilled. */
@@ -35,6 +39,7 @@ export class Monitoring extends Construct {
   readonly topic: sns.Topic;
   readonly alarms: Record<string, cloudwatch.Alarm> = {};
   readonly dashboard: cloudwatch.Dashboard;
+  readonly budget: budgets.CfnBudget;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
@@ -45,6 +50,46 @@ export class Monitoring extends Construct {
     });
     if (config.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
     const notify = new actions.SnsAction(this.topic);
+
+    // The bill: AWS Budgets tells the alarm topic when the month's actual cost passes 80 % of monthlyBudgetUsd, or
+    // its forecast passes 100 % (docs/costs.md says what the default covers). Budgets publishes as its service.
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        actions: ['sns:Publish'],
+        principals: [new iam.ServicePrincipal('budgets.amazonaws.com')],
+        resources: [this.topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+    );
+    const subscribers = [{ subscriptionType: 'SNS', address: this.topic.topicArn }];
+    this.budget = new budgets.CfnBudget(this, 'MonthlyBudget', {
+      budget: {
+        budgetName: `toonzap-${config.envName}-monthly`,
+        budgetType: 'COST',
+        timeUnit: 'MONTHLY',
+        budgetLimit: { amount: config.monthlyBudgetUsd, unit: 'USD' },
+      },
+      notificationsWithSubscribers: [
+        {
+          notification: {
+            notificationType: 'ACTUAL',
+            comparisonOperator: 'GREATER_THAN',
+            threshold: 80,
+            thresholdType: 'PERCENTAGE',
+          },
+          subscribers,
+        },
+        {
+          notification: {
+            notificationType: 'FORECASTED',
+            comparisonOperator: 'GREATER_THAN',
+            threshold: 100,
+            thresholdType: 'PERCENTAGE',
+          },
+          subscribers,
+        },
+      ],
+    });
 
     const app = (name: MetricName, statistic = 'Sum', dimensionsMap: Record<string, string> = {}) =>
       new cloudwatch.Metric({
@@ -210,7 +255,31 @@ export class Monitoring extends Construct {
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: `toonzap-${config.envName}` });
     const sums = (...names: MetricName[]) => names.map((n) => app(n));
+    // What the bill grows with, per UTC day: every model, engine and Rekognition call records its latency (timed() in
+    // lambdas/lib/observability.ts, failures too), so the sample count is the number of calls; uploads asked for are
+    // the upload route's invocations.
+    const day = Duration.days(1);
+    const calls = (name: MetricName, label: string) =>
+      new cloudwatch.Metric({
+        namespace: config.metricsNamespace,
+        metricName: name,
+        statistic: 'SampleCount',
+        period: day,
+        label,
+        dimensionsMap: { service: SERVICE_NAME },
+      });
     this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: 'Spend drivers per day (calls)',
+        left: [
+          calls(METRICS.modelLatency, 'Bedrock model calls'),
+          calls(METRICS.engineLatency, 'Engine renders (SageMaker invocations)'),
+          calls(METRICS.moderationLatency, 'Rekognition calls'),
+          props.uploadFunction.metricInvocations({ period: day, label: 'Uploads asked for' }),
+        ],
+        period: day,
+        width: 24,
+      }),
       new cloudwatch.GraphWidget({
         title: 'Orders',
         left: sums(

@@ -114,6 +114,10 @@ export class Site extends Construct {
       logBucket: props.logBucket,
       logFilePrefix: 'cloudfront/',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      // IPv4 only: the WAF's per-client limits count one address as one client (lib/edge.ts), which holds for IPv4
+      // but not for IPv6, where one host has a /64 of addresses and WAF cannot aggregate by prefix. Every IPv6
+      // viewer network also reaches IPv4 (dual stack or NAT64), so nobody is shut out.
+      enableIpv6: false,
       defaultBehavior: {
         origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,

@@ -7,9 +7,15 @@ import { MEDIA_PREFIX, mediaKey, TABLE_INDEXES, TABLES, type TableName } from '.
 import type { EnvConfig } from './config';
 
 /**
- * Grants one action on the objects under one media prefix. read = GetObject (GET, HEAD, presigned downloads) plus
- * ListBucket on the bucket, without which S3 answers a HEAD of a missing key 403 instead of 404 (objectExists);
+ * Grants one action on the objects under one media prefix: read = GetObject (GET, HEAD, presigned downloads);
  * write = PutObject (also presigned uploads); delete = DeleteObject.
+ *
+ * read and delete also get s3:ListBucket, never on the whole bucket: only with `s3:prefix` under this prefix.
+ * read needs it because S3 answers a HEAD of a missing key 403 instead of 404 without ListBucket (objectExists);
+ * delete because erasure lists a photo's files before deleting them (lambdas/lib/erasure.ts). The condition is
+ * `StringLikeIfExists`: a listing always carries `s3:prefix` (the empty string when it names none, which AWS's own
+ * home-folder examples match with ""), so a listing outside the prefix, or of the whole bucket, is refused; a HEAD or
+ * GET carries no `s3:prefix`, so S3's ListBucket check for its 404 passes, and it still needs GetObject on the key.
  */
 export function grantMedia(
   media: s3.IBucket,
@@ -19,8 +25,14 @@ export function grantMedia(
 ): void {
   const actions = { read: ['s3:GetObject'], write: ['s3:PutObject'], delete: ['s3:DeleteObject'] }[action];
   iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [media.arnForObjects(`${prefix}*`)] });
-  if (action === 'read')
-    iam.Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [media.bucketArn] });
+  if (action !== 'write')
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [media.bucketArn],
+        conditions: { StringLikeIfExists: { 's3:prefix': [`${prefix}*`] } },
+      }),
+    );
 }
 
 export interface StorageProps {

@@ -1,4 +1,4 @@
-import { ArnFormat, Lazy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Lazy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -8,11 +8,21 @@ import type { Construct } from 'constructs';
 import { type Access, ROUTES, routeId } from '../domain/api-routes';
 import { senderIdentities } from '../domain/email';
 import { ORIGIN_VERIFY_HEADER } from '../domain/security-headers';
-import { CAP_SETTINGS, ENV, MEDIA_PREFIX, SERVICE_NAME, TABLES, type TableName, tableEnvVar } from '../domain/wiring';
+import {
+  CAP_SETTINGS,
+  ENV,
+  MEDIA_PREFIX,
+  SERVICE_NAME,
+  TABLE_INDEXES,
+  TABLES,
+  type TableName,
+  tableEnvVar,
+} from '../domain/wiring';
 import { Api } from './api';
-import { bedrockModelArns, MARKETPLACE_SUBSCRIBE_ACTIONS } from './bedrock-access';
+import { bedrockModelArns } from './bedrock-access';
 import type { EnvConfig } from './config';
 import { ENGINE_VARIANT, EngineEndpoint } from './engine-endpoint';
+import { handlerFunction } from './functions';
 import { Monitoring } from './monitoring';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { OrderPipeline } from './order-pipeline';
@@ -21,6 +31,28 @@ import { Schedules } from './schedules';
 import { Site } from './site';
 import { siteResponseHeadersPolicy } from './site-headers';
 import { grantMedia, Storage } from './storage';
+
+/** DynamoDB actions every read and every write grant has: all that lambdas/lib calls on most tables. */
+export const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+} as const;
+
+/**
+ * Write actions only some tables need, because some handler calls them there (test/infra/limits.test.ts reads the
+ * handlers' DeleteCommand and BatchWriteCommand calls and fails when this list misses one): erasure deletes image
+ * records, the webhook releases an event claim it could not complete, an owner's hold is released, and an order's
+ * share rows are written and deleted in batches. Nothing scans: no grant has Scan.
+ */
+export const TABLE_WRITE_EXTRAS: Partial<Record<TableName, readonly string[]>> = {
+  images: ['dynamodb:DeleteItem'],
+  events: ['dynamodb:DeleteItem'],
+  holds: ['dynamodb:DeleteItem'],
+  shares: ['dynamodb:BatchWriteItem'],
+};
+
+/** How often the CloudFront → API origin secret is replaced (a leaked value works at most this long, plus one period). */
+export const ORIGIN_SECRET_ROTATION_DAYS = 30;
 
 export interface ToonZapStackProps extends StackProps {
   readonly config: EnvConfig;
@@ -55,6 +87,8 @@ export class ToonZapStack extends Stack {
   readonly schedules: Schedules;
   readonly site: Site;
   readonly monitoring: Monitoring;
+  /** Makes a new origin secret every ORIGIN_SECRET_ROTATION_DAYS and sets it as CloudFront's header. */
+  readonly originSecretRotation: lambda.Function;
   private readonly config: EnvConfig;
   private stripeSecret?: secretsmanager.ISecret;
 
@@ -124,12 +158,13 @@ export class ToonZapStack extends Stack {
       orderDeadlineMinutes: config.orderDeadlineMinutes,
     });
     // CloudFront sends this secret with every API request and the HTTP wrapper refuses requests without it, so the
-    // execute-api endpoint cannot be used to go around CloudFront and its WAF. Both sides read it by dynamic reference.
+    // execute-api endpoint cannot be used to go around CloudFront and its WAF. CloudFront's header is set from it by
+    // dynamic reference (an origin's custom header is plain distribution configuration, nowhere else to keep it);
+    // the route functions read it from Secrets Manager (lambdas/lib/http.ts), never from their environment.
     const originSecret = new secretsmanager.Secret(this, 'OriginSecret', {
       description: 'ToonZap: header value CloudFront sends to the API (requests without it are refused)',
       generateSecretString: { excludePunctuation: true, passwordLength: 48 },
     });
-    const originSecretValue = originSecret.secretValue.unsafeUnwrap();
     // Scheduled functions (the reconciler) work on orders like the routes do, but answer no requests: no origin secret.
     this.schedules = new Schedules(this, 'Schedules', {
       environment: {
@@ -144,17 +179,18 @@ export class ToonZapStack extends Stack {
         ...environment,
         [ENV.jobsMachineArn]: this.pipelines.jobsMachine.stateMachineArn,
         [ENV.orderMachineArn]: this.orderPipeline.machine.stateMachineArn,
-        [ENV.originVerifySecret]: originSecretValue,
+        [ENV.originSecretArn]: originSecret.secretArn,
       },
       grant,
     });
+    for (const fn of Object.values(this.api.functions)) originSecret.grantRead(fn);
     // Presigned URLs are virtual-hosted (`<bucket>.s3.<region>.amazonaws.com`). The CSP names S3 in this region, not
     // the bucket: the bucket's name here would close a cycle (bucket CORS → distribution → headers policy → bucket).
     const mediaOrigin = `https://*.s3.${this.region}.${this.urlSuffix}`;
     site = new Site(this, 'Site', {
       httpApi: this.api.httpApi,
       responseHeadersPolicy: siteResponseHeadersPolicy(this, 'SiteHeaders', { mediaOrigin, https: true }),
-      apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: originSecretValue },
+      apiOriginHeaders: { [ORIGIN_VERIFY_HEADER]: originSecret.secretValue.unsafeUnwrap() },
       logBucket: this.storage.accessLogs,
       webAclArn: props.webAclArn,
       domain:
@@ -166,6 +202,7 @@ export class ToonZapStack extends Stack {
           : undefined,
     });
     this.site = site;
+    this.originSecretRotation = this.rotateOriginSecret(originSecret, site, environment);
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       config,
@@ -173,6 +210,7 @@ export class ToonZapStack extends Stack {
       jobsMachine: this.pipelines.jobsMachine,
       engineEndpointName: this.engine.endpointName,
       engineVariantName: ENGINE_VARIANT,
+      uploadFunction: this.api.functions[routeId(ROUTES.find((r) => r.handler === 'upload-image')!)],
     });
 
     acknowledgeNagFindings({
@@ -186,7 +224,7 @@ export class ToonZapStack extends Stack {
       mediaBucket: this.storage.media,
       siteBucket: site.bucket,
       engineRole: this.engine.role,
-      originSecret,
+      originSecretRotation: this.originSecretRotation,
       alarmTopic: this.monitoring.topic,
       distribution: site.distribution,
       hasCertificate: Boolean(config.siteCertificateArn),
@@ -198,15 +236,62 @@ export class ToonZapStack extends Stack {
     });
   }
 
+  /**
+   * Rotation of the origin secret (lambdas/rotation/origin-secret.ts): Secrets Manager calls it every
+   * ORIGIN_SECRET_ROTATION_DAYS; it promotes a new value and then sets it as the distribution's origin header. The
+   * API accepts the current and the previous value, so the minutes CloudFront takes to send the new one refuse
+   * nothing. A deploy after a rotation sets the header from the secret's current value: the same one.
+   */
+  private rotateOriginSecret(
+    secret: secretsmanager.Secret,
+    site: Site,
+    environment: Record<string, string>,
+  ): lambda.Function {
+    const fn = handlerFunction(this, 'OriginSecretRotation', {
+      entry: 'lambdas/rotation/origin-secret.ts',
+      // The settings every function sees (it reads none of the tables or buckets named there: no grant for them).
+      environment: { ...environment, [ENV.distributionId]: site.distribution.distributionId },
+      timeoutSeconds: 60,
+    });
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['cloudfront:GetDistributionConfig', 'cloudfront:UpdateDistribution'],
+        resources: [
+          this.formatArn({
+            service: 'cloudfront',
+            region: '',
+            resource: 'distribution',
+            resourceName: site.distribution.distributionId,
+          }),
+        ],
+      }),
+    );
+    secret.addRotationSchedule('Rotation', {
+      rotationLambda: fn,
+      automaticallyAfter: Duration.days(ORIGIN_SECRET_ROTATION_DAYS),
+    });
+    return fn;
+  }
+
   /** The one place where declared access becomes IAM permissions. */
   private grant(fn: lambda.Function, access: readonly Access[]): void {
     const { tables, media } = this.storage;
     for (const a of access) {
       const [resource, verb] = a.split(':') as [string, string | undefined];
       if (resource in TABLES) {
-        const table = tables[resource as TableName];
-        if (verb === 'read') table.grantReadData(fn);
-        else table.grantReadWriteData(fn);
+        const name = resource as TableName;
+        // Only what the handlers call (lambdas/lib): GetItem and Query to read, PutItem and UpdateItem to write, and
+        // a table's extras (TABLE_WRITE_EXTRAS). CDK's grantReadData/grantReadWriteData would add Scan, Batch* and
+        // DeleteItem everywhere.
+        const actions: string[] = [...TABLE_ACTIONS.read];
+        if (verb === 'write') actions.push(...TABLE_ACTIONS.write, ...(TABLE_WRITE_EXTRAS[name] ?? []));
+        // The table and its named index (Query), not CDK's `<table>/index/*`.
+        const index = TABLE_INDEXES[name];
+        iam.Grant.addToPrincipal({
+          grantee: fn,
+          actions,
+          resourceArns: [tables[name].tableArn, ...(index ? [`${tables[name].tableArn}/index/${index.name}`] : [])],
+        });
       } else if (resource === 'media') {
         // `media:<prefix>:<action>`: objects under one prefix, one kind of action; never the whole bucket.
         const [, prefix, action] = a.split(':') as [string, keyof typeof MEDIA_PREFIX, 'read' | 'write' | 'delete'];
@@ -264,15 +349,8 @@ export class ToonZapStack extends Stack {
         // Exactly the configured models; with no generative style there is nothing to grant.
         const arns = bedrockModelArns(this.config, this.account, this.partition);
         if (arns.length) {
+          // No Marketplace actions: the operator subscribes the account once (lib/bedrock-access.ts, preflight).
           fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: arns }));
-          // The first call of the third-party model subscribes the account through AWS Marketplace, if the caller
-          // may (docs/bedrock.md): otherwise every call answers AccessDeniedException until an operator subscribes.
-          fn.addToRolePolicy(new iam.PolicyStatement({ actions: MARKETPLACE_SUBSCRIBE_ACTIONS, resources: ['*'] }));
-          Validations.of(fn.role!).acknowledge({
-            id: 'AwsSolutions-IAM5[Resource::*]',
-            reason:
-              "aws-marketplace:ViewSubscriptions and Subscribe have no resource type in IAM; Bedrock needs them on the first invocation of the configured third-party model to subscribe the account (Bedrock user guide, model access). InvokeModel itself is limited to the configured model's ARNs.",
-          });
         }
       } else if (resource === 'engine') {
         fn.addToRolePolicy(

@@ -292,7 +292,9 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       POWERTOOLS_LOG_LEVEL: opts.logLevel ?? 'WARN',
       AWS_LAMBDA_MAX_CONCURRENCY: '64',
     });
-    // The origin secret CloudFront would send (the template's is a deploy-time secret reference).
+    // The origin secret CloudFront would send. Deployed, the functions read it from Secrets Manager
+    // (ORIGIN_SECRET_ARN); there is no Secrets Manager here, so they get the value itself, which wins
+    // (lambdas/lib/http.ts), as the Stripe keys do below.
     const originSecret = randomBytes(24).toString('base64url');
     env[ENV.originVerifySecret] = originSecret;
     env.SITE_ORIGINS = [url, `http://${LOCAL_HOST}:${port}`].join(',');

@@ -1,9 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { z } from 'zod';
 import type { GoneOf, GoneRoute, ResponseOf, RouteName } from '../../domain/contract';
 import { API_SECURITY_HEADERS, ORIGIN_VERIFY_HEADER } from '../../domain/security-headers';
 import { ENV, METRICS } from '../../domain/wiring';
+import { secretsManager } from './aws';
 import { type InvocationContext, instrumented, logger, metrics } from './observability';
 
 /** Minimal API Gateway HTTP API (payload 2.0) shapes: the only parts the handlers use. */
@@ -157,16 +159,72 @@ export function parseBody<S extends z.ZodType>(event: HttpEvent, schema: S): z.o
   return parseWith(schema, jsonBody(event));
 }
 
+/** Seconds an instance keeps the origin secret's values before reading them again. */
+const ORIGIN_SECRET_MAX_AGE_S = 300;
+/** A header that matches neither value reads them again at once, at most this often (a rotation just made). */
+const ORIGIN_SECRET_REFRESH_MS = 30_000;
+
 /**
- * True when the request came through CloudFront: it carries the origin secret CloudFront adds (lib/site.ts). With no
- * secret configured (unit tests calling a handler directly) there is nothing to check.
+ * The origin secret's values a request may carry: AWSCURRENT and AWSPREVIOUS. A rotation makes a new AWSCURRENT, then
+ * sets it as CloudFront's header, which reaches the edge locations over minutes: meanwhile some send the old value
+ * (now AWSPREVIOUS), some the new. One provider per stage: Powertools caches by secret name only.
  */
-function fromCloudFront(event: HttpEvent): boolean {
-  const expected = process.env[ENV.originVerifySecret];
-  if (!expected) return true;
-  const given = Buffer.from(event.headers?.[ORIGIN_VERIFY_HEADER] ?? '');
-  const want = Buffer.from(expected);
-  return given.length === want.length && timingSafeEqual(given, want);
+class OriginSecret {
+  private readonly current = new SecretsProvider({ awsSdkV3Client: secretsManager() });
+  private readonly previous = new SecretsProvider({ awsSdkV3Client: secretsManager() });
+  /** Until then the secret is known to have no AWSPREVIOUS (never rotated): not asked for on every request. */
+  private noPreviousUntil = 0;
+
+  async values(secretId: string, forceFetch: boolean): Promise<string[]> {
+    const options = (VersionStage: string) => ({
+      maxAge: ORIGIN_SECRET_MAX_AGE_S,
+      forceFetch,
+      sdkOptions: { VersionStage },
+    });
+    const values = [await this.current.get(secretId, options('AWSCURRENT'))];
+    if (forceFetch || Date.now() >= this.noPreviousUntil) {
+      try {
+        values.push(await this.previous.get(secretId, options('AWSPREVIOUS')));
+        this.noPreviousUntil = 0;
+      } catch (err) {
+        if (((err as Error).cause as Error | undefined)?.name !== 'ResourceNotFoundException') throw err;
+        this.noPreviousUntil = Date.now() + ORIGIN_SECRET_MAX_AGE_S * 1000;
+      }
+    }
+    return values.filter((v): v is string => typeof v === 'string' && v !== '');
+  }
+}
+
+let originSecret: OriginSecret | undefined;
+let lastRefresh = 0;
+
+function oneOf(given: string, values: readonly string[]): boolean {
+  const g = Buffer.from(given);
+  return values.some((v) => {
+    const want = Buffer.from(v);
+    return g.length === want.length && timingSafeEqual(g, want);
+  });
+}
+
+/**
+ * True when the request came through CloudFront: it carries the origin secret CloudFront adds (lib/site.ts). Deployed,
+ * the secret is read from Secrets Manager (ORIGIN_SECRET_ARN; never a value in the environment) and cached; a value
+ * given as ORIGIN_VERIFY_SECRET wins (the local runtime has no Secrets Manager, as with the Stripe keys). With neither
+ * (unit tests calling a handler directly) there is nothing to check.
+ */
+async function fromCloudFront(event: HttpEvent): Promise<boolean> {
+  const given = event.headers?.[ORIGIN_VERIFY_HEADER] ?? '';
+  const plain = process.env[ENV.originVerifySecret];
+  if (plain) return oneOf(given, [plain]);
+  const secretId = process.env[ENV.originSecretArn];
+  if (!secretId) return true;
+  if (!given) return false;
+  originSecret ??= new OriginSecret();
+  if (oneOf(given, await originSecret.values(secretId, false))) return true;
+  // Perhaps a value rotated since this instance read it; a caller without the secret gets one read per 30 s at most.
+  if (Date.now() - lastRefresh < ORIGIN_SECRET_REFRESH_MS) return false;
+  lastRefresh = Date.now();
+  return oneOf(given, await originSecret.values(secretId, true));
 }
 
 /**
@@ -180,9 +238,10 @@ export function httpHandler(
   return async (event, context) => {
     const route = event.routeKey ?? 'unknown route';
     const result = await instrumented(route, context, { request_id: event.requestContext?.requestId }, async () => {
-      if (!fromCloudFront(event)) return json(403, { detail: 'Forbidden: use the site, not the API endpoint.' });
-      if (unsupportedMediaType(event)) return json(415, { detail: 'Send the request body as application/json.' });
       try {
+        if (!(await fromCloudFront(event)))
+          return json(403, { detail: 'Forbidden: use the site, not the API endpoint.' });
+        if (unsupportedMediaType(event)) return json(415, { detail: 'Send the request body as application/json.' });
         return await fn(event);
       } catch (err) {
         if (err instanceof HttpError) {

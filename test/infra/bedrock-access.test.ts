@@ -66,10 +66,9 @@ describe('Bedrock access', () => {
       for (const s of Object.values(JSON.parse(styles) as Record<string, { modelId: string }>))
         expect(s.modelId).toBe(`us.${CONTROL_STRUCTURE_MODEL_ID}`);
     }
-    // The first call subscribes the account to the third-party model through AWS Marketplace (docs/bedrock.md).
-    expect(bedrockStatements(t, 'lambdas/tasks/generate-item.ts', 'aws-marketplace:')).toEqual([
-      { actions: ['aws-marketplace:ViewSubscriptions', 'aws-marketplace:Subscribe'], resources: ['*'] },
-    ]);
+    // No Marketplace action on any role: the operator subscribes once (preflight checks it), no function may.
+    expect(bedrockStatements(t, 'lambdas/tasks/generate-item.ts', 'aws-marketplace:')).toEqual([]);
+    expect(JSON.stringify(t)).not.toContain('aws-marketplace:');
     expect(bedrockStatements(t, 'lambdas/routes/checkout.ts', 'aws-marketplace:')).toEqual([]);
     // Functions that never render have no Bedrock access at all; no statement anywhere grants bedrock on "*".
     expect(bedrockStatements(t, 'lambdas/routes/checkout.ts')).toEqual([]);

@@ -90,6 +90,8 @@ describe('least privilege', () => {
       .map((s) => ({
         actions: [s.Action].flat() as string[],
         resources: [s.Resource].flat().map((x) => JSON.stringify(x)),
+        // ListBucket is granted on the bucket, under one prefix (lib/storage.ts grantMedia)
+        listPrefix: [s.Condition?.StringLikeIfExists?.['s3:prefix']].flat()[0] as string | undefined,
       }));
   }
   const roleOfRoute = (handler: string) => {
@@ -100,7 +102,11 @@ describe('least privilege', () => {
     statementsOf(roleId)
       .filter((s) => s.resources.some((r) => r.includes(mediaId)))
       .flatMap((s) =>
-        s.actions.flatMap((a) => s.resources.map((r) => `${a} ${/\/([a-z]+\/)\*"/.exec(r)?.[1] ?? 'bucket'}`)),
+        s.actions.flatMap((a) =>
+          s.resources.map(
+            (r) => `${a} ${/\/([a-z]+\/)\*"/.exec(r)?.[1] ?? s.listPrefix?.replace(/\*$/, '') ?? 'bucket'}`,
+          ),
+        ),
       )
       .sort();
 
@@ -108,7 +114,7 @@ describe('least privilege', () => {
     expect(mediaGrants(roleOfRoute('upload-image'))).toEqual([
       's3:DeleteObject uploads/',
       's3:GetObject uploads/',
-      's3:ListBucket bucket',
+      's3:ListBucket uploads/',
       's3:PutObject uploads/',
     ]);
   });
@@ -119,7 +125,9 @@ describe('least privilege', () => {
       's3:GetObject analysis/',
       's3:GetObject outputs/',
       's3:GetObject uploads/',
-      's3:ListBucket bucket',
+      's3:ListBucket analysis/',
+      's3:ListBucket outputs/',
+      's3:ListBucket uploads/',
       's3:PutObject analysis/',
       's3:PutObject outputs/',
       's3:PutObject previews/',

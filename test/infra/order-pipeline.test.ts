@@ -97,7 +97,11 @@ describe('order pipeline stack', () => {
       .filter(
         ([, r]) =>
           r.Type === 'AWS::IAM::Policy' &&
-          JSON.stringify(r.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue'),
+          (r.Properties.PolicyDocument.Statement as Json[]).some(
+            (s) =>
+              [s.Action].flat().includes('secretsmanager:GetSecretValue') &&
+              JSON.stringify(s.Resource).includes(':secret:toonzap/stripe'),
+          ),
       )
       .map(([id]) => id.replace(/ServiceRoleDefaultPolicy.*$/, ''))
       .sort();
@@ -109,7 +113,7 @@ describe('order pipeline stack', () => {
       'SchedulesReconcileFunction',
     ]);
     const prelaunch = synth({ paymentMode: 'prelaunch' }).toJSON().Resources as Record<string, Json>;
-    expect(JSON.stringify(prelaunch)).not.toContain('secretsmanager:GetSecretValue');
+    expect(JSON.stringify(prelaunch)).not.toContain(':secret:toonzap/stripe');
   });
 
   test('waiting for capacity, throttling and a misconfigured model are waited out until the deadline', () => {

@@ -2,10 +2,10 @@
  * Model access and the AWS Marketplace subscription of each configured model (GetFoundationModelAvailability).
  *
  * AWS's "Request access to models" page: the first invocation of a third-party model in an account starts its
- * Marketplace subscription in the background, if the invoking role may (MARKETPLACE_SUBSCRIBE_ACTIONS, which the
- * rendering functions hold: lib/bedrock-access.ts) and the account has a payment method for Marketplace purchases.
- * Subscribed passes; not yet subscribed is a warning (the first calls wait up to 15 minutes while it completes, or
- * fail for good without a payment method: subscribing now settles it); a failed attempt is a failure.
+ * Marketplace subscription, if the invoking role holds MARKETPLACE_SUBSCRIBE_ACTIONS. The rendering functions do not
+ * (lib/bedrock-access.ts: they decode attacker-supplied images, and Subscribe has no resource scope), so the operator
+ * subscribes once, before the first deploy. Subscribed passes; being finalised is a warning; not subscribed, or a
+ * failed attempt, is a failure whose fix says how.
  */
 import { GetFoundationModelAvailabilityCommand } from '@aws-sdk/client-bedrock';
 import { GetRoleCommand, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
@@ -68,11 +68,11 @@ async function accessFinding(ctx: PreflightContext, modelId: string, provider: s
       : `a principal with ${MARKETPLACE_SUBSCRIBE_ACTIONS.join(', ')} subscribes` +
         (may === false ? ' (yours lacks them)' : ` (could not simulate your permissions: ${may})`);
   return {
-    status: failed ? 'fail' : 'warn',
+    status: 'fail',
     title,
     detail: failed
       ? `the Marketplace subscription failed: ${a.agreementAvailability?.errorMessage ?? 'no reason given'}; every call is denied`
-      : `${provider} model not subscribed yet: the first call subscribes the account (the functions hold the Marketplace actions) and calls wait until it completes`,
+      : `${provider} model not subscribed: the functions may not subscribe (no Marketplace actions), so every call is denied until you do`,
     fix: `${failed ? 'give the account a valid payment method for Marketplace purchases; then ' : ''}${who}: ${subscribe}`,
   };
 }

@@ -145,18 +145,18 @@ describe('model access and the Marketplace subscription', () => {
     expect(await modelAccess.run(ctx(prodConfig(PROFILE)))).toHaveLength(1);
   });
 
-  it('warns of a model not subscribed yet (the first call subscribes) and tells a caller who may subscribe how', async () => {
+  it('fails a model not subscribed (the functions may not subscribe) and tells a caller who may subscribe how', async () => {
     bedrockWithProfile();
     availability('NOT_AVAILABLE');
     simulate('allowed');
     const f = only(await modelAccess.run(ctx(prodConfig(PROFILE))));
-    expect(f.status).toBe('warn');
-    expect(f.detail).toContain('the first call subscribes the account');
+    expect(f.status).toBe('fail');
+    expect(f.detail).toContain('the functions may not subscribe');
     expect(f.fix).toMatch(
       /^you may subscribe now \(you hold aws-marketplace:ViewSubscriptions, aws-marketplace:Subscribe\)/,
     );
     expect(f.fix).toContain(`aws bedrock create-foundation-model-agreement --model-id ${FM}`);
-    // The simulator is asked about the role behind the session, with its path, for the actions the functions hold.
+    // The simulator is asked about the role behind the session, with its path, for the actions that subscribe.
     const input = iam.commandCalls(SimulatePrincipalPolicyCommand)[0].args[0].input;
     expect(input.PolicySourceArn).toBe(`arn:aws:iam::${ACCOUNT}:role/ops/Deployer`);
     expect(input.ActionNames).toEqual(MARKETPLACE_SUBSCRIBE_ACTIONS);
@@ -167,7 +167,7 @@ describe('model access and the Marketplace subscription', () => {
     availability('NOT_AVAILABLE');
     simulate('implicitDeny');
     const f = only(await modelAccess.run(ctx(prodConfig(PROFILE))));
-    expect(f.status).toBe('warn');
+    expect(f.status).toBe('fail');
     expect(f.fix).toMatch(
       /^a principal with aws-marketplace:ViewSubscriptions, aws-marketplace:Subscribe subscribes \(yours lacks them\)/,
     );
