@@ -49,6 +49,9 @@ export const TABLE_WRITE_EXTRAS: Partial<Record<TableName, readonly string[]>> =
   events: ['dynamodb:DeleteItem'],
   holds: ['dynamodb:DeleteItem'],
   shares: ['dynamodb:BatchWriteItem'],
+  // the erasure an address confirms: its sign-ups, and the used link
+  signups: ['dynamodb:DeleteItem'],
+  erasures: ['dynamodb:DeleteItem'],
 };
 
 /** How often the CloudFront → API origin secret is replaced (a leaked value works at most this long, plus one period). */

@@ -3,12 +3,14 @@
  * code runs in node:vm (as cloudfront-js-2.0 runs it) over a table of paths, and the local gateway, which runs
  * the same code, must answer each path with the file the function chose or with the function's own 404.
  */
+
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { API_ORIGIN_PATHS, isApiOriginPath } from '../../domain/api-routes';
 import { FRONTEND_DIST, REPO_ROOT } from '../../domain/repo-paths';
 import { ENVIRONMENTS } from '../../lib/config';
 import { contentSlugs, MAX_FUNCTION_BYTES, pageFile, prerenderedPaths } from '../../lib/site-function';
@@ -116,7 +118,8 @@ describe('local gateway runs the same function', () => {
       }),
   );
 
-  test.each(TABLE)('%s', async (uri, expected) => {
+  // Share pages (/image/...) never reach the site: CloudFront and the gateway send them to the API (below).
+  test.each(TABLE.filter(([uri]) => !isApiOriginPath(uri)))('%s', async (uri, expected) => {
     const res = await fetch(base + uri);
     const body = await res.text();
     if (expected === 404) {
@@ -127,6 +130,12 @@ describe('local gateway runs the same function', () => {
       expect(res.status).toBe(200);
       expect(body).toBe(fs.readFileSync(path.join(FRONTEND_DIST, expected), 'utf8'));
     }
+  });
+
+  test('share pages go to the API, as CloudFront routes /image/* (API_ORIGIN_PATHS)', async () => {
+    // The stand-in Lambda host refuses every call: a 503 here means the gateway asked the API, not the bucket.
+    for (const uri of ['/image/abc', '/image/abc/anime']) expect((await fetch(base + uri)).status).toBe(503);
+    expect(API_ORIGIN_PATHS).toEqual(['/api/*', '/image/*']);
   });
 
   test('unknown API routes and wrong methods answer as API Gateway does: 404 {"message":"Not Found"}', async () => {

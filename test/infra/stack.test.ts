@@ -99,6 +99,8 @@ describe('ToonZap stack', () => {
       'previews/': RETENTION_DAYS.previews,
       'outputs/': RETENTION_DAYS.outputs,
       'analysis/': RETENTION_DAYS.uploads,
+      'shares/': RETENTION_DAYS.outputs,
+      'uploads/proofs/': RETENTION_DAYS.uncheckedUploads,
     });
     for (const r of rules) expect(r.Status).toBe('Enabled');
   });
@@ -123,7 +125,7 @@ describe('ToonZap stack', () => {
     ).toThrow(/supportEmail/);
   });
 
-  test('CloudFront serves the site through origin access control and routes /api/* to the HTTP API', () => {
+  test('CloudFront serves the site through origin access control and routes /api/* and share pages to the HTTP API', () => {
     template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
@@ -131,7 +133,11 @@ describe('ToonZap stack', () => {
         Origins: Match.arrayWith([
           Match.objectLike({ OriginAccessControlId: Match.anyValue(), S3OriginConfig: Match.anyValue() }),
         ]),
-        CacheBehaviors: [Match.objectLike({ PathPattern: '/api/*', AllowedMethods: Match.arrayWith(['POST']) })],
+        CacheBehaviors: [
+          Match.objectLike({ PathPattern: '/api/*', AllowedMethods: Match.arrayWith(['POST']) }),
+          // Share pages: HTML the API makes, with the site's security headers like every page.
+          Match.objectLike({ PathPattern: '/image/*', ResponseHeadersPolicyId: Match.anyValue() }),
+        ],
         DefaultCacheBehavior: Match.objectLike({
           FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })],
         }),
