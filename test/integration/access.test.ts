@@ -140,10 +140,13 @@ describe('access and erasure', () => {
       body: new Uint8Array(other),
     });
     expect(put.ok).toBe(true);
-    expect(await stranger.post('/api/process-moderation', { image_hashes: [astronaut] })).toMatchObject(
-      notFound(astronaut),
-    );
+    expect(await stranger.post('/api/process-moderation', { image_hashes: [astronaut] })).toEqual({
+      status: 400,
+      body: { detail: `Photo ${astronaut.slice(0, 12)}: Uploaded bytes do not match the image hash.` },
+    });
     expect(await keys(keyOf(reg.body.url.url))).toEqual([]);
+    // Still not an owner.
+    expect(await stranger.get(`/api/get-moderation/${astronaut}`)).toMatchObject(notFound(astronaut));
     // The owner's photo and verdict are untouched.
     expect((await owner.get(`/api/get-moderation/${astronaut}`)).body.moderation).toBe('allowed');
   });
@@ -338,7 +341,8 @@ describe('access and erasure', () => {
 
   test('erasing everything tied to an address takes the link e-mailed to it, once', async () => {
     const visitor = api(runtime.url);
-    const camera = await uploadPhoto(visitor, photo('camera.png'));
+    // A photo nobody else in this file uploads, so the erasure deletes it too.
+    const camera = await uploadPhoto(visitor, photo('grace_hopper.jpg'), 'image/jpeg');
     await moderate(visitor, [camera]);
     const order = await checkout(visitor, 'Whole.Me@example.com', [camera], ['sketch']);
     await pay(runtime, order.session_id);
