@@ -23,6 +23,11 @@ export interface GenerativeStyleSettings {
   /** Stable Image Control Structure `control_strength` (0..1): how closely the output follows the photo's structure. */
   readonly controlStrength: number;
   /**
+   * Stable Image Control Structure `style_preset`: the look asked for by name, beside the prompt; absent where the
+   * model has no preset for the style (watercolour, pop art, oil paint), and then the prompt alone names it.
+   */
+  readonly stylePreset?: StylePreset;
+  /**
    * Long side in px of the photo sent to the model for a paid image, about the size the model draws at; its answer
    * is then enlarged to PAID_LONG_SIDE (domain/image-format.ts) like every paid image.
    */
@@ -39,6 +44,35 @@ export const DEFAULT_GENERATIVE: readonly StyleId[] = ['3d', 'anime'];
 
 /** Stable Image Control Structure on Bedrock (docs/bedrock.md says why this model): the foundation model. */
 export const CONTROL_STRUCTURE_MODEL_ID = 'stability.stable-image-control-structure-v1:0';
+
+/**
+ * The values Control Structure's optional `style_preset` takes ("guides the image model towards a particular
+ * style"; any other value is refused with ValidationException). Sources: Bedrock user guide "Stability AI Image
+ * Services" (docs.aws.amazon.com/bedrock/latest/userguide/stable-image-services.html, Control Structure's optional
+ * parameters) and Stability's API reference (platform.stability.ai/docs/api-reference, Control › Structure,
+ * `style_preset`, the `StylePreset` enum of its OpenAPI document; Stability notes the list may change).
+ */
+export const STYLE_PRESETS = [
+  '3d-model',
+  'analog-film',
+  'anime',
+  'cinematic',
+  'comic-book',
+  'digital-art',
+  'enhance',
+  'fantasy-art',
+  'isometric',
+  'line-art',
+  'low-poly',
+  'modeling-compound',
+  'neon-punk',
+  'origami',
+  'photographic',
+  'pixel-art',
+  'tile-texture',
+] as const;
+export type StylePreset = (typeof STYLE_PRESETS)[number];
+export const isStylePreset = (v: unknown): v is StylePreset => STYLE_PRESETS.includes(v as StylePreset);
 
 /**
  * Stability AI's upscale services on Bedrock that may enlarge a paid generative image (`bedrockUpscaleModelId`,
@@ -112,36 +146,50 @@ const NEGATIVE = 'photo, photorealistic, deformed face, extra fingers, extra lim
  * Prompts per style: every catalogue style can be made generative by configuration (`-c generativeStyles=...`);
  * the defaults render `3d` and `anime` generatively. Control strength is high: the person must stay recognisable.
  * Their model is the inference profile of DEFAULT_BEDROCK_REGION; generativePreset() gives it for another region.
+ *
+ * Checked against the model's documentation (Bedrock "Stability AI Image Services", Control Structure; Stability's
+ * API reference): `prompt` 1..10,000 characters, "a strong, descriptive prompt that clearly defines elements,
+ * colors, and subjects" (so each names its medium, colours and line, not only the style's name); `negative_prompt`
+ * what must not appear (here: a photo-like result, broken anatomy, text); `style_preset` where one of the model's
+ * presets is the look (3d → 3d-model, anime, comic → comic-book, sketch → line-art, pixel art → pixel-art); the
+ * model has none for watercolour, pop art or oil paint, whose prompts carry the look alone.
  */
 export const GENERATIVE_PRESETS: Record<StyleId, GenerativeStyleSettings> = {
   '3d': preset(
     `3D animated feature film still, soft global illumination, smooth stylised skin, expressive eyes, warm saturated colours, shallow depth of field, ${KEEP}`,
     0.75,
+    '3d-model',
   ),
   anime: preset(
     `anime illustration, clean cel shading, flat bright colours, fine ink outlines, detailed anime eyes, ${KEEP}`,
     0.7,
+    'anime',
   ),
-  comic: preset(`comic book panel, bold black inking, flat punchy colours, halftone dot shadows, ${KEEP}`, 0.75),
-  sketch: preset(`graphite pencil sketch on textured paper, soft hatching, hand-drawn lines, ${KEEP}`, 0.8),
+  comic: preset(
+    `comic book panel, bold black inking, flat punchy colours, halftone dot shadows, ${KEEP}`,
+    0.75,
+    'comic-book',
+  ),
+  sketch: preset(`graphite pencil sketch on textured paper, soft hatching, hand-drawn lines, ${KEEP}`, 0.8, 'line-art'),
   watercolor: preset(
     `loose watercolour painting, transparent washes, pigment-darkened edges, cold-press paper, ${KEEP}`,
     0.7,
   ),
   'pop-art': preset(`pop art screen print, bold pop colours, Ben-Day dots, heavy outlines, ${KEEP}`, 0.75),
-  'pixel-art': preset(`16-bit pixel art, chunky pixels, limited retro game palette, ${KEEP}`, 0.7),
+  'pixel-art': preset(`16-bit pixel art, chunky pixels, limited retro game palette, ${KEEP}`, 0.7, 'pixel-art'),
   'oil-paint': preset(
     `oil painting, thick directional impasto brush strokes, rich colour, canvas texture, ${KEEP}`,
     0.7,
   ),
 };
 
-function preset(prompt: string, controlStrength: number): GenerativeStyleSettings {
+function preset(prompt: string, controlStrength: number, stylePreset?: StylePreset): GenerativeStyleSettings {
   return {
     modelId: inferenceProfileId(CONTROL_STRUCTURE_MODEL_ID, DEFAULT_BEDROCK_REGION),
     prompt,
     negativePrompt: NEGATIVE,
     controlStrength,
+    ...(stylePreset ? { stylePreset } : {}),
     outputSize: 1536,
     previewSize: 512,
     seed: 'per-photo',
@@ -173,6 +221,8 @@ export function validateGenerativeStyles(
       throw new Error(`${where}: negativePrompt must be at most 10000 characters`);
     if (typeof s.controlStrength !== 'number' || !(s.controlStrength >= 0 && s.controlStrength <= 1))
       throw new Error(`${where}: controlStrength must be 0..1`);
+    if (s.stylePreset !== undefined && !isStylePreset(s.stylePreset))
+      throw new Error(`${where}: stylePreset must be one of ${STYLE_PRESETS.join(', ')} (or absent)`);
     for (const k of ['outputSize', 'previewSize'] as const) {
       if (!Number.isInteger(s[k]) || s[k] < 64 || s[k] > 4096)
         throw new Error(`${where}: ${k} must be an integer 64..4096`);
@@ -184,6 +234,7 @@ export function validateGenerativeStyles(
       prompt: s.prompt,
       negativePrompt: s.negativePrompt,
       controlStrength: s.controlStrength,
+      ...(s.stylePreset ? { stylePreset: s.stylePreset } : {}),
       outputSize: s.outputSize,
       previewSize: s.previewSize,
       seed: s.seed,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
-import type { GenerativeStyleSettings } from '../../domain/generative';
+import type { GenerativeStyleSettings, StylePreset } from '../../domain/generative';
 import { sniffType } from '../../domain/image-format';
 import { GENERATIVE_ERRORS, type GenerativeErrorName, METRICS } from '../../domain/wiring';
 import { bedrock } from './aws';
@@ -12,6 +12,7 @@ import { settings } from './settings';
  * structure kept, redrawn as the prompt says. Request and response are the model's documented InvokeModel body:
  *
  *   request  {"image": "<base64 PNG/JPEG>", "prompt": "...", "control_strength": 0..1, "negative_prompt"?: "...",
+ *             "style_preset"?: one of STYLE_PRESETS (domain/generative.ts, where the source is cited),
  *             "seed": 0..4294967294 (0 = random), "output_format": "png"}
  *   response {"seeds": [n], "finish_reasons": [null | "Filter reason: ..." | "Inference error"], "images": ["<base64>"]}
  */
@@ -39,6 +40,7 @@ export interface ControlStructureBody {
   prompt: string;
   control_strength: number;
   negative_prompt?: string;
+  style_preset?: StylePreset;
   seed: number;
   output_format: 'png';
 }
@@ -57,6 +59,7 @@ export function controlStructureBody(s: GenerativeStyleSettings, image: Buffer, 
     prompt: s.prompt,
     control_strength: s.controlStrength,
     ...(s.negativePrompt ? { negative_prompt: s.negativePrompt } : {}),
+    ...(s.stylePreset ? { style_preset: s.stylePreset } : {}),
     seed,
     output_format: 'png',
   };

@@ -23,6 +23,25 @@ export function jsonBody(raw: Buffer, keys: ReadonlySet<string>): Record<string,
   return body;
 }
 
+/**
+ * An optional enum-valued key (`style_preset`, `output_format`): absent, or one of `values`. Bedrock checks a
+ * model's body against its JSON schema and reports an enum miss with the schema validator's words,
+ * "#/<key>: <value> is not a valid enum value", inside its "Malformed input request" ValidationException.
+ */
+export function enumField<T extends string>(
+  body: Record<string, unknown>,
+  key: string,
+  values: readonly T[],
+): T | undefined {
+  const v = body[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !values.includes(v as T))
+    throw invalid(
+      `Malformed input request: #/${key}: ${typeof v === 'string' ? v : JSON.stringify(v)} is not a valid enum value`,
+    );
+  return v as T;
+}
+
 /** The request's `image`: base64 of a PNG, JPEG or WEBP that decodes, with its size (each model then checks its limits). */
 export async function imageField(image: unknown): Promise<{ bytes: Buffer; width: number; height: number }> {
   if (typeof image !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(image) || image.length % 4 !== 0)

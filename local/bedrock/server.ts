@@ -11,7 +11,8 @@
  *             {"image": base64 PNG/JPEG/WEBP (required; each side >= 64 px, at most 9,437,184 px, aspect ratio
  *              1:2.5..2.5:1), "prompt": string 0..10000 (required), "control_strength"?: 0..1,
  *              "negative_prompt"?: string <= 10000, "seed"?: integer 0..4294967294, "output_format"?:
- *              "jpeg"|"png"|"webp", "style_preset"?: one of the documented presets}; other keys are refused.
+ *              "jpeg"|"png"|"webp", "style_preset"?: one of STYLE_PRESETS (domain/generative.ts)}; other keys are
+ *              refused; an enum miss answers "#/<key>: <value> is not a valid enum value" (./request-body.ts).
  *   200     : {"seeds": [n], "finish_reasons": [null], "images": ["<base64>"]}   (Content-Type: application/json)
  *   error   : 4xx/5xx, header x-amzn-errortype: <Name>:<namespace> as AWS sends it, body {"message": "..."}; the SDK
  *             resolves <Name> to its exception class (ValidationException 400, AccessDeniedException 403, ...).
@@ -27,11 +28,11 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
-import { type GenerativeStyles, parseModelId, upscaleModelOf } from '../../domain/generative';
+import { type GenerativeStyles, parseModelId, STYLE_PRESETS, upscaleModelOf } from '../../domain/generative';
 import { spawnWorker } from '../../engine/engine-worker';
 import { accountGate, BedrockError } from './gate';
 import type { RenderJob, RenderResult } from './render-worker';
-import { imageField, invalid, jsonBody } from './request-body';
+import { enumField, imageField, invalid, jsonBody } from './request-body';
 import { parseUpscale, upscaleImage } from './upscale';
 
 /** Documented limits of the Stability AI image services on Bedrock. */
@@ -42,25 +43,6 @@ export const LIMITS = {
   maxPrompt: 10_000,
   maxSeed: 4_294_967_294,
 } as const;
-const STYLE_PRESETS = [
-  '3d-model',
-  'analog-film',
-  'anime',
-  'cinematic',
-  'comic-book',
-  'digital-art',
-  'enhance',
-  'fantasy-art',
-  'isometric',
-  'line-art',
-  'low-poly',
-  'modeling-compound',
-  'neon-punk',
-  'origami',
-  'photographic',
-  'pixel-art',
-  'tile-texture',
-];
 const KEYS = new Set([
   'image',
   'prompt',
@@ -116,7 +98,7 @@ interface ControlStructureRequest {
 /** Validates a request body as the model's documented schema does; returns the decoded parts. */
 export async function parseControlStructure(raw: Buffer): Promise<ControlStructureRequest> {
   const body = jsonBody(raw, KEYS);
-  const { image, prompt, control_strength, negative_prompt, seed, output_format, style_preset } = body;
+  const { image, prompt, control_strength, negative_prompt, seed } = body;
   if (typeof prompt !== 'string')
     throw invalid('Malformed input request: #: required key [prompt] not found or not a string');
   if (prompt.length > LIMITS.maxPrompt)
@@ -142,11 +124,10 @@ export async function parseControlStructure(raw: Buffer): Promise<ControlStructu
   if (seed !== undefined && (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > LIMITS.maxSeed)) {
     throw invalid(`Malformed input request: #/seed: must be an integer between 0 and ${LIMITS.maxSeed}`);
   }
-  if (output_format !== undefined && !['jpeg', 'png', 'webp'].includes(output_format as string)) {
-    throw invalid('Malformed input request: #/output_format: must be one of jpeg, png, webp');
-  }
-  if (style_preset !== undefined && !STYLE_PRESETS.includes(style_preset as string))
-    throw invalid('Malformed input request: #/style_preset: unknown preset');
+  const format = enumField(body, 'output_format', ['jpeg', 'png', 'webp'] as const) ?? 'png';
+  // The look asked for by name (domain/generative.ts STYLE_PRESETS, the documented values); the stand-in draws the
+  // style of the configured prompt either way.
+  enumField(body, 'style_preset', STYLE_PRESETS);
   const { bytes, width, height } = await imageField(image);
   if (Math.min(width, height) < LIMITS.minSide)
     throw invalid(`Invalid image: every side must be at least ${LIMITS.minSide} pixels (got ${width}x${height})`);
@@ -160,7 +141,7 @@ export async function parseControlStructure(raw: Buffer): Promise<ControlStructu
     image: bytes,
     prompt,
     seed: (seed as number | undefined) || Math.floor(Math.random() * LIMITS.maxSeed) + 1,
-    format: (output_format as ControlStructureRequest['format'] | undefined) ?? 'png',
+    format,
     width,
     height,
   };

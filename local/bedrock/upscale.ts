@@ -7,7 +7,7 @@
  */
 import sharp from 'sharp';
 import { STABILITY_MAX_ASPECT, UPSCALE_MODELS, type UpscaleModel } from '../../domain/generative';
-import { imageField, invalid, jsonBody } from './request-body';
+import { enumField, imageField, invalid, jsonBody } from './request-body';
 
 const MAX_PROMPT = 10_000;
 const MAX_SEED = 4_294_967_294;
@@ -31,7 +31,7 @@ export async function parseUpscale(model: UpscaleModel, raw: Buffer): Promise<Up
         : ['image', 'output_format'],
     ),
   );
-  const { image, output_format, prompt, negative_prompt, seed, creativity } = body;
+  const { image, prompt, negative_prompt, seed, creativity } = body;
   if (limits.prompt && (typeof prompt !== 'string' || prompt.length > MAX_PROMPT))
     throw invalid('Malformed input request: #: required key [prompt] not found or not a string');
   if (negative_prompt !== undefined && (typeof negative_prompt !== 'string' || negative_prompt.length > MAX_PROMPT))
@@ -40,8 +40,7 @@ export async function parseUpscale(model: UpscaleModel, raw: Buffer): Promise<Up
     throw invalid(`Malformed input request: #/seed: must be an integer between 0 and ${MAX_SEED}`);
   if (creativity !== undefined && (typeof creativity !== 'number' || creativity < 0.2 || creativity > 0.5))
     throw invalid('Malformed input request: #/creativity: must be a number between 0.2 and 0.5');
-  if (output_format !== undefined && !['jpeg', 'png', 'webp'].includes(output_format as string))
-    throw invalid('Malformed input request: #/output_format: must be one of jpeg, png, webp');
+  const format = enumField(body, 'output_format', ['jpeg', 'png', 'webp'] as const) ?? 'png';
   const { bytes, width, height } = await imageField(image);
   const got = `(got ${width}x${height})`;
   if (Math.min(width, height) < limits.minSide)
@@ -51,7 +50,7 @@ export async function parseUpscale(model: UpscaleModel, raw: Buffer): Promise<Up
   if (width * height > limits.maxPixels) throw invalid(`Invalid image: at most ${limits.maxPixels} pixels ${got}`);
   if (Math.max(width, height) / Math.min(width, height) > STABILITY_MAX_ASPECT)
     throw invalid(`Invalid image: aspect ratio must be between 1:2.5 and 2.5:1 ${got}`);
-  return { image: bytes, format: (output_format as UpscaleRequest['format'] | undefined) ?? 'png', width, height };
+  return { image: bytes, format, width, height };
 }
 
 /** The stand-in's answer: the image x4 by lanczos3, in the asked format. */

@@ -52,9 +52,11 @@ describe('generative styles', () => {
       'output_format',
       'prompt',
       'seed',
+      'style_preset',
     ]);
     expect(body).toMatchObject({
       prompt: preset.prompt,
+      style_preset: preset.stylePreset,
       negative_prompt: preset.negativePrompt,
       control_strength: preset.controlStrength,
       output_format: 'png',
