@@ -77,6 +77,21 @@ export interface RouteDef {
   readonly startsWork?: true;
 }
 
+/** What erasing an order touches (lambdas/lib/erasure.ts): its records, its images and share links, released photos. */
+const ERASES_ORDERS: readonly Access[] = [
+  'orders:write',
+  'generations:write',
+  'images:write',
+  'holds:write',
+  'shares:write',
+  'media:uploads:read',
+  'media:uploads:delete',
+  'media:previews:delete',
+  'media:outputs:delete',
+  'media:analysis:delete',
+  'media:shares:delete',
+];
+
 export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/status', handler: 'status', access: [] },
   { method: 'GET', path: '/api/config', handler: 'config', access: [] },
@@ -167,19 +182,7 @@ export const ROUTES: readonly RouteDef[] = [
     method: 'POST',
     path: '/api/generation/{id}/delete',
     handler: 'delete-order-data',
-    access: [
-      'orders:write',
-      'generations:write',
-      'images:write',
-      'holds:write',
-      'shares:write',
-      'media:uploads:read',
-      'media:uploads:delete',
-      'media:previews:delete',
-      'media:outputs:delete',
-      'media:analysis:delete',
-      'media:shares:delete',
-    ],
+    access: ERASES_ORDERS,
     startsWork: true,
   },
   {
@@ -193,21 +196,8 @@ export const ROUTES: readonly RouteDef[] = [
     method: 'POST',
     path: '/api/erasure/{token}',
     handler: 'confirm-erasure',
-    access: [
-      'erasures:write',
-      'orders:write',
-      'generations:write',
-      'images:write',
-      'signups:write',
-      'holds:write',
-      'shares:write',
-      'media:uploads:read',
-      'media:uploads:delete',
-      'media:previews:delete',
-      'media:outputs:delete',
-      'media:analysis:delete',
-      'media:shares:delete',
-    ],
+    // and the address's sign-ups, and its used link
+    access: [...ERASES_ORDERS, 'signups:write', 'erasures:write'],
   },
   {
     method: 'GET',

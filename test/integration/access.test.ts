@@ -122,29 +122,18 @@ describe('access and erasure', () => {
 
   test('registering a known hash is not owning it: the stranger must upload the bytes, and other bytes do not count', async () => {
     const stranger = api(runtime.url);
-    const reg = await stranger.post('/api/upload-image', {
-      image_hash: astronaut,
-      file_type: 'image/png',
-      file_size: photo('astronaut.png').length,
-    });
     // Never 'exists' for someone who has not shown the bytes, though a copy is stored.
-    expect(reg.body.status).toBe('upload');
+    const url = await registerAstronaut(stranger);
     expect(await stranger.post('/api/process-moderation', { image_hashes: [astronaut] })).toMatchObject(
       notFound(astronaut),
     );
     // Other bytes under the hash (the local S3 checks no checksums; the server hashes them) are refused and removed.
-    const other = photo('coffee.png');
-    const put = await fetch(reg.body.url.url, {
-      method: 'PUT',
-      headers: uploadHeaders(astronaut, 'image/png'),
-      body: new Uint8Array(other),
-    });
-    expect(put.ok).toBe(true);
+    await putBytes(url, photo('coffee.png'));
     expect(await stranger.post('/api/process-moderation', { image_hashes: [astronaut] })).toEqual({
       status: 400,
       body: { detail: `Photo ${astronaut.slice(0, 12)}: Uploaded bytes do not match the image hash.` },
     });
-    expect(await keys(keyOf(reg.body.url.url))).toEqual([]);
+    expect(await keys(keyOf(url))).toEqual([]);
     // Still not an owner.
     expect(await stranger.get(`/api/get-moderation/${astronaut}`)).toMatchObject(notFound(astronaut));
     // The owner's photo and verdict are untouched.
@@ -153,18 +142,8 @@ describe('access and erasure', () => {
 
   test('a second visitor with the same bytes owns their own copy: verdict, previews and an order, not the first one', async () => {
     const second = api(runtime.url);
-    const reg = await second.post('/api/upload-image', {
-      image_hash: astronaut,
-      file_type: 'image/png',
-      file_size: photo('astronaut.png').length,
-    });
-    expect(reg.body.status).toBe('upload');
-    const put = await fetch(reg.body.url.url, {
-      method: 'PUT',
-      headers: uploadHeaders(astronaut, 'image/png'),
-      body: new Uint8Array(photo('astronaut.png')),
-    });
-    expect(put.ok).toBe(true);
+    const url = await registerAstronaut(second);
+    await putBytes(url, photo('astronaut.png'));
     await moderate(second, [astronaut]);
     expect((await second.get(`/api/get-moderation/${astronaut}`)).body.moderation).toBe('allowed');
     const previews = await second.post('/api/process-thumbnail', { image_hash: astronaut });
@@ -172,7 +151,7 @@ describe('access and erasure', () => {
     expect((await second.get(`/api/get-thumbnails/${astronaut}`)).status).toBe(200);
     // The stored copy is the one the first upload made; the second proof upload was not kept.
     expect(await keys(`uploads/${astronaut}`)).toEqual([`uploads/${astronaut}`]);
-    expect(await keys(keyOf(reg.body.url.url))).toEqual([]);
+    expect(await keys(keyOf(url))).toEqual([]);
     // Their order delivers their own images, under their own share link; the first buyer's stay the first buyer's.
     const order = await checkout(second, 'second@example.com', [astronaut], ['comic']);
     await pay(runtime, order.session_id);
@@ -390,6 +369,26 @@ describe('access and erasure', () => {
     expect(res.status).toBe(409);
     expect(res.body.detail).toMatch(/waiting for payment/);
   });
+
+  /** Registers the astronaut for a visitor who does not own it: always an upload URL of their own. */
+  async function registerAstronaut(visitor: ReturnType<typeof api>): Promise<string> {
+    const reg = await visitor.post('/api/upload-image', {
+      image_hash: astronaut,
+      file_type: 'image/png',
+      file_size: photo('astronaut.png').length,
+    });
+    expect(reg.body.status).toBe('upload');
+    return reg.body.url.url;
+  }
+  /** PUTs bytes to an upload URL with the headers it signs (the local S3 checks none of them). */
+  async function putBytes(url: string, bytes: Buffer) {
+    const put = await fetch(url, {
+      method: 'PUT',
+      headers: uploadHeaders(astronaut, 'image/png'),
+      body: new Uint8Array(bytes),
+    });
+    expect(put.ok).toBe(true);
+  }
 
   /** The media key a presigned URL names (path-style: /<bucket>/<key>). */
   const keyOf = (url: string) => decodeURIComponent(new URL(url).pathname).split('/').slice(2).join('/');
