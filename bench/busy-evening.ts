@@ -37,7 +37,7 @@ export async function runBusyEveningBench(visitors = 6, rpm = 6): Promise<BusyEv
     logLevel: 'ERROR',
   });
   try {
-    const { call, generation } = benchClient(runtime.url);
+    const { generation } = benchClient(runtime.url);
     // Each visitor (their own browser) has their photo uploaded and moderated first, as the site does before checkout.
     const orders = await Promise.all(
       PHOTOS.slice(0, visitors).map(async (file, i) => {
