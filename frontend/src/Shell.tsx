@@ -1,13 +1,11 @@
 import { Footer, Header, SkipLink } from './components/Chrome';
-import { preloadApp, startApp } from './lib/boot';
+import { Landing } from './features/wizard/landing';
 import { useBrand } from './lib/config';
 import { useDocumentTitle } from './lib/head';
-import { Landing } from './pages/home/Landing';
-import { stepPath } from './pages/home/wizard-state';
 
 /**
- * First paint of '/': the landing page without the router. 'Get Started' (or any link) loads the
- * app and continues there. The empty region mirrors the app's notification region.
+ * First paint of '/': the landing page without the router. 'Get Started' (a link, like the others) loads
+ * the app and continues there. The empty region mirrors the app's notification region.
  */
 export function LandingShell() {
   const brand = useBrand();
@@ -17,7 +15,7 @@ export function LandingShell() {
       <SkipLink />
       <Header />
       <main id="main" className="flex-1">
-        <Landing brand={brand} onStart={() => startApp({ to: stepPath(1) })} onIntent={preloadApp} />
+        <Landing brand={brand} />
       </main>
       <Footer />
       <section

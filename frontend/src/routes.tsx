@@ -2,15 +2,14 @@ import type { RouteObject } from 'react-router';
 import { SITE_ROUTES, type SiteRouteId } from '../../domain/site-routes';
 import { Layout } from './components/Layout';
 import { ErrorPage } from './pages/ErrorPage';
-import HomePage from './pages/home/HomePage';
 
 type Page = Pick<RouteObject, 'element' | 'lazy'>;
 
-// Route-level code splitting: only the layout and the home wizard's landing ship with the app chunk. `lazy`
+// Route-level code splitting: only the layout ships with the app chunk, every page (the wizard too) is its own. `lazy`
 // (not React.lazy) lets the router load a page, and its data, before showing it: the prerender renders
 // complete pages and the browser replaces the prerendered HTML only once the page is ready.
 const PAGES: Record<SiteRouteId, Page> = {
-  home: { element: <HomePage /> },
+  home: { lazy: () => import('./features/wizard/home-page').then((m) => ({ Component: m.default })) },
   pricing: { lazy: () => import('./pages/PricingPage').then((m) => ({ Component: m.default })) },
   terms: { lazy: () => import('./pages/legal/TermsPage').then((m) => ({ Component: m.default })) },
   privacy: { lazy: () => import('./pages/legal/PrivacyPage').then((m) => ({ Component: m.default })) },

@@ -1,13 +1,12 @@
 import { Check, FileImage, Palette, Scale } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { MIN_SHORT_SIDE, PAID_LONG_SIDE } from '../../../domain/image-format';
 import { DISCOUNT_PERCENT, formatPrice, orderSummary, PRICE_TIERS } from '../../../domain/pricing';
 import { ButtonLink } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
-import { getAvailableStyles, type Style } from '../lib/api';
 import { useBrand } from '../lib/config';
 import { usePageHead } from '../lib/page-head';
+import { useAvailableStyles } from '../lib/use-query';
 import { PageShell } from './PageShell';
 
 const OUTPUTS = [
@@ -26,16 +25,7 @@ const OUTPUTS = [
 
 /** The styles of this deployment, each marked when a generative AI model draws it (read after load: it is per environment). */
 function StyleList() {
-  const [styles, setStyles] = useState<Style[] | null>(null);
-  useEffect(() => {
-    let active = true;
-    getAvailableStyles()
-      .then((list) => active && setStyles(list))
-      .catch(() => active && setStyles([]));
-    return () => {
-      active = false;
-    };
-  }, []);
+  const styles = useAvailableStyles();
   if (!styles?.length) return null;
   return (
     <>

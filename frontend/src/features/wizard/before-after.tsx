@@ -23,6 +23,9 @@ export function BeforeAfter({ className, eager = false }: { className?: string; 
           >
             <img
               src={side.src}
+              srcSet={side.srcSet}
+              // Half the sample's max-w-xl beside the copy; half the screen on phones.
+              sizes="(min-width: 36rem) 282px, calc(50vw - 22px)"
               alt={side.alt}
               width={side.width}
               height={side.height}

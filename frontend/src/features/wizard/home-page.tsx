@@ -5,7 +5,7 @@ import { PageFallback } from '../../components/Chrome';
 import { pingStatus } from '../../lib/api';
 import { useBrand, useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/head';
-import { Landing } from './Landing';
+import { Landing } from './landing';
 import { keepPicked, restorePicked, sweepPicked } from './picked-files';
 import {
   awaitsFile,
@@ -22,11 +22,11 @@ import {
 import type { ModerationOutcome, SelectedFile, WizardStep } from './wizard-types';
 
 // Each step after the landing is its own chunk, so the landing page ships only what it shows.
-const UploadStep = lazy(() => import('./UploadStep'));
-const StyleStep = lazy(() => import('./StyleStep'));
-const PreviewSignupStep = lazy(() => import('./PreviewSignupStep'));
-const OrderStep = lazy(() => import('./OrderStep'));
-const ThankYouStep = lazy(() => import('./ThankYouStep'));
+const UploadStep = lazy(() => import('./upload-step'));
+const StyleStep = lazy(() => import('./style-step'));
+const PreviewSignupStep = lazy(() => import('./preview-signup-step'));
+const OrderStep = lazy(() => import('./order-step'));
+const ThankYouStep = lazy(() => import('./thank-you-step'));
 
 /** Recorded outcome of the wizard's health ping (spec: outcome only recorded). */
 export const health: { ok: boolean | null } = { ok: null };
@@ -219,7 +219,7 @@ export default function HomePage() {
       content = <ThankYouStep onRestart={reset} />;
       break;
     default:
-      content = <Landing brand={brand} onStart={() => setStep(1)} />;
+      content = <Landing brand={brand} />;
   }
   // Only the upload step lists photos not uploaded yet; it waits for their files rather than showing fewer.
   if (restoring && step === 1) content = <PageFallback />;

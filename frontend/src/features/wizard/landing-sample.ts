@@ -6,6 +6,7 @@
  */
 import { getStyle, type StyleId } from '../../../../domain/styles';
 import figures from '../../../build/figures.json';
+import { FIGURE_WEB_DIR, type FigureImage, figureSrcset } from '../../lib/figure-images';
 import samples from './samples.json';
 
 /** One model-made sample, as scripts/samples.ts records it. */
@@ -27,6 +28,8 @@ export const ENGINE_SAMPLE = { photo: 'astronaut.png', style: 'comic' } as const
 
 interface Picture {
   src: string;
+  /** The engine's figures come in two widths (frontend/src/lib/figure-images.ts). */
+  srcSet?: string;
   width: number;
   height: number;
   alt: string;
@@ -41,10 +44,15 @@ export interface LandingSample {
   note: string;
 }
 
-type FigureRecords = Record<
-  string,
-  { before: Omit<Picture, 'alt' | 'src'> & { file: string }; after: Omit<Picture, 'alt' | 'src'> & { file: string } }
->;
+type FigureRecords = Record<string, { before: FigureImage; after: FigureImage }>;
+
+const picture = (image: FigureImage, alt: string): Picture => ({
+  src: `${FIGURE_WEB_DIR}/${image.file}`,
+  srcSet: figureSrcset(image),
+  width: image.width,
+  height: image.height,
+  alt,
+});
 
 const nameOf = (id: StyleId) => getStyle(id)?.name ?? id;
 
@@ -54,12 +62,7 @@ export function landingSample(
 ): LandingSample {
   const figure = records[`${ENGINE_SAMPLE.photo}/${ENGINE_SAMPLE.style}`];
   if (!figure) throw new Error('The landing sample is not rendered: run npm run figures');
-  const before: Picture = {
-    src: `/figures/${figure.before.file}`,
-    width: figure.before.width,
-    height: figure.before.height,
-    alt: 'Original photo: a smiling astronaut in her flight suit',
-  };
+  const before = picture(figure.before, 'Original photo: a smiling astronaut in her flight suit');
   const model = models[LANDING_STYLE];
   const style = nameOf(LANDING_STYLE);
   if (model)
@@ -72,12 +75,7 @@ export function landingSample(
   const engine = nameOf(ENGINE_SAMPLE.style);
   return {
     before,
-    after: {
-      src: `/figures/${figure.after.file}`,
-      width: figure.after.width,
-      height: figure.after.height,
-      alt: `The same photo in the ${engine} style, drawn by our cartoon engine`,
-    },
+    after: picture(figure.after, `The same photo in the ${engine} style, drawn by our cartoon engine`),
     tag: `After · ${engine}`,
     note: `Sample drawn by our cartoon engine in the ${engine} style. Your ${style} image is made by the AI model.`,
   };

@@ -1,9 +1,10 @@
 import { CreditCard, ImageUp, Mail, Palette, Rocket, ShieldCheck, Sparkles } from 'lucide-react';
 import { formatPrice, PRICE_TIERS } from '../../../../domain/pricing';
 import { SmartLink } from '../../components/SmartLink';
-import { Button } from '../../components/ui/Button';
+import { ButtonLink } from '../../components/ui/Button';
 import { useConfig } from '../../lib/config';
-import { BeforeAfter } from './BeforeAfter';
+import { BeforeAfter } from './before-after';
+import { stepPath } from './wizard-state';
 
 const TAGLINE =
   'Transform your photos into cartoon-style masterpieces with AI. One click to create unique, shareable art in seconds.';
@@ -33,7 +34,7 @@ const PRELAUNCH_LAST_STEP = {
   text: 'Ordering is not open yet. Leave your e-mail and we tell you when you can order your images.',
 };
 
-export function Landing({ brand, onStart, onIntent }: { brand: string; onStart: () => void; onIntent?: () => void }) {
+export function Landing({ brand }: { brand: string }) {
   // Unknown until /api/config answers (and in prerendered HTML): then no payment promise either way.
   const mode = useConfig().config?.paymentMode;
   const prelaunch = mode === 'prelaunch';
@@ -57,17 +58,23 @@ export function Landing({ brand, onStart, onIntent }: { brand: string; onStart: 
               {TAGLINE}
             </p>
             <div className="mt-8 flex flex-col items-center gap-4 sm:flex-row sm:justify-center lg:justify-start">
-              <Button
+              {/* A real link, so a tap before the script runs still opens the upload step (a full load of it); the
+                  script makes it an in-page hand-over. It starts a task, so it is announced as a button. */}
+              <ButtonLink
+                to={stepPath(1)}
+                role="button"
                 variant="gradient"
                 size="lg"
-                onClick={onStart}
-                onPointerEnter={onIntent}
-                onFocus={onIntent}
-                onTouchStart={onIntent}
+                onKeyDown={(e) => {
+                  // A button answers Space as well as Enter.
+                  if (e.key !== ' ') return;
+                  e.preventDefault();
+                  e.currentTarget.click();
+                }}
                 className="w-full px-10 sm:w-auto"
               >
                 Get Started
-              </Button>
+              </ButtonLink>
             </div>
             <ul className="mt-8 flex flex-wrap justify-center gap-x-5 gap-y-2 text-sm text-muted-foreground lg:justify-start">
               <li className="flex items-center gap-1.5">

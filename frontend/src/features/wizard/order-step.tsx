@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { createCheckout } from '../../lib/api';
 import { isPaymentReady, useConfig } from '../../lib/config';
-import { StepHeader } from './StepHeader';
+import { StepHeader } from './step-header';
 import type { RefusedPhoto } from './wizard-types';
 
 /** "1 photo not included: it looks like it may contain nudity", with counts per reason when they differ. */

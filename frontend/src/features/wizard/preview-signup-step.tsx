@@ -4,8 +4,8 @@ import { EmailField, useEmail } from '../../components/EmailField';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { previewSignup } from '../../lib/api';
-import { BeforeAfter } from './BeforeAfter';
-import { StepHeader } from './StepHeader';
+import { BeforeAfter } from './before-after';
+import { StepHeader } from './step-header';
 
 /** Used when no uploaded photo passed moderation. */
 export const PLACEHOLDER_IMAGE_HASH = '0000000000000000000000000000000000000000000000000000000000000000';

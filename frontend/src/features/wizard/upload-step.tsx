@@ -8,7 +8,7 @@ import { Skeleton } from '../../components/ui/Skeleton';
 import { selectFiles } from '../../lib/file-select';
 import { errorMessage } from '../../lib/http';
 import { uploadAll } from '../../lib/upload';
-import { StepHeader } from './StepHeader';
+import { StepHeader } from './step-header';
 import type { SelectedFile } from './wizard-types';
 
 /** Capture is offered on touch devices that have cameras (phones, tablets). */
