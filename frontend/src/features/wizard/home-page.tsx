@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { PageFallback } from '../../components/Chrome';
@@ -6,20 +6,9 @@ import { pingStatus } from '../../lib/api';
 import { useBrand, useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/head';
 import { Landing } from './landing';
-import { keepPicked, restorePicked, sweepPicked } from './picked-files';
-import {
-  awaitsFile,
-  clearWizard,
-  EMPTY_WIZARD,
-  loadWizard,
-  saveWizard,
-  smallPreview,
-  stepFromSearch,
-  stepPath,
-  type WizardData,
-  withRestoredFiles,
-} from './wizard-state';
-import type { ModerationOutcome, SelectedFile, WizardStep } from './wizard-types';
+import { useWizardData } from './use-wizard-data';
+import { stepFromSearch, stepPath } from './wizard-state';
+import type { ModerationOutcome, WizardStep } from './wizard-types';
 
 // Each step after the landing is its own chunk, so the landing page ships only what it shows.
 const UploadStep = lazy(() => import('./upload-step'));
@@ -45,38 +34,13 @@ export default function HomePage() {
     (next: WizardStep, opts: { replace?: boolean } = {}) => navigate(stepPath(next), { replace: opts.replace }),
     [navigate],
   );
-
-  // The choices live in session storage, so they outlive a reload of this tab.
-  const [data, setData] = useState<WizardData>(loadWizard);
+  const { data, restoring, update, setFiles, clear, onUploaded, removePhoto } = useWizardData();
   const { hashes, styles, email, moderation } = data;
   const files = data.photos;
-  useEffect(() => saveWizard(data), [data]);
-
-  // Photos picked but not uploaded before a reload: their files come back from IndexedDB.
-  const [restoring, setRestoring] = useState(() => data.photos.some(awaitsFile));
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the list the page was loaded with
-  useEffect(() => {
-    if (!restoring) return;
-    let live = true;
-    void restorePicked(data.photos.filter(awaitsFile).map((p) => p.key)).then((found) => {
-      if (!live) return;
-      setData((d) => ({ ...d, photos: withRestoredFiles(d.photos, found) }));
-      setRestoring(false);
-    });
-    return () => {
-      live = false;
-    };
-  }, [restoring]);
-  // Every change of the list (picked, removed, cleared, uploaded) is mirrored there; closed tabs' files are swept.
-  useEffect(() => {
-    if (!restoring) keepPicked(files);
-  }, [files, restoring]);
-  useEffect(() => void sweepPicked(), []);
-  const update = useCallback((patch: Partial<WizardData>) => setData((d) => ({ ...d, ...patch })), []);
-  const setFiles = useCallback(
-    (change: (prev: SelectedFile[]) => SelectedFile[]) => setData((d) => ({ ...d, photos: change(d.photos) })),
-    [],
-  );
+  const reset = () => {
+    clear();
+    setStep(0);
+  };
 
   // A step whose inputs are gone (a new tab, cleared storage) falls back to the first step that has them.
   let step: WizardStep = urlStep;
@@ -109,64 +73,6 @@ export default function HomePage() {
     topRef.current?.focus({ preventScroll: true });
   }, [step]);
 
-  // Object URLs of the previews are released when the page goes away.
-  const filesRef = useRef(files);
-  filesRef.current = files;
-  useEffect(
-    () => () => {
-      for (const f of filesRef.current) if (f.file) URL.revokeObjectURL(f.previewUrl);
-    },
-    [],
-  );
-
-  const reset = useCallback(() => {
-    for (const f of filesRef.current) if (f.file) URL.revokeObjectURL(f.previewUrl);
-    clearWizard();
-    setData(EMPTY_WIZARD);
-    setStep(0);
-  }, [setStep]);
-
-  /** Uploaded: remember each photo's hash and a small preview that survives a reload. */
-  const onUploaded = useCallback(
-    async (uploaded: string[]) => {
-      const current = filesRef.current;
-      const photos = await Promise.all(
-        current.map(async (f, i) => {
-          const hash = uploaded[i];
-          if (!f.file || f.previewUrl.startsWith('data:')) return { ...f, hash };
-          const preview = await smallPreview(f.file);
-          if (!preview) return { ...f, hash };
-          URL.revokeObjectURL(f.previewUrl);
-          return { ...f, hash, previewUrl: preview };
-        }),
-      );
-      update({ photos, hashes: uploaded });
-      setStep(2);
-    },
-    [update, setStep],
-  );
-
-  /** Removes a photo (a refused one, from the style step) without scanning the others again. */
-  const removePhoto = useCallback((hash: string) => {
-    setData((d) => {
-      const rest = d.hashes.filter((h) => h !== hash);
-      const m = d.moderation;
-      return {
-        ...d,
-        photos: d.photos.filter((p) => p.hash !== hash),
-        hashes: rest,
-        moderation:
-          m && m.key === d.hashes.join(',')
-            ? {
-                key: rest.join(','),
-                allowed: m.allowed.filter((h) => h !== hash),
-                refused: m.refused.filter((r) => r.hash !== hash),
-              }
-            : m,
-      };
-    });
-  }, []);
-
   const known = moderation && moderation.key === hashes.join(',') ? moderation : null;
   // Checkout carries the photos that passed moderation once that is known, else all uploaded ones.
   const orderHashes = known?.allowed ?? hashes;
@@ -174,7 +80,13 @@ export default function HomePage() {
   let content: ReactNode;
   switch (step) {
     case 1:
-      content = <UploadStep files={files} onFilesChange={setFiles} onUploaded={(h) => void onUploaded(h)} />;
+      content = (
+        <UploadStep
+          files={files}
+          onFilesChange={setFiles}
+          onUploaded={(h) => void onUploaded(h).then(() => setStep(2))}
+        />
+      );
       break;
     case 2:
       content = (
