@@ -2,7 +2,7 @@ import { type ReactNode, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { setAppStarter } from './lib/boot';
 import { loadConfig } from './lib/config';
-import { LandingShell } from './Shell';
+import { LandingShell } from './shell';
 import './styles.css';
 
 loadConfig();

@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { SITE_ROUTES, type SiteRouteId } from '../../domain/site-routes';
-import { Layout } from './components/Layout';
-import { ErrorPage } from './pages/ErrorPage';
+import { Layout } from './components/layout';
+import { ErrorPage } from './pages/error-page';
 
 type Page = Pick<RouteObject, 'element' | 'lazy'>;
 
@@ -10,20 +10,22 @@ type Page = Pick<RouteObject, 'element' | 'lazy'>;
 // complete pages and the browser replaces the prerendered HTML only once the page is ready.
 const PAGES: Record<SiteRouteId, Page> = {
   home: { lazy: () => import('./features/wizard/home-page').then((m) => ({ Component: m.default })) },
-  pricing: { lazy: () => import('./pages/PricingPage').then((m) => ({ Component: m.default })) },
-  terms: { lazy: () => import('./pages/legal/TermsPage').then((m) => ({ Component: m.default })) },
-  privacy: { lazy: () => import('./pages/legal/PrivacyPage').then((m) => ({ Component: m.default })) },
-  refund: { lazy: () => import('./pages/legal/RefundPage').then((m) => ({ Component: m.default })) },
+  pricing: { lazy: () => import('./pages/pricing-page').then((m) => ({ Component: m.default })) },
+  terms: { lazy: () => import('./pages/legal/terms-page').then((m) => ({ Component: m.default })) },
+  privacy: { lazy: () => import('./pages/legal/privacy-page').then((m) => ({ Component: m.default })) },
+  refund: { lazy: () => import('./pages/legal/refund-page').then((m) => ({ Component: m.default })) },
   status: { lazy: () => import('./pages/StatusPage').then((m) => ({ Component: m.default })) },
   image: { lazy: () => import('./pages/ImagePage').then((m) => ({ Component: m.default })) },
   gallery: { lazy: () => import('./pages/GalleryPage').then((m) => ({ Component: m.default })) },
-  blog: { lazy: () => import('./pages/ContentIndexPage').then((m) => ({ Component: m.BlogIndexPage })) },
+  blog: { lazy: () => import('./pages/content-index-page').then((m) => ({ Component: m.BlogIndexPage })) },
   article: {
-    lazy: () => import('./pages/ArticlePage').then((m) => ({ Component: m.BlogArticlePage, loader: m.blogLoader })),
+    lazy: () => import('./pages/article-page').then((m) => ({ Component: m.BlogArticlePage, loader: m.blogLoader })),
   },
-  guides: { lazy: () => import('./pages/ContentIndexPage').then((m) => ({ Component: m.GuidesIndexPage })) },
-  guide: { lazy: () => import('./pages/ArticlePage').then((m) => ({ Component: m.GuidePage, loader: m.guideLoader })) },
-  notFound: { lazy: () => import('./pages/NotFoundPage').then((m) => ({ Component: m.default })) },
+  guides: { lazy: () => import('./pages/content-index-page').then((m) => ({ Component: m.GuidesIndexPage })) },
+  guide: {
+    lazy: () => import('./pages/article-page').then((m) => ({ Component: m.GuidePage, loader: m.guideLoader })),
+  },
+  notFound: { lazy: () => import('./pages/not-found-page').then((m) => ({ Component: m.default })) },
 };
 
 /** The app's routes: the site route list (domain/site-routes.ts) with a page each, and not-found for the rest. */

@@ -1,6 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
-import { SmartLink, type SmartLinkProps } from '../SmartLink';
+import { SmartLink, type SmartLinkProps } from '../smart-link';
 import { cn } from './cn';
 
 export type ButtonVariant =

@@ -1,7 +1,7 @@
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { PageFallback } from '../../components/Chrome';
+import { PageFallback } from '../../components/chrome';
 import { pingStatus } from '../../lib/api';
 import { useBrand, useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/head';

@@ -1,6 +1,6 @@
 import { CreditCard, ImageUp, Mail, Palette, Rocket, ShieldCheck, Sparkles } from 'lucide-react';
 import { formatPrice, PRICE_TIERS } from '../../../../domain/pricing';
-import { SmartLink } from '../../components/SmartLink';
+import { SmartLink } from '../../components/smart-link';
 import { ButtonLink } from '../../components/ui/Button';
 import { useConfig } from '../../lib/config';
 import { BeforeAfter } from './before-after';

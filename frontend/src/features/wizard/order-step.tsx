@@ -2,7 +2,7 @@ import { BadgePercent, LoaderCircle, Lock } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { DISCOUNT_PERCENT, formatPrice, orderSummary } from '../../../../domain/pricing';
-import { EmailField, useEmail } from '../../components/EmailField';
+import { EmailField, useEmail } from '../../components/email-field';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { createCheckout } from '../../lib/api';

@@ -1,6 +1,6 @@
 import { LoaderCircle, Rocket } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { EmailField, useEmail } from '../../components/EmailField';
+import { EmailField, useEmail } from '../../components/email-field';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { previewSignup } from '../../lib/api';

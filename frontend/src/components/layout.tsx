@@ -2,8 +2,8 @@ import { Suspense, useEffect } from 'react';
 import { Link, Outlet, ScrollRestoration } from 'react-router';
 import { Toaster } from 'sonner';
 import { keepToastsClearOfFields } from '../lib/toast-clearance';
-import { Footer, Header, PageFallback, SkipLink } from './Chrome';
-import { LinkImplContext } from './SmartLink';
+import { Footer, Header, PageFallback, SkipLink } from './chrome';
+import { LinkImplContext } from './smart-link';
 
 /** App layout: chrome, routed content, and the notification region (bottom-right, system theme). */
 export function Layout() {

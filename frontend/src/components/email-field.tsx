@@ -5,7 +5,7 @@
  */
 import { useId, useState } from 'react';
 import { validateEmail } from '../../../domain/email';
-import { Input } from './ui/Input';
+import { Input } from './ui/input';
 
 export interface EmailState {
   value: string;

@@ -1,8 +1,8 @@
 /** Site chrome shared by the landing shell and the app. Router-free: links are SmartLinks. */
 import { useBrand } from '../lib/config';
 import { LogoMark } from './icons';
-import { SmartLink } from './SmartLink';
-import { SupportEmail } from './SupportEmail';
+import { SmartLink } from './smart-link';
+import { SupportEmail } from './support-email';
 import { Skeleton } from './ui/Skeleton';
 
 const FOOTER_LINKS = [

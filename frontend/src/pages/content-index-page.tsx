@@ -6,7 +6,7 @@ import { type ContentEntry, formatArticleDate, withBrand } from '../blog/content
 import { articles, guides } from '../blog/entries';
 import { useBrand } from '../lib/config';
 import { usePageHead } from '../lib/page-head';
-import { PageShell } from './PageShell';
+import { PageShell } from './page-shell';
 
 const ENTRIES: Record<ContentCollection, ContentEntry[]> = { blog: articles, guides };
 

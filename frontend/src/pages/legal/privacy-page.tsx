@@ -1,7 +1,7 @@
 import { RETENTION_DAYS } from '../../../../domain/privacy';
-import { SupportEmail } from '../../components/SupportEmail';
+import { SupportEmail } from '../../components/support-email';
 import { useBrand } from '../../lib/config';
-import { LegalPage, Section } from './LegalPage';
+import { LegalPage, Section } from './legal-page';
 
 const days = (n: number) => (n % 365 === 0 ? `${n / 365} ${n === 365 ? 'year' : 'years'}` : `${n} days`);
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { SupportEmail } from '../../components/SupportEmail';
+import { SupportEmail } from '../../components/support-email';
 import { useBrand } from '../../lib/config';
-import { LegalPage, Section } from './LegalPage';
+import { LegalPage, Section } from './legal-page';
 
 export default function TermsPage() {
   const brand = useBrand();

@@ -7,7 +7,7 @@ import { Card } from '../components/ui/Card';
 import { useBrand } from '../lib/config';
 import { usePageHead } from '../lib/page-head';
 import { useAvailableStyles } from '../lib/use-query';
-import { PageShell } from './PageShell';
+import { PageShell } from './page-shell';
 
 const OUTPUTS = [
   {

@@ -1,6 +1,6 @@
-import { SupportEmail } from '../../components/SupportEmail';
+import { SupportEmail } from '../../components/support-email';
 import { useBrand } from '../../lib/config';
-import { LegalPage, Section } from './LegalPage';
+import { LegalPage, Section } from './legal-page';
 
 export default function RefundPage() {
   const brand = useBrand();

@@ -1,4 +1,4 @@
-import { Footer, Header, SkipLink } from './components/Chrome';
+import { Footer, Header, SkipLink } from './components/chrome';
 import { Landing } from './features/wizard/landing';
 import { useBrand } from './lib/config';
 import { useDocumentTitle } from './lib/head';
