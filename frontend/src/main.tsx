@@ -1,7 +1,8 @@
 /**
- * The page's only eager script, kept tiny. React and the app load when a page needs them: at once on the landing
- * (its shell is hydrated) and in the app shell (status and image pages); on a content page (pricing, legal, blog,
- * guides), which is complete as served, links included, only when the visitor acts, so reading costs no script.
+ * The page's only eager script, kept tiny. React and the app load when a page needs them: at once in the app shell
+ * (status and image pages, empty until the app draws them); on a prerendered page (the landing, pricing, legal, blog,
+ * guides), which is complete as served, links and Get Started included, when the visitor acts, so reading costs no
+ * script. Then the landing shell or the app hydrates the page in place.
  */
 import './styles.css';
 
@@ -23,7 +24,8 @@ const boot = () =>
     },
   );
 
-if (bareLanding || !prerendered) void boot();
+// The app shell, and the landing's document opened at a wizard step, need the app to show anything of their own.
+if (!prerendered || (window.location.pathname === '/' && !bareLanding)) void boot();
 else {
   // Acting on the page (or a move in its history) starts the app: brand and lists from /api/config, in-page navigation.
   const acts = ['pointerdown', 'pointermove', 'keydown', 'touchstart', 'focusin', 'scroll', 'popstate'] as const;
