@@ -10,6 +10,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { API_ORIGIN_PATHS } from '../domain/api-routes';
 import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
+import { HASHED_DIRS, IMMUTABLE_CACHE_CONTROL, REVALIDATE_CACHE_CONTROL } from '../frontend/build/cache-control';
 import { LOCAL_SITE_URL } from '../frontend/build/site-url';
 import {
   FALLBACK_NOT_FOUND_HTML,
@@ -146,12 +147,30 @@ export class Site extends Construct {
           `frontend/dist is older than the content (${missing.slice(0, 3).join(', ')} not built): run \`npm run build:frontend\``,
         );
       }
-      new s3deploy.BucketDeployment(this, 'DeploySite', {
-        sources: [s3deploy.Source.asset(FRONTEND_DIST, { exclude: ['.build-site-url'] })],
+      // Two uploads of the one build, each with its files' Cache-Control (frontend/build/cache-control.ts). The
+      // hashed files go first and are never pruned: a page a browser or CloudFront still holds from an earlier
+      // deploy keeps finding its chunks. Then the pages and other unhashed files, pruned of what the build no
+      // longer has (the hashed folders are outside their filter, so pruning leaves them), and CloudFront forgets
+      // its copies of them.
+      const source = s3deploy.Source.asset(FRONTEND_DIST, { exclude: ['.build-site-url'] });
+      const hashed = HASHED_DIRS.map((dir) => `${dir}/*`);
+      const hashedFiles = new s3deploy.BucketDeployment(this, 'DeployHashedFiles', {
+        sources: [source],
         destinationBucket: this.bucket,
+        exclude: ['*'],
+        include: hashed,
+        prune: false,
+        cacheControl: [s3deploy.CacheControl.fromString(IMMUTABLE_CACHE_CONTROL)],
+      });
+      const pages = new s3deploy.BucketDeployment(this, 'DeploySite', {
+        sources: [source],
+        destinationBucket: this.bucket,
+        exclude: hashed,
+        cacheControl: [s3deploy.CacheControl.fromString(REVALIDATE_CACHE_CONTROL)],
         distribution: this.distribution,
         distributionPaths: ['/*'],
       });
+      pages.node.addDependency(hashedFiles);
     } else {
       Annotations.of(this).addWarningV2(
         'toonzap:no-frontend',

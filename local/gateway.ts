@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { isApiOriginPath } from '../domain/api-routes';
 import { readBody } from '../engine/http-body';
+import { cacheControlFor } from '../frontend/build/cache-control';
 import type { HttpEvent, HttpResult } from '../lambdas/lib/http';
 import { isResponse, loadViewerRequestFunction } from './cloudfront-function';
 import type { LambdaHost } from './lambda-host';
@@ -168,7 +169,8 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     }
     const headers: Record<string, string> = {
       'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
-      'cache-control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      // What the deployment stores with each object (lib/site.ts), so CloudFront sends the same.
+      'cache-control': cacheControlFor(rel),
       ...opts.siteHeaders,
       vary: 'accept-encoding',
     };

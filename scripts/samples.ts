@@ -3,8 +3,8 @@
  * Bedrock's InvokeModel (the app's own call, lambdas/lib/bedrock.ts) with the operator's credentials from the default
  * chain, on the landing's "before" photo, and writes
  *   frontend/public/samples/<style>-<hash>.webp       the model's image at the landing's size
- *   frontend/src/pages/home/samples.json              which styles have a model-made sample, by which model, when
- * The landing (frontend/src/pages/home/landing-sample.ts) shows a model-made sample when there is one, else the
+ *   frontend/src/features/wizard/samples.json              which styles have a model-made sample, by which model, when
+ * The landing (frontend/src/features/wizard/landing-sample.ts) shows a model-made sample when there is one, else the
  * engine's labelled sample. Committing the two is what publishes them.
  *
  *   npm run samples -- [--styles 3d,anime] [--region us-west-2] [--model-id <id or profile ARN>]
@@ -19,7 +19,7 @@ import sharp from 'sharp';
 import { DEFAULT_BEDROCK_REGION, DEFAULT_GENERATIVE, generativePreset, parseModelId } from '../domain/generative';
 import { isStyleId, type StyleId } from '../domain/styles';
 import { FIGURE_PHOTO_DIR } from '../frontend/build/figures';
-import { ENGINE_SAMPLE, type ModelSample, type ModelSamples } from '../frontend/src/pages/home/landing-sample';
+import { ENGINE_SAMPLE, type ModelSample, type ModelSamples } from '../frontend/src/features/wizard/landing-sample';
 
 const ROOT = path.resolve(__dirname, '..');
 /** The landing shows the pair at up to 288 CSS px a side: 512 px serves 1.75× screens in a few tens of KB. */
@@ -50,7 +50,7 @@ function options() {
     region: values.region,
     modelId,
     outDir: path.resolve(values['out-dir'] ?? path.join(ROOT, 'frontend/public/samples')),
-    manifest: path.resolve(values.manifest ?? path.join(ROOT, 'frontend/src/pages/home/samples.json')),
+    manifest: path.resolve(values.manifest ?? path.join(ROOT, 'frontend/src/features/wizard/samples.json')),
   };
 }
 

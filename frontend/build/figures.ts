@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_GENERATIVE } from '../../domain/generative';
 import { getStyle, isStyleId, type StyleId } from '../../domain/styles';
+import { FIGURE_WEB_DIR, type FigureImage, figureSrcset } from '../src/lib/figure-images';
 
 /** The photos a figure may show: what is in them (for alt text) and whose they are (for the caption). */
 export const FIGURE_PHOTOS = {
@@ -25,7 +26,13 @@ export type FigurePhoto = keyof typeof FIGURE_PHOTOS;
 export const FIGURE_PHOTO_DIR = path.resolve(__dirname, '../../test/fixtures/photos');
 /** Long side of a figure's images in px: a half column of the article (384 CSS px) at 1.25×, a few tens of KB. */
 export const FIGURE_LONG_SIDE = 480;
-export const FIGURE_WEB_DIR = '/figures';
+/**
+ * Long side of each image's smaller copy: on a phone a figure's image is about 180 CSS px wide, so 320 px covers
+ * a 1.75× screen; browsers pick between the two by `sizes` (FIGURE_SIZES).
+ */
+export const FIGURE_SMALL_LONG_SIDE = 320;
+/** How wide an article figure's image shows: half the column (max-w-3xl less its padding), half the screen on phones. */
+export const FIGURE_SIZES = '(min-width: 48rem) 362px, calc(50vw - 22px)';
 export const FIGURE_PUBLIC_DIR = path.resolve(__dirname, '../public/figures');
 export const FIGURE_MANIFEST = path.resolve(__dirname, 'figures.json');
 
@@ -34,11 +41,7 @@ export interface FigureSpec {
   style: StyleId;
 }
 
-interface FigureImage {
-  file: string;
-  width: number;
-  height: number;
-}
+
 
 /** One rendered figure: its images and the SHA-256 of the engine's raw render (what the up-to-date check compares). */
 export interface FigureRecord {
@@ -99,7 +102,7 @@ export function figureText(spec: FigureSpec): { beforeAlt: string; afterAlt: str
 }
 
 function img(image: FigureImage, alt: string): string {
-  return `<img src="${FIGURE_WEB_DIR}/${image.file}" width="${image.width}" height="${image.height}" alt="${escapeHtml(alt)}" loading="lazy" decoding="async">`;
+  return `<img src="${FIGURE_WEB_DIR}/${image.file}" srcset="${figureSrcset(image)}" sizes="${FIGURE_SIZES}" width="${image.width}" height="${image.height}" alt="${escapeHtml(alt)}" loading="lazy" decoding="async">`;
 }
 
 /** The figure's HTML; throws when it has not been rendered (run `npm run figures`). */

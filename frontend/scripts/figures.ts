@@ -12,12 +12,14 @@ import matter from 'gray-matter';
 import sharp from 'sharp';
 import { closeAnalysisThread, closeStylePool, renderStyle } from '../../engine/index';
 import { pageHtml, readContent } from '../build/content';
-import { ENGINE_SAMPLE } from '../src/pages/home/landing-sample';
+import { ENGINE_SAMPLE } from '../src/features/wizard/landing-sample';
 import {
   FIGURE_LONG_SIDE,
   FIGURE_MANIFEST,
   FIGURE_PHOTO_DIR,
   FIGURE_PUBLIC_DIR,
+  FIGURE_SMALL_LONG_SIDE,
+  type FigureImage,
   type FigureManifest,
   type FigureRecord,
   type FigureSpec,
@@ -42,21 +44,24 @@ async function render(spec: FigureSpec): Promise<Rendered> {
   const png = await renderStyle(photo, spec.style, { maxSize: FIGURE_LONG_SIDE });
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = info;
-  const after = await webp(sharp(png));
-  const before = await webp(sharp(photo).removeAlpha().resize(width, height, { fit: 'fill', kernel: 'lanczos3' }));
-  const afterFile = `${stem(spec.photo)}-${spec.style}-${sha256(after).slice(0, 10)}.webp`;
-  const beforeFile = `${stem(spec.photo)}-${sha256(before).slice(0, 10)}.webp`;
-  return {
-    record: {
-      before: { file: beforeFile, width, height },
-      after: { file: afterFile, width, height },
-      renderSha256: sha256(data),
-    },
-    files: new Map([
-      [beforeFile, before],
-      [afterFile, after],
-    ]),
-  };
+  const files = new Map<string, Buffer>();
+  // The image at the figure's size (`source`, width × height) and a smaller copy of it, each named by its content's hash.
+  async function image(source: () => sharp.Sharp, name: string): Promise<FigureImage> {
+    const scale = Math.min(1, FIGURE_SMALL_LONG_SIDE / Math.max(width, height));
+    const small = { width: Math.round(width * scale), height: Math.round(height * scale) };
+    const full = await webp(source());
+    const reduced = await webp(sharp(await source().png().toBuffer()).resize(small.width, small.height, { kernel: 'lanczos3' }));
+    const fullFile = `${name}-${sha256(full).slice(0, 10)}.webp`;
+    const smallFile = `${name}-${small.width}-${sha256(reduced).slice(0, 10)}.webp`;
+    files.set(fullFile, full).set(smallFile, reduced);
+    return { file: fullFile, width, height, small: { file: smallFile, ...small } };
+  }
+  const before = await image(
+    () => sharp(photo).removeAlpha().resize(width, height, { fit: 'fill', kernel: 'lanczos3' }),
+    stem(spec.photo),
+  );
+  const after = await image(() => sharp(png), `${stem(spec.photo)}-${spec.style}`);
+  return { record: { before, after, renderSha256: sha256(data) }, files };
 }
 
 /** Every page's figure, and the distinct figures in a stable order. */
@@ -69,7 +74,7 @@ function pages(): { file: string; spec: FigureSpec }[] {
 
 async function main(): Promise<void> {
   const all = pages();
-  // The landing's engine sample (frontend/src/pages/home/landing-sample.ts) is a figure too.
+  // The landing's engine sample (frontend/src/features/wizard/landing-sample.ts) is a figure too.
   const specs = [...new Map([...all.map((p) => p.spec), ENGINE_SAMPLE].map((s) => [figureKey(s), s])).values()].sort((a, b) =>
     figureKey(a).localeCompare(figureKey(b)),
   );

@@ -9,7 +9,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { entries } from './blog/entries';
 import { defaultHead, HeadCollector, HeadElements, type PageHead } from './lib/page-head';
 import { routes } from './routes';
-import { LandingShell } from './Shell';
+import { LandingShell } from './shell';
 
 export { defaultHead, FEED_TITLE, SITE_ORIGIN } from './lib/page-head';
 export { entries };

@@ -1,62 +1,37 @@
-import { StrictMode } from 'react';
-import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
-import { setAppStarter } from './lib/boot';
-import { loadConfig } from './lib/config';
-import { LandingShell } from './Shell';
+/**
+ * The page's only eager script, kept tiny. React and the app load when a page needs them: at once in the app shell
+ * (status and image pages, empty until the app draws them); on a prerendered page (the landing, pricing, legal, blog,
+ * guides), which is complete as served, links and Get Started included, when the visitor acts, so reading costs no
+ * script. Then the landing shell or the app hydrates the page in place.
+ */
 import './styles.css';
-
-loadConfig();
 
 const el = document.getElementById('root');
 if (!el) throw new Error('Missing #root element');
 // The landing shell is only for the bare landing page; a wizard step in the URL (a refresh, Back, a return from
-// the checkout page) opens the app on that step.
+// the checkout page, a tap on Get Started before the script ran) opens the app on that step.
 const bareLanding = window.location.pathname === '/' && !new URLSearchParams(window.location.search).has('step');
-// The prerendered landing is the shell's own markup: hydrating it keeps the DOM (and a visitor's focus or click on
-// Get Started) instead of replacing it. Other prerendered pages are rendered over once the router is ready.
-const root: Root =
-  bareLanding && el.hasChildNodes()
-    ? hydrateRoot(
-        el,
-        <StrictMode>
-          <LandingShell />
-        </StrictMode>,
-      )
-    : createRoot(el);
+const prerendered = el.hasChildNodes();
+const loadedAt = window.location.pathname + window.location.search;
 
-let appModule: Promise<typeof import('./app')> | null = null;
-const loadApp = () => (appModule ??= import('./app'));
-
-function startApp(to?: string) {
-  loadApp().then(
-    async ({ App, router, routerReady }) => {
-      // A prerendered page stays on screen until the router has the same page ready to render over it.
-      await routerReady();
-      // The router read the address when its module first ran, which may be an early preload (focus or hover on
-      // Get Started) before the visitor asked for a step: it moves there itself, so history stays the router's.
-      const at = router.state.location;
-      if (to && to !== at.pathname + at.search) await router.navigate(to);
-      root.render(
-        <StrictMode>
-          <App />
-        </StrictMode>,
-      );
-    },
+const boot = () =>
+  import('./start').then(
+    (m) => m.start(el, { bareLanding, prerendered, loadedAt }),
     (err: unknown) => {
-      // A stale deployment can miss the chunk: a full load of the target fetches the new build.
+      // A stale deployment can miss the chunk: a full load fetches the new build.
       console.error('Failed to load the app', err);
-      window.location.assign(to ?? window.location.href);
+      window.location.reload();
     },
   );
-}
 
-setAppStarter(startApp, () => void loadApp());
-
-if (!bareLanding) startApp();
-else if (!el.hasChildNodes()) {
-  root.render(
-    <StrictMode>
-      <LandingShell />
-    </StrictMode>,
-  );
+// The app shell, and the landing's document opened at a wizard step, need the app to show anything of their own.
+if (!prerendered || (window.location.pathname === '/' && !bareLanding)) void boot();
+else {
+  // Acting on the page (or a move in its history) starts the app: brand and lists from /api/config, in-page navigation.
+  const acts = ['pointerdown', 'pointermove', 'keydown', 'touchstart', 'focusin', 'scroll', 'popstate'] as const;
+  const start = () => {
+    for (const a of acts) window.removeEventListener(a, start, true);
+    void boot();
+  };
+  for (const a of acts) window.addEventListener(a, start, { capture: true, passive: true });
 }

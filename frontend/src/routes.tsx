@@ -1,31 +1,32 @@
 import type { RouteObject } from 'react-router';
 import { SITE_ROUTES, type SiteRouteId } from '../../domain/site-routes';
-import { Layout } from './components/Layout';
-import { ErrorPage } from './pages/ErrorPage';
-import HomePage from './pages/home/HomePage';
+import { Layout } from './components/layout';
+import { ErrorPage } from './pages/error-page';
 
 type Page = Pick<RouteObject, 'element' | 'lazy'>;
 
-// Route-level code splitting: only the layout and the home wizard's landing ship with the app chunk. `lazy`
+// Route-level code splitting: only the layout ships with the app chunk, every page (the wizard too) is its own. `lazy`
 // (not React.lazy) lets the router load a page, and its data, before showing it: the prerender renders
 // complete pages and the browser replaces the prerendered HTML only once the page is ready.
 const PAGES: Record<SiteRouteId, Page> = {
-  home: { element: <HomePage /> },
-  pricing: { lazy: () => import('./pages/PricingPage').then((m) => ({ Component: m.default })) },
-  terms: { lazy: () => import('./pages/legal/TermsPage').then((m) => ({ Component: m.default })) },
-  privacy: { lazy: () => import('./pages/legal/PrivacyPage').then((m) => ({ Component: m.default })) },
-  refund: { lazy: () => import('./pages/legal/RefundPage').then((m) => ({ Component: m.default })) },
-  status: { lazy: () => import('./pages/StatusPage').then((m) => ({ Component: m.default })) },
-  forget: { lazy: () => import('./pages/ForgetPage').then((m) => ({ Component: m.default })) },
-  image: { lazy: () => import('./pages/ImagePage').then((m) => ({ Component: m.default })) },
-  gallery: { lazy: () => import('./pages/GalleryPage').then((m) => ({ Component: m.default })) },
-  blog: { lazy: () => import('./pages/ContentIndexPage').then((m) => ({ Component: m.BlogIndexPage })) },
+  home: { lazy: () => import('./features/wizard/home-page').then((m) => ({ Component: m.default })) },
+  pricing: { lazy: () => import('./pages/pricing-page').then((m) => ({ Component: m.default })) },
+  terms: { lazy: () => import('./pages/legal/terms-page').then((m) => ({ Component: m.default })) },
+  privacy: { lazy: () => import('./pages/legal/privacy-page').then((m) => ({ Component: m.default })) },
+  refund: { lazy: () => import('./pages/legal/refund-page').then((m) => ({ Component: m.default })) },
+  status: { lazy: () => import('./pages/status-page').then((m) => ({ Component: m.default })) },
+  forget: { lazy: () => import('./pages/forget-page').then((m) => ({ Component: m.default })) },
+  image: { lazy: () => import('./pages/image-page').then((m) => ({ Component: m.default })) },
+  gallery: { lazy: () => import('./pages/gallery-page').then((m) => ({ Component: m.default })) },
+  blog: { lazy: () => import('./pages/content-index-page').then((m) => ({ Component: m.BlogIndexPage })) },
   article: {
-    lazy: () => import('./pages/ArticlePage').then((m) => ({ Component: m.BlogArticlePage, loader: m.blogLoader })),
+    lazy: () => import('./pages/article-page').then((m) => ({ Component: m.BlogArticlePage, loader: m.blogLoader })),
   },
-  guides: { lazy: () => import('./pages/ContentIndexPage').then((m) => ({ Component: m.GuidesIndexPage })) },
-  guide: { lazy: () => import('./pages/ArticlePage').then((m) => ({ Component: m.GuidePage, loader: m.guideLoader })) },
-  notFound: { lazy: () => import('./pages/NotFoundPage').then((m) => ({ Component: m.default })) },
+  guides: { lazy: () => import('./pages/content-index-page').then((m) => ({ Component: m.GuidesIndexPage })) },
+  guide: {
+    lazy: () => import('./pages/article-page').then((m) => ({ Component: m.GuidePage, loader: m.guideLoader })),
+  },
+  notFound: { lazy: () => import('./pages/not-found-page').then((m) => ({ Component: m.default })) },
 };
 
 /** The app's routes: the site route list (domain/site-routes.ts) with a page each, and not-found for the rest. */

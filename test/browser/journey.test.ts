@@ -143,7 +143,7 @@ describe('the wizard keeps the visitor on track', () => {
     await page.close();
   });
 
-  /** Keys of the picked files kept in IndexedDB (frontend/src/pages/home/picked-files.ts), all tabs. */
+  /** Keys of the picked files kept in IndexedDB (frontend/src/features/wizard/picked-files.ts), all tabs. */
   const keptFiles = (page: Page) =>
     page.evaluate(
       () =>

@@ -30,6 +30,11 @@ const TYPED: Array<[string, RegExp]> = [
     'the number of styles',
     /\b(8|eight)\b(?=(\s+[a-z-]+){0,2}\s+(styles|looks|previews)\b)|\b(all|has) (8|eight)\b|\b8 styles\b/gi,
   ],
+  [
+    // How many styles the model draws and how many the engine draws follow `generativeStyles` (domain/config.ts).
+    'a count of generative or engine-drawn styles',
+    /\b(the other|one of( the)?|the|these|both)\s+(one|two|three|four|five|six|seven|\d+)\s+([a-z-]+\s+)?styles\b|\b(one|two|three|four|five|six|seven|\d+) of the styles\b/gi,
+  ],
   ['the photo limit', /\b50\s+(photos|files|pictures)\b|\b(up to|at most|of|maximum( of)?)\s+(\*\*)?50\b|\bfifty\b/gi],
 ];
 
@@ -104,6 +109,10 @@ describe('facts in articles and guides', () => {
     expect(typedFacts('Files under 10 MB, up to 50 photos, 40 megapixels at most.')).toHaveLength(3);
     expect(typedFacts('All eight styles; a PNG of 2048 pixels; a 256 px preview.')).toHaveLength(3);
     expect(typedFacts('A photo of eight people, 3 styles, the fifth style.')).toEqual([]);
+    expect(
+      typedFacts('One of the two styles; the other six styles; the two generative styles; Two of the styles.'),
+    ).toHaveLength(4);
+    expect(typedFacts('Three photos in two styles; {price:2} each for two styles; the other styles.')).toEqual([]);
     expect(typedFacts('Each image costs {price:1}; {styles.count:word} styles, {size.paid} pixels.')).toEqual([]);
   });
 });

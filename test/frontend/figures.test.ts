@@ -20,9 +20,15 @@ interface Printed {
   html: Record<string, string>;
 }
 
+interface FigureFile {
+  file: string;
+  width: number;
+  height: number;
+}
+type FigureImage = FigureFile & { small: FigureFile };
 interface FigureRecord {
-  before: { file: string; width: number; height: number };
-  after: { file: string; width: number; height: number };
+  before: FigureImage;
+  after: FigureImage;
   renderSha256: string;
 }
 
@@ -68,9 +74,14 @@ it('shows in every page a figure of two images with alt text, size and lazy load
       if (!(attr(tag, 'alt') ?? '').trim()) bad.push(`${file}: ${src} has no alt text`);
       if (!(Number(attr(tag, 'width')) > 0 && Number(attr(tag, 'height')) > 0)) bad.push(`${file}: ${src} has no size`);
       if (attr(tag, 'loading') !== 'lazy') bad.push(`${file}: ${src} is not lazy`);
-      const onDisk = path.join(PUBLIC, path.basename(src));
-      if (!src.startsWith('/figures/') || !fs.existsSync(onDisk))
-        bad.push(`${file}: ${src} is not in frontend/public/figures`);
+      // Phones pick the smaller copy: a srcset of both widths and the width the image shows at.
+      const srcset = (attr(tag, 'srcset') ?? '').split(', ').map((c) => c.split(' '));
+      if (srcset.length !== 2 || srcset[1]?.[0] !== src || !attr(tag, 'sizes'))
+        bad.push(`${file}: ${src} has no srcset of two widths and sizes`);
+      for (const url of [src, ...srcset.map(([u]) => u ?? '')]) {
+        if (!url.startsWith('/figures/') || !fs.existsSync(path.join(PUBLIC, path.basename(url))))
+          bad.push(`${file}: ${url} is not in frontend/public/figures`);
+      }
     }
     if (!/<figcaption>[^<]{20,}<\/figcaption>/.test(figure)) bad.push(`${file}: no caption`);
   }
@@ -89,7 +100,7 @@ it('has committed figures that are what the engine draws now (npm run figures up
 it('keeps each figure image a small WebP of the size the manifest says', async () => {
   const bad: string[] = [];
   for (const [key, r] of Object.entries(manifest)) {
-    for (const img of [r.before, r.after]) {
+    for (const img of [r.before, r.after, r.before.small, r.after.small]) {
       const bytes = fs.readFileSync(path.join(PUBLIC, img.file));
       if (bytes.length > 80 * 1024) bad.push(`${key}: ${img.file} is ${bytes.length} bytes`);
       const meta = await sharp(bytes).metadata();
@@ -99,9 +110,14 @@ it('keeps each figure image a small WebP of the size the manifest says', async (
         );
       if (Math.max(img.width, img.height) > 480) bad.push(`${key}: ${img.file} is larger than the column needs`);
     }
+    for (const img of [r.before, r.after])
+      if (Math.max(img.small.width, img.small.height) > 320 || img.small.width >= img.width)
+        bad.push(`${key}: ${img.small.file} is not a smaller copy of ${img.file} for phones`);
   }
   expect(bad).toEqual([]);
   // no orphan files beside the ones the manifest names
-  const named = new Set(Object.values(manifest).flatMap((r) => [r.before.file, r.after.file]));
+  const named = new Set(
+    Object.values(manifest).flatMap((r) => [r.before.file, r.after.file, r.before.small.file, r.after.small.file]),
+  );
   expect(fs.readdirSync(PUBLIC).filter((f) => !named.has(f))).toEqual([]);
 });

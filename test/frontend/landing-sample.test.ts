@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ENGINE_SAMPLE, LANDING_STYLE, landingSample } from '../../frontend/src/pages/home/landing-sample';
+import { ENGINE_SAMPLE, LANDING_STYLE, landingSample } from '../../frontend/src/features/wizard/landing-sample';
 
 /** The landing never shows the engine's drawing of a style the AI model draws as if the model had made it. */
 describe('landing sample', () => {
@@ -36,7 +36,7 @@ describe('landing sample', () => {
 
   it('ships only samples that exist', () => {
     const samples = JSON.parse(
-      fs.readFileSync(path.resolve(__dirname, '../../frontend/src/pages/home/samples.json'), 'utf8'),
+      fs.readFileSync(path.resolve(__dirname, '../../frontend/src/features/wizard/samples.json'), 'utf8'),
     );
     for (const s of Object.values(samples) as { src: string }[])
       expect(fs.existsSync(path.resolve(__dirname, '../../frontend/public', s.src.slice(1)))).toBe(true);

@@ -1,6 +1,6 @@
 import { MAX_FILE_BYTES, MAX_FILES } from '../../domain/upload-rules';
-import { awaitsFile, loadWizard, saveWizard, withRestoredFiles } from '../../frontend/src/pages/home/wizard-state';
-import type { SelectedFile } from '../../frontend/src/pages/home/wizard-types';
+import { awaitsFile, loadWizard, saveWizard, withRestoredFiles } from '../../frontend/src/features/wizard/wizard-state';
+import type { SelectedFile } from '../../frontend/src/features/wizard/wizard-types';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);
 const picked = (name: string, extra: Partial<SelectedFile> = {}): SelectedFile => ({

@@ -67,7 +67,7 @@ export function useGenerativeStandIn(): boolean {
   return useConfig().config?.generativeStandIn === true;
 }
 
-/** What a stand-in's tile and image page say (frontend/src/pages/home/StyleStep.tsx, ImagePage.tsx). */
+/** What a stand-in's tile and image page say (frontend/src/features/wizard/style-step.tsx, ImagePage.tsx). */
 export const STAND_IN_LABEL = 'Local approximation';
 export const STAND_IN_NOTE =
   "Drawn by this local runtime's engine stand-in: an approximation, not the AI model's output, which looks different.";

@@ -1,6 +1,6 @@
 /** Turns picked File objects into validated wizard selections (browser side of domain/upload-rules). */
 import { detectFileType, SNIFF_BYTES, validateFiles } from '../../../domain/upload-rules';
-import type { SelectedFile } from '../pages/home/wizard-types';
+import type { SelectedFile } from '../features/wizard/wizard-types';
 import { randomId } from './random-id';
 
 export function fileKey(f: File): string {

@@ -1,0 +1,57 @@
+import { useRuntimeAndBrowser } from '../support/browser';
+import { newContext, PHONE } from './site-helpers';
+
+/**
+ * What works before (or without) the site's script: Get Started is a link that opens the upload step by a full load,
+ * and a content page loads no script until the visitor acts, then the app takes it over in place.
+ */
+describe('the site before its script runs', () => {
+  const site = useRuntimeAndBrowser();
+
+  test('Get Started opens the upload step with scripts off, and the app opens it on that load', async () => {
+    const off = await newContext(site.browser, { javaScriptEnabled: false, viewport: PHONE });
+    const page = await off.newPage();
+    await page.goto(`${site.runtime.url}/`);
+    const start = page.getByRole('button', { name: 'Get Started' });
+    expect(await start.getAttribute('href')).toBe('/?step=upload');
+    await start.click();
+    await page.waitForURL(/\?step=upload$/);
+    await off.close();
+
+    const on = await newContext(site.browser, { viewport: PHONE });
+    const app = await on.newPage();
+    await app.goto(`${site.runtime.url}/?step=upload`);
+    await app.getByRole('heading', { name: 'Upload Your Photos', exact: true }).waitFor();
+    await on.close();
+  });
+
+  test('an article loads one small script, and the app once the visitor acts, keeping the page', async () => {
+    const context = await newContext(site.browser);
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(`${site.runtime.url}/blog/pixar-filter-ai-generator`, { waitUntil: 'networkidle' });
+    expect(scripts).toHaveLength(1);
+    const heading = page.getByRole('heading', { level: 1 });
+    await heading.evaluate((h) => h.setAttribute('data-kept', 'yes'));
+
+    const appLoaded = page.waitForResponse((r) => /\/assets\/app-[^/]+\.js$/.test(r.url()));
+    await page.mouse.move(10, 10);
+    await appLoaded;
+    await page.waitForLoadState('networkidle');
+    // Hydrated, not redrawn: the element the server sent is still the one on screen.
+    expect(await page.locator('h1[data-kept="yes"]').count()).toBe(1);
+    // The router now moves within the page: this window's own mark survives the move.
+    await page.evaluate(() => Object.assign(window, { __samePage: true }));
+    await page.getByRole('link', { name: 'All articles' }).click();
+    await page.getByRole('heading', { level: 1, name: /Blog$/ }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
