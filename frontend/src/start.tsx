@@ -28,7 +28,9 @@ export function start(el: HTMLElement, { bareLanding, prerendered, loadedAt }: P
   function takeOver(app: ReactNode) {
     if (render) return render(app);
     const at = window.location.pathname + window.location.search;
-    if (prerendered && !bareLanding && at === loadedAt) {
+    // The landing's document opened at a wizard step holds the landing, not the step: drawn over, never hydrated.
+    const samePage = at === loadedAt && !loadedAt.startsWith('/?');
+    if (prerendered && !bareLanding && samePage) {
       const root = hydrateRoot(el, app);
       render = (next) => root.render(next);
     } else {

@@ -222,10 +222,14 @@ describe('site pages in the browser', () => {
       '/guides',
       '/blog/pixar-filter-ai-generator',
       '/status/abc',
-      '/image/abc',
-      '/image/abc/anime',
     ]) {
       expect([p, (await fetch(site.runtime.url + p)).status]).toEqual([p, 200]);
+    }
+    // A share link that opens nothing is a 404 for crawlers, and still the app for people (it says so in its words).
+    for (const p of ['/image/abc', '/image/abc/anime']) {
+      const res = await fetch(site.runtime.url + p);
+      expect([p, res.status]).toEqual([p, 404]);
+      expect(await res.text()).toMatch(/<script type="module"[^>]+src="\/assets\//);
     }
     const page = await open('/no-such-page');
     await page.getByRole('heading', { level: 1, name: 'Oops! Page not found' }).waitFor();
