@@ -1,6 +1,6 @@
 import { mediaKey } from '../../domain/wiring';
 import { badRequest, type HttpEvent } from './http';
-import { markVerified } from './images';
+import { markVerified, recordModeration } from './images';
 import { copyObject, deleteObject, objectExists, verifyUpload } from './media';
 import { logger } from './observability';
 import { callerOwner, deleteHold, getHold, type HoldRecord, notYours, ownerHold } from './owners';
@@ -9,8 +9,8 @@ import { callerOwner, deleteHold, getHold, type HoldRecord, notYours, ownerHold 
  * A pending owner proves they have a photo by uploading its bytes to their registration's own key (S3 checks the
  * signed SHA-256 there; the local S3 does not, so the bytes are hashed here too). Once checked, they own the photo:
  * the first proof of a photo becomes its stored copy, later ones are deleted (same bytes, nothing to keep).
- * 'missing': not uploaded yet (still pending). A string: the upload was not the photo (deleted, hold dropped), and
- * why, in words for the visitor.
+ * 'missing': not uploaded yet (still pending). `refused`: the upload was not the stored photo (deleted, hold dropped),
+ * and why, in words for the visitor.
  */
 export async function confirmProof(
   hold: HoldRecord,
@@ -23,6 +23,14 @@ export async function confirmProof(
   if (!check.ok) {
     if (check.reason === 'missing') return 'missing';
     logger.warn('proof upload refused', { image_hash: hash, reason: check.reason });
+    // No copy of the photo is stored: what this visitor uploaded is the only upload of that hash, so it is judged
+    // like any bad upload (an 'invalid' verdict, shown to them with its reason at the style step), and theirs.
+    // Where another owner's good copy is stored, the upload only failed to prove anything: it owns nothing.
+    if (!(await objectExists(mediaKey.upload(hash)))) {
+      await recordModeration(hash, 'invalid', [check.message]);
+      await ownerHold(hash, owner, 'owner');
+      return 'owner';
+    }
     await deleteHold(hash, `owner#${owner}`);
     return { refused: check.message };
   }

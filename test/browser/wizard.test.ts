@@ -20,6 +20,11 @@ describe('wizard in the browser', () => {
     await page.getByRole('button', { name: 'Choose Your Styles' }).click();
     await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
 
+    await page
+      .getByRole('region', { name: 'Notifications' })
+      .getByText('1 / 1 images passed moderation.')
+      .waitFor({ timeout: 30_000 });
+    // Checked at the style step, the page's upload is now the photo's stored copy, under its hash.
     const hash = sha256(photo('astronaut.png'));
     const s3 = mediaClient(site.runtime);
     const stored = await s3.send(
@@ -27,11 +32,6 @@ describe('wizard in the browser', () => {
     );
     expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(hash);
     s3.destroy();
-
-    await page
-      .getByRole('region', { name: 'Notifications' })
-      .getByText('1 / 1 images passed moderation.')
-      .waitFor({ timeout: 30_000 });
     const styles = (await (await fetch(`${site.runtime.url}/api/available-styles`)).json()).styles as {
       id: string;
       name: string;

@@ -202,11 +202,9 @@ describe('bytes bound to their hash', () => {
     // Nothing of this size is ever read into memory (the generative renderer reads photos with readObject).
     const { readObject } = await import('../../lambdas/lib/media');
     await expect(readObject(proof)).rejects.toThrow(/too large/);
-    // The check of the upload refuses it unread: no owner, no stored copy, and the upload is deleted.
-    expect(await client.post('/api/process-moderation', { image_hashes: [bigHash] })).toEqual({
-      status: 400,
-      body: { detail: `Photo ${bigHash.slice(0, 12)}: File size must be less than 10MB` },
-    });
+    // The check of the upload refuses it unread: invalid, no stored copy, and the upload is deleted.
+    await moderate(client, [bigHash]);
+    expect((await client.get(`/api/get-moderation/${bigHash}`)).body.moderation).toBe('invalid');
     expect(await keys(proof)).toEqual([]);
     expect(await stored(bigHash)).toBeNull();
 

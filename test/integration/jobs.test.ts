@@ -78,14 +78,16 @@ describe('moderation and preview jobs', () => {
       headers: { 'content-type': 'image/png' },
       body: photo('chelsea.png'),
     });
-    // The server hashes the upload (the local S3 checks no checksum): the visitor is told, and owns nothing.
-    expect(await client.post('/api/process-moderation', { image_hashes: [hash] })).toEqual({
-      status: 400,
-      body: { detail: `Photo ${hash.slice(0, 12)}: Uploaded bytes do not match the image hash.` },
+    // The server hashes the upload (the local S3 checks no checksum): refused, with its reason for the visitor.
+    const job = await client.post('/api/process-moderation', { image_hashes: [hash] });
+    expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
+    expect((await client.get(`/api/get-moderation/${hash}`)).body).toEqual({
+      image_hash: hash,
+      moderation: 'invalid',
+      reason: 'could not be read as a JPG or PNG photo',
     });
-    expect((await client.get(`/api/get-moderation/${hash}`)).status).toBe(404);
-    expect((await client.post('/api/process-thumbnail', { image_hash: hash })).status).toBe(404);
-    expect((await client.get(`/api/get-thumbnails/${hash}`)).status).toBe(404);
+    expect((await client.post('/api/process-thumbnail', { image_hash: hash })).status).toBe(403);
+    expect((await client.get(`/api/get-thumbnails/${hash}`)).status).toBe(403);
     // Previews the engine rendered while the photo was being checked are not kept.
     await runtime.idle();
     const left = await s3.send(
@@ -104,10 +106,9 @@ describe('moderation and preview jobs', () => {
     });
     expect(reg.status).toBe(200);
     await fetch(reg.body.url.url, { method: 'PUT', headers: uploadHeaders(hash, 'image/png'), body: bytes });
-    expect(await client.post('/api/process-moderation', { image_hashes: [hash] })).toEqual({
-      status: 400,
-      body: { detail: `Photo ${hash.slice(0, 12)}: Only JPG/PNG files are allowed` },
-    });
+    const job = await client.post('/api/process-moderation', { image_hashes: [hash] });
+    expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
+    expect((await client.get(`/api/get-moderation/${hash}`)).body.moderation).toBe('invalid');
   });
 
   test('a status read with wait=1 is held until the job ends (long polling), as the page reads it', async () => {
