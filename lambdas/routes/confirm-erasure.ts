@@ -1,4 +1,5 @@
 import { contract } from '../../domain/contract';
+import { isRandomId } from '../../domain/ownership';
 import { confirmErasure } from '../lib/address-erasure';
 import { httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
 
@@ -8,7 +9,7 @@ import { httpHandler, notFound, parseWith, pathParam, respond } from '../lib/htt
  */
 export const handler = httpHandler(async (event) => {
   const { token } = parseWith(contract['confirm-erasure'].params, { token: pathParam(event, 'token') });
-  const report = /^[A-Za-z0-9_-]{22}$/.test(token) ? await confirmErasure(token) : null;
+  const report = isRandomId(token) ? await confirmErasure(token) : null;
   if (!report) throw notFound('This link is not valid any more. Ask for a new one.');
   return respond('confirm-erasure', 200, { deleted: report });
 });

@@ -1,4 +1,5 @@
 import { contract } from '../../domain/contract';
+import { getStyle } from '../../domain/styles';
 import { mediaKey } from '../../domain/wiring';
 import { httpHandler, notFound, parseWith, pathParam } from '../lib/http';
 import { readObject } from '../lib/media';
@@ -15,7 +16,7 @@ export const handler = httpHandler(async (event) => {
     style: pathParam(event, 'style'),
   });
   const share = await getShare(id);
-  const card = share && /^[a-z0-9-]{1,40}$/.test(style) ? await readObject(mediaKey.shareCard(id, style)) : null;
+  const card = share && getStyle(style) ? await readObject(mediaKey.shareCard(id, style)) : null;
   if (!card) throw notFound('Image or style not found.');
   return {
     statusCode: 200,
