@@ -4,6 +4,7 @@
  */
 const base = {
   testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/support/quiet-env.cjs'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   transform: {
     // @swc/jest with `Math` bound per module (test/support/jest-transform.cjs says why)

@@ -1,0 +1,48 @@
+import type { HttpEvent } from '../../lambdas/lib/http';
+
+/**
+ * An API Gateway HTTP API (payload 2.0) event as a route handler receives it, for handler tests. `routeKey` is the
+ * route as domain/api-routes.ts names it (`GET /api/jobs/{job_id}`); `path` the concrete path; `body` is sent as JSON
+ * unless it is a string.
+ */
+export interface EventInit {
+  path?: string;
+  pathParameters?: Record<string, string>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  cookies?: string[];
+  body?: unknown;
+  sourceIp?: string;
+}
+
+export function httpEvent(routeKey: string, init: EventInit = {}): HttpEvent {
+  const [method, template] = routeKey.split(' ');
+  let path = init.path ?? template;
+  for (const [k, v] of Object.entries(init.pathParameters ?? {})) path = path.replace(`{${k}}`, v);
+  const body =
+    init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+  const headers: Record<string, string> = {
+    ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...init.headers,
+  };
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: path,
+    rawQueryString: new URLSearchParams(init.query ?? {}).toString(),
+    headers,
+    cookies: init.cookies,
+    pathParameters: init.pathParameters,
+    queryStringParameters: init.query,
+    body,
+    requestContext: {
+      http: { method, path, sourceIp: init.sourceIp ?? '203.0.113.7' },
+      requestId: 'test-request',
+      domainName: 'example.test',
+      timeEpoch: Date.now(),
+    },
+  };
+}
+
+/** The JSON body of a handler's answer. */
+export const bodyOf = (res: { body: string }) => JSON.parse(res.body) as Record<string, unknown>;
