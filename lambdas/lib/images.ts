@@ -7,7 +7,7 @@ import { updateCommand } from './item-update';
 import type { ObjectBinding } from './media';
 import { settings } from './settings';
 
-/** 'allowed' passes; 'rejected' failed moderation; 'invalid' failed the upload check (object removed). */
+/** 'allowed' passes; 'rejected' failed moderation; 'invalid' failed the upload check (both: object removed). */
 export type ModerationVerdict = 'allowed' | 'rejected' | 'invalid';
 
 export interface ImageRecord {
@@ -98,8 +98,8 @@ export async function markVerified(hash: string, info: ImageInfo): Promise<void>
 }
 
 /**
- * Records a verdict. 'allowed' and 'rejected' are bound to the object they judged; 'invalid' means the object is
- * gone (deleted or never there), so the verification, the binding and the preview list go too.
+ * Records a verdict. 'allowed' is bound to the object it judged ('rejected' stands for the bytes' hash, its object
+ * deleted); 'invalid' means the object is gone (deleted or never there), so the verification, the binding and the preview list go too.
  */
 export async function recordModeration(
   hash: string,

@@ -1,6 +1,6 @@
 import { mediaKey } from '../../domain/wiring';
 import { badRequest, type HttpEvent } from './http';
-import { markVerified, recordModeration } from './images';
+import { getImage, markVerified, recordModeration } from './images';
 import { copyObject, deleteObject, objectExists, verifyUpload } from './media';
 import { logger } from './observability';
 import { callerOwner, deleteHold, getHold, type HoldRecord, notYours, ownerHold } from './owners';
@@ -34,7 +34,8 @@ export async function confirmProof(
     await deleteHold(hash, `owner#${owner}`);
     return { refused: check.message };
   }
-  if (!(await objectExists(mediaKey.upload(hash)))) {
+  // A refused photo is never stored (lambdas/lib/moderation.ts): its bytes proved ownership, nothing more.
+  if ((await getImage(hash))?.moderation !== 'rejected' && !(await objectExists(mediaKey.upload(hash)))) {
     await copyObject(key, mediaKey.upload(hash));
     await markVerified(hash, check.info);
   }

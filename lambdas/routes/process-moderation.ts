@@ -10,7 +10,7 @@ import { knownImage } from '../lib/requests';
 
 /**
  * POST /api/process-moderation {image_hashes} → {job_id}, for the photos' owner only: moderation runs in the jobs state machine. Verdicts are made
- * once per image: when every photo already has one, still bound to the object stored, the job is done the moment it
+ * once per image: when every photo already has one (a pass still bound to the object stored), the job is done the moment it
  * exists (reads only: no execution, no model call). Otherwise the execution reuses what it can, photo by photo.
  */
 export const handler = httpHandler(async (event) => {
@@ -20,7 +20,9 @@ export const handler = httpHandler(async (event) => {
   const images = await Promise.all(hashes.map(knownImage));
   const standing = await Promise.all(
     images.map(async (image) => {
-      const bound = image.moderation === 'allowed' || image.moderation === 'rejected' ? verdictBinding(image) : null;
+      // A refusal stands without the photo (lambdas/lib/moderation.ts); a pass only while its object is stored.
+      if (image.moderation === 'rejected') return true;
+      const bound = image.moderation === 'allowed' ? verdictBinding(image) : null;
       return bound !== null && (await bindingHolds(image.image_hash, bound)) === true;
     }),
   );
