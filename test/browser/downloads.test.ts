@@ -8,7 +8,7 @@ import { api, PHOTOS, photo, sha256, startTestRuntime } from '../support/runtime
 import { axeViolations, DESKTOP, newContext, PHONE, screenshot, until } from './site-helpers';
 
 /**
- * A paid order in the browser (spec sections 2 and 7): order step → checkout on the local Stripe → simulated payment →
+ * A paid order in the browser (docs/product-spec.md §2, §7): order step → checkout on the local Stripe → simulated payment →
  * status page → zip downloads, share (native and clipboard fallback), social links, the image and gallery pages.
  */
 describe('paid order: status page, downloads and sharing in the browser', () => {

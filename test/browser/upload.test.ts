@@ -7,7 +7,7 @@ import { launchChromium } from '../support/browser';
 import { PHOTOS, startTestRuntime } from '../support/runtime';
 import { captureFileChoosers, newContext } from './site-helpers';
 
-/** The upload step's rules (spec section 5) and the style step by keyboard, in Chromium against the local runtime. */
+/** The upload step's rules (docs/product-spec.md §5) and the style step by keyboard, in Chromium against the local runtime. */
 describe('upload and style steps in the browser', () => {
   let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
   let browser: Browser;
