@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { NoSuchKey, NotFound } from '@aws-sdk/client-s3';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import type { z } from 'zod';
+import { type Contract, contract, type RouteName } from '../../domain/contract';
+import { OWNER_COOKIE } from '../../domain/ownership';
+import { TABLES, type TableName, tableEnvVar } from '../../domain/wiring';
+import type { HttpResult } from '../../lambdas/lib/http';
+import type { HoldRecord } from '../../lambdas/lib/owners';
+
+/**
+ * Handler tests of lambdas/routes/*: the environment a route function gets, browsers with their owner secret, and
+ * answers read through the contract. AWS is mocked at the SDK's command level (aws-sdk-client-mock) in each test.
+ */
+
+/**
+ * Region and (fake) credentials: presigned URLs are signed locally by the SDK, which needs both; every other call is
+ * answered by the mocks. No origin secret: the handlers are called directly, as API Gateway would after CloudFront.
+ */
+export function sdkEnv(): void {
+  Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'test' });
+  delete process.env.ORIGIN_VERIFY_SECRET;
+  delete process.env.ORIGIN_SECRET_ARN;
+}
+
+/**
+ * The table variables of the tables a route reads or writes, each table named as the handlers know it; a route that
+ * touches another table fails with that variable's name (as it would without the grant).
+ */
+export const tableEnv = (...tables: TableName[]): Record<string, string> =>
+  Object.fromEntries(tables.map((t) => [tableEnvVar(t), t]));
+
+/** One visitor's browser: its owner secret cookie (as upload-image issues it) and the owner id the tables keep. */
+export interface Browser {
+  cookies: string[];
+  owner: string;
+}
+
+export function browser(name: string): Browser {
+  const secret = createHash('sha256').update(name).digest('base64url');
+  return { cookies: [`${OWNER_COOKIE}=${secret}`], owner: createHash('sha256').update(secret).digest('hex') };
+}
+
+/** The DynamoDB document client's mock; `ddb.on(GetCommand).resolves({})` and such in each test's setup. */
+export const mockDdb = () => mockClient(DynamoDBDocumentClient);
+export type DdbMock = ReturnType<typeof mockDdb>;
+
+/** The table holds this item: GetItem of its key answers it (later calls win over earlier ones). */
+export function storeItem<T extends object>(ddb: DdbMock, table: TableName, item: T): void {
+  const key = TABLES[table];
+  ddb
+    .on(GetCommand, { TableName: table, Key: { [key]: (item as Record<string, unknown>)[key] } })
+    .resolves({ Item: item as Record<string, unknown> });
+}
+
+/** An owner's hold on a photo as the holds table keeps it (`<hash>#owner#<owner id>`, lambdas/lib/owners.ts). */
+export function ownerHold(hash: string, who: Browser, state: 'owner' | 'pending', registration?: string): HoldRecord {
+  return {
+    hold_id: `${hash}#owner#${who.owner}`,
+    image_hash: hash,
+    holder: `owner#${who.owner}`,
+    state,
+    ...(registration ? { registration_id: registration } : {}),
+    created_at: '2026-11-23T14:00:00.000Z',
+  };
+}
+
+/** An answer's status and its body parsed by the route's response schema (domain/contract.ts): its shape checked. */
+export function answer<R extends RouteName>(
+  route: R,
+  res: HttpResult,
+): { status: number; body: z.output<Contract[R]['response']> } {
+  const schema: z.ZodType = contract[route].response;
+  return { status: res.statusCode, body: schema.parse(JSON.parse(res.body)) as z.output<Contract[R]['response']> };
+}
+
+/** An error answer: status and body. */
+export const failure = (res: HttpResult) => ({ status: res.statusCode, body: JSON.parse(res.body) as unknown });
+
+/** What the SDK throws for a missing object: HEAD answers NotFound, GET NoSuchKey. */
+export const headMissing = () => new NotFound({ message: 'Not Found', $metadata: { httpStatusCode: 404 } });
+export const getMissing = () => new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} });
+
+/** What the SDK throws for a write whose condition did not hold. */
+export const conditionFailed = () =>
+  new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+
+/** An S3 GetObject body as the SDK hands it (only what the handlers read of it). */
+export const objectBody = (bytes: Buffer) => ({ transformToByteArray: async () => new Uint8Array(bytes) }) as never;
+
+/**
+ * The bytes of a PNG of this size as far as the server reads one (signature and IHDR: type and pixel size,
+ * domain/image-format.ts readImageInfo), with the photo's SHA-256: enough for the upload checks, no decoder needed.
+ */
+export function pngPhoto(width: number, height: number, salt = ''): { bytes: Buffer; hash: string } {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const type = Buffer.from('IHDR');
+  const chunk = Buffer.alloc(12 + ihdr.length);
+  chunk.writeUInt32BE(ihdr.length, 0);
+  type.copy(chunk, 4);
+  ihdr.copy(chunk, 8);
+  chunk.writeUInt32BE(crc32(Buffer.concat([type, ihdr])), 8 + ihdr.length);
+  const bytes = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk,
+    Buffer.from(salt),
+  ]);
+  return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
+}
