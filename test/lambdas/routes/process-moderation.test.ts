@@ -171,7 +171,7 @@ describe('the owner starts moderation', () => {
     expect(counterUpdates().map((u) => u.add)).toEqual([1, 1]);
   });
 
-  test('an execution that cannot be started ends the job FAILURE and answers 503', async () => {
+  test('an execution that cannot be started ends the job FAILURE, gives its units back and answers 503', async () => {
     storeItem(ddb, 'images', image(HASH));
     sfn.on(StartExecutionCommand).rejects(new Error('Rate exceeded'));
     expect(failure(await post({ image_hashes: [HASH] }, me.cookies))).toEqual({
@@ -182,6 +182,13 @@ describe('the owner starts moderation', () => {
     expect(Object.values(update.ExpressionAttributeValues ?? {})).toEqual(
       expect.arrayContaining(['FAILURE', 'Could not start: Rate exceeded']),
     );
+    // No photo goes to Rekognition: the cap counts nothing for them.
+    expect(counterUpdates()).toEqual([
+      { row: DAY_ROW, add: 1 },
+      { row: HOUR_ROW, add: 1 },
+      { row: DAY_ROW, add: -1 },
+      { row: HOUR_ROW, add: -1 },
+    ]);
   });
 });
 
