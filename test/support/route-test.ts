@@ -6,9 +6,12 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { z } from 'zod';
 import { type Contract, contract, type RouteName } from '../../domain/contract';
+import { itemKey, orderItems } from '../../domain/orders';
 import { OWNER_COOKIE } from '../../domain/ownership';
+import { orderSummary } from '../../domain/pricing';
 import { TABLES, type TableName, tableEnvVar } from '../../domain/wiring';
 import type { HttpResult } from '../../lambdas/lib/http';
+import type { GenerationItem, GenerationRecord, OrderRecord } from '../../lambdas/lib/orders';
 import type { HoldRecord } from '../../lambdas/lib/owners';
 
 /**
@@ -112,4 +115,73 @@ export function pngPhoto(width: number, height: number, salt = ''): { bytes: Buf
     Buffer.from(salt),
   ]);
   return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** A paid order as checkout and the webhook leave it: priced by domain/pricing.ts, its session and payment stored. */
+export function paidOrder(
+  orderId: string,
+  hashes: string[],
+  styles: string[],
+  over: Partial<OrderRecord> = {},
+): OrderRecord {
+  const summary = orderSummary(hashes.length, styles.length);
+  return {
+    order_id: orderId,
+    status: 'paid',
+    email: 'buyer@example.com',
+    email_key: 'buyer@example.com',
+    hashes,
+    styles,
+    generations: summary.totalGenerations,
+    price_per_generation: summary.pricePerGeneration,
+    original_price: summary.originalPrice,
+    discount: summary.discount,
+    total: summary.total,
+    currency: 'usd',
+    created_at: '2026-11-23T12:00:00.000Z',
+    session_expires_at: Date.parse('2026-11-23T12:31:00.000Z') / 1000,
+    session_id: 'cs_test_1',
+    payment_intent: 'pi_test_1',
+    paid_at: '2026-11-23T12:05:00.000Z',
+    ...over,
+  };
+}
+
+/** A share id (128 bits, base64url) for a photo of an order, the same in every test. */
+export const shareIdOf = (orderId: string, hash: string) =>
+  createHash('sha256').update(`${orderId}/${hash}`).digest('base64url').slice(0, 22);
+
+/**
+ * The order's generation: every (photo, style) pending unless `items` says otherwise (keyed `<hash>:<style>`), a
+ * share id per photo.
+ */
+export function generationOf(
+  order: OrderRecord,
+  items: Record<string, Partial<GenerationItem>> = {},
+  over: Partial<GenerationRecord> = {},
+): GenerationRecord {
+  const all = Object.fromEntries(
+    orderItems(order.hashes, order.styles).map((i) => {
+      const key = itemKey(i.image_hash, i.style);
+      return [key, { ...i, status: 'pending' as const, ...items[key] }];
+    }),
+  );
+  const count = (status: string) => Object.values(all).filter((i) => i.status === status).length;
+  return {
+    generation_id: order.order_id,
+    order_id: order.order_id,
+    email: order.email,
+    status: 'processing',
+    items: all,
+    item_count: Object.keys(all).length,
+    done_count: count('done'),
+    failed_count: count('failed'),
+    total: order.total,
+    currency: order.currency,
+    payment_intent: order.payment_intent ?? '',
+    created_at: '2026-11-23T12:05:00.000Z',
+    updated_at: '2026-11-23T12:10:00.000Z',
+    share_ids: Object.fromEntries(order.hashes.map((h) => [h, shareIdOf(order.order_id, h)])),
+    ...over,
+  };
 }
