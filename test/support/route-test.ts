@@ -185,3 +185,9 @@ export function generationOf(
     ...over,
   };
 }
+
+/** A meta tag's content in a page, by its property or name (as crawlers read it), unescaped. */
+export function metaContent(html: string, key: string): string | undefined {
+  const re = new RegExp(`<meta (?:property|name)="${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" content="([^"]*)"`);
+  return re.exec(html)?.[1]?.replace(/&amp;/g, '&');
+}
