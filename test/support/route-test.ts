@@ -9,7 +9,7 @@ import { type Contract, contract, type RouteName } from '../../domain/contract';
 import { itemKey, orderItems } from '../../domain/orders';
 import { OWNER_COOKIE } from '../../domain/ownership';
 import { orderSummary } from '../../domain/pricing';
-import { TABLES, type TableName, tableEnvVar } from '../../domain/wiring';
+import { ENV, TABLES, type TableName, tableEnvVar } from '../../domain/wiring';
 import type { HttpResult } from '../../lambdas/lib/http';
 import type { GenerationItem, GenerationRecord, OrderRecord } from '../../lambdas/lib/orders';
 import type { HoldRecord } from '../../lambdas/lib/owners';
@@ -25,13 +25,13 @@ import type { HoldRecord } from '../../lambdas/lib/owners';
  */
 export function sdkEnv(): void {
   Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'test' });
-  delete process.env.ORIGIN_VERIFY_SECRET;
-  delete process.env.ORIGIN_SECRET_ARN;
+  delete process.env[ENV.originVerifySecret];
+  delete process.env[ENV.originSecretArn];
 }
 
 /**
- * The table variables of the tables a route reads or writes, each table named as the handlers know it; a route that
- * touches another table fails with that variable's name (as it would without the grant).
+ * The table variables of the tables a route reads or writes, each table named as the handlers know it. Only those: a
+ * route that touches another table answers 500 (its variable is not set), as it would fail without the grant.
  */
 export const tableEnv = (...tables: TableName[]): Record<string, string> =>
   Object.fromEntries(tables.map((t) => [tableEnvVar(t), t]));

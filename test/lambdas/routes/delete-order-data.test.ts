@@ -10,6 +10,7 @@ import { httpEvent } from '../../support/http-event';
 import {
   answer,
   browser,
+  conditionFailed,
   failure,
   generationOf,
   mockDdb,
@@ -186,10 +187,13 @@ describe('409 while the order is still open', () => {
     expect([...s3.calls(), ...ddb.commandCalls(UpdateCommand), ...ddb.commandCalls(DeleteCommand)]).toHaveLength(0);
 
     jest.setSystemTime(NOW.getTime() + 61_000);
+    // Never paid, so no generation: its conditional update finds nothing, and that is no error.
+    ddb.on(UpdateCommand, { TableName: 'generations' }).rejects(conditionFailed());
     expect(answer('delete-order-data', await remove(ORDER)).body.deleted).toMatchObject({
       photos_deleted: 1,
       email_removed: true,
     });
+    expect(erasures().map((u) => u.TableName)).toEqual(['generations', 'orders']);
   });
 
   test('images still being made', async () => {
