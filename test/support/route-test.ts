@@ -191,3 +191,15 @@ export function metaContent(html: string, key: string): string | undefined {
   const re = new RegExp(`<meta (?:property|name)="${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" content="([^"]*)"`);
   return re.exec(html)?.[1]?.replace(/&amp;/g, '&');
 }
+
+/**
+ * Addresses Stripe or SES would refuse, or that could carry markup or reordered text into a mail or a log: every form
+ * that takes an address answers them with the spec's 'Please enter a valid email address.'
+ */
+export const REFUSED_ADDRESSES = [
+  '<script>x</script>@evil.test',
+  'ada@example.com\u0000',
+  'ada\u202E@example.com',
+  '"a"b@c.co',
+  `${'a'.repeat(65)}@example.com`,
+] as const;

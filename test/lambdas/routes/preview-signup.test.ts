@@ -10,6 +10,7 @@ import {
   failure,
   mockDdb,
   ownerHold,
+  REFUSED_ADDRESSES,
   sdkEnv,
   storeItem,
   tableEnv,
@@ -100,12 +101,7 @@ test("a bad body is a 400 with the spec's words for the address; a body not sent
     [{ email: '', image_hash: HASH }, 'Email is required.'],
     [{ email: '   ', image_hash: HASH }, 'Email is required.'],
     [{ email: 'fan@', image_hash: HASH }, invalid],
-    // Addresses Stripe or SES would refuse, or that could smuggle markup or reordered text into a mail or a log.
-    [{ email: '<script>x</script>@evil.test', image_hash: HASH }, invalid],
-    [{ email: 'ada@example.com\u0000', image_hash: HASH }, invalid],
-    [{ email: 'ada\u202E@example.com', image_hash: HASH }, invalid],
-    [{ email: '"a"b@c.co', image_hash: HASH }, invalid],
-    [{ email: `${'a'.repeat(65)}@example.com`, image_hash: HASH }, invalid],
+    ...REFUSED_ADDRESSES.map((email) => [{ email, image_hash: HASH }, invalid] as const),
     [
       { email: 'fan@example.com', image_hash: 'nope' },
       'image_hash must be a SHA-256 hash (64 lowercase hex characters).',

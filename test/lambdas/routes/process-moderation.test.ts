@@ -258,6 +258,19 @@ describe('a registration whose bytes were uploaded is confirmed by its first cal
     expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(1);
   });
 
+  test('a later proof of a stored photo proves the same bytes: removed, not copied; the visitor owns it too', async () => {
+    uploaded(PHOTO.bytes);
+    stored(HASH, PHOTO.bytes);
+    expect((await post({ image_hashes: [HASH] }, me.cookies)).statusCode).toBe(200);
+    expect(s3.commandCalls(CopyObjectCommand)).toHaveLength(0);
+    expect(s3.commandCalls(DeleteObjectCommand).map((c) => c.args[0].input.Key)).toEqual([proof]);
+    expect(ddb.commandCalls(PutCommand, { TableName: 'holds' })[0].args[0].input.Item).toMatchObject({
+      state: 'owner',
+    });
+    // The stored copy's record (and verdict) is the first owner's: left as it is.
+    expect(ddb.commandCalls(UpdateCommand, { TableName: 'images' })).toHaveLength(0);
+  });
+
   test('other bytes under the hash, where a good copy is stored: refused with why, removed, owning nothing', async () => {
     uploaded(OTHER.bytes);
     stored(HASH, PHOTO.bytes);

@@ -153,6 +153,11 @@ describe('a new photo', () => {
     expect(Object.values(registered.ExpressionAttributeValues ?? {})).toEqual(
       expect.arrayContaining(['image/png', SIZE, false]),
     );
+    // Kept as long as the upload it describes, counted from the first registration (if_not_exists).
+    expect(registered.UpdateExpression).toMatch(/#expires_at = if_not_exists\(#expires_at, :v\d+\)/);
+    expect(Object.values(registered.ExpressionAttributeValues ?? {})).toContain(
+      NOW.getTime() / 1000 + RETENTION_DAYS.imageRecords * 24 * 3600,
+    );
     // One upload and its bytes, counted in the day and the hour.
     expect(counterUpdates()).toEqual([
       ['uploads#2026-11-23', 1],
@@ -282,6 +287,29 @@ describe('a pending registration', () => {
     expect(s3.commandCalls(DeleteObjectCommand).map((c) => c.args[0].input.Key)).toEqual([proof]);
     expect(holdPuts()).toEqual([expect.objectContaining({ hold_id: `${HASH}#owner#${me.owner}`, state: 'owner' })]);
     expect(counterUpdates()).toEqual([]);
+  });
+
+  test('whose bytes are not the photo, none stored: they are removed, judged invalid, and asked for again', async () => {
+    const other = pngPhoto(1024, 768, 'other bytes').bytes;
+    s3.on(HeadObjectCommand, { Key: proof }).resolves({ ETag: '"proof"', ContentLength: other.length });
+    s3.on(GetObjectCommand, { Key: proof }).resolves({
+      ETag: '"proof"',
+      ContentLength: other.length,
+      Body: objectBody(other),
+    });
+    storeItem(ddb, 'images', image({ verified: false, moderation: 'invalid' }));
+    const url = uploadUrl(await register(me.cookies));
+    expect(s3.commandCalls(DeleteObjectCommand).map((c) => c.args[0].input.Key)).toEqual([proof]);
+    expect(s3.commandCalls(CopyObjectCommand)).toHaveLength(0);
+    const [verdict] = imageUpdates();
+    expect(Object.values(verdict.ExpressionAttributeValues ?? {})).toEqual(
+      expect.arrayContaining(['invalid', ['Uploaded bytes do not match the image hash.']]),
+    );
+    // The visitor's own (bad) upload: their hold, and a fresh registration to upload the photo itself.
+    expect(holdPuts().map((h) => [h?.state, h?.registration_id])).toEqual([
+      ['owner', undefined],
+      ['pending', registrationOf(url)],
+    ]);
   });
 
   test('whose bytes never came: a new registration replaces it', async () => {
