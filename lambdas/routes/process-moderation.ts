@@ -1,5 +1,5 @@
 import { contract } from '../../domain/contract';
-import { busyAnswer, takeCaps } from '../lib/caps';
+import { busyAnswer, giveBack, takeCaps } from '../lib/caps';
 import { httpHandler, parseBody, respond } from '../lib/http';
 import { verdictBinding } from '../lib/images';
 import { createJob, startJob } from '../lib/jobs';
@@ -34,6 +34,12 @@ export const handler = httpHandler(async (event) => {
   // Photos without a standing verdict go to Rekognition: counted against the global cap, or a 429 (never a 5xx).
   const cap = await takeCaps({ moderation: standing.filter((s) => !s).length });
   if (!cap.ok) return busyAnswer(cap);
-  const job = await startJob('moderation', hashes, owner, { image_hashes: hashes });
-  return respond('process-moderation', 200, { job_id: job.job_id });
+  try {
+    const job = await startJob('moderation', hashes, owner, { image_hashes: hashes });
+    return respond('process-moderation', 200, { job_id: job.job_id });
+  } catch (err) {
+    // Not started: no photo goes to Rekognition, and the caps count what was done, not attempts.
+    await giveBack(cap);
+    throw err;
+  }
 });
