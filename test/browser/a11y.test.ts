@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { useRuntimeAndBrowser } from '../support/browser';
 import { PHOTOS } from '../support/runtime';
-import { axeViolations, DESKTOP, newContext, PHONE, type Scheme, screenshot } from './site-helpers';
+import { axeViolations, DESKTOP, newContext, PHONE, type Scheme, screenshot, WORK_MS } from './site-helpers';
 
 /**
  * axe-core finds no violations on any page a visitor reaches without an order, in light and dark, on a phone and
@@ -92,11 +92,11 @@ describe('accessibility (axe) of every page, light and dark', () => {
       violations.push(...(await check(page, 'upload-files', scheme)));
 
       await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-      await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: WORK_MS });
       await page
         .getByRole('region', { name: 'Notifications' })
         .getByText('Moderation Completed')
-        .waitFor({ timeout: 30_000 });
+        .waitFor({ timeout: WORK_MS });
       await page.locator('main button[aria-pressed]').nth(1).click();
       violations.push(...(await check(page, 'styles', scheme)));
       await context.close();
