@@ -176,6 +176,7 @@ export class FakeEngine {
   readonly checks: EngineCheckRequest[] = [];
   verdict: EngineCheckResponse = PASSED;
   private failures: Error[] = [];
+  private readonly running = new Set<Promise<unknown>>();
 
   constructor(private readonly bucket: FakeBucket) {
     this.reset();
@@ -187,23 +188,34 @@ export class FakeEngine {
     this.verdict = PASSED;
     this.failures = [];
     this.stub.reset();
-    this.stub.on(InvokeEndpointCommand).callsFake(async (input) => {
-      const failure = this.failures.shift();
-      if (failure) throw failure;
-      const request = JSON.parse(new TextDecoder().decode(input.Body as Uint8Array));
-      if (request.op === 'check') {
-        this.checks.push(request);
-        return answer(this.verdict);
-      }
-      this.renders.push(request);
-      const outputs = [];
-      for (const o of request.outputs as EngineBatchRequest['outputs']) {
-        if (o.bucket !== this.bucket.name) throw new Error(`engine asked to write to ${o.bucket}`);
-        this.bucket.put(o.key, await png(64, 48, '#3080c0'), { contentType: 'image/png' });
-        outputs.push({ ...o, width: 64, height: 48 });
-      }
-      return answer({ outputs, ms: 5 });
+    this.stub.on(InvokeEndpointCommand).callsFake((input) => {
+      const call = this.invoke(input.Body as Uint8Array);
+      this.running.add(call);
+      return call.finally(() => this.running.delete(call));
     });
+  }
+
+  /** Resolves once every call made so far has ended (so a test sees what a call left running wrote). */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async invoke(body: Uint8Array) {
+    const failure = this.failures.shift();
+    if (failure) throw failure;
+    const request = JSON.parse(new TextDecoder().decode(body));
+    if (request.op === 'check') {
+      this.checks.push(request);
+      return answer(this.verdict);
+    }
+    this.renders.push(request);
+    const outputs = [];
+    for (const o of request.outputs as EngineBatchRequest['outputs']) {
+      if (o.bucket !== this.bucket.name) throw new Error(`engine asked to write to ${o.bucket}`);
+      this.bucket.put(o.key, await png(64, 48, '#3080c0'), { contentType: 'image/png' });
+      outputs.push({ ...o, width: 64, height: 48 });
+    }
+    return answer({ outputs, ms: 5 });
   }
 
   /** The next call fails with `error` (an SDK error: ThrottlingException, ModelError...). */
