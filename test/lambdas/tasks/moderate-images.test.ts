@@ -13,7 +13,7 @@ import { handler } from '../../../lambdas/tasks/moderate-images';
 import { awsError, FakeTables } from '../../support/fake-dynamo';
 import { FakeBucket } from '../../support/fake-s3';
 import { recordMetrics } from '../../support/metrics';
-import { BUCKET, FakeEngine, type Photo, photo, png, storeAllowed, storeUploaded } from '../../support/tasks';
+import { BUCKET, FakeEngine, type Photo, photo, storeAllowed, storeUploaded } from '../../support/tasks';
 
 /**
  * lambdas/tasks/moderate-images.ts, the jobs machine's "Moderate images": every photo's verdict (reused when it is
@@ -108,8 +108,7 @@ test('a refused photo: rejected with its category, counted, and the previews dra
 });
 
 test("the first photo refused, the second allowed: the second's engine previews are made after the verdicts", async () => {
-  const small = await png(200, 150);
-  const tiny = { bytes: small, hash: (await import('../../fixtures/photos')).sha256(small), width: 200, height: 150 };
+  const tiny = await photo('#808080', 200, 150);
   storeUploaded(tables, bucket, tiny);
   storeUploaded(tables, bucket, b);
   const out = await run(tiny, b);
