@@ -26,6 +26,7 @@ jest.mock('../../../lambdas/lib/payments', () => ({
   payments: async () => ({ stripe, webhookSecret: 'whsec_unused' }),
 }));
 
+import { logger } from '../../../lambdas/lib/observability';
 import type { GenerationRecord, OrderRecord } from '../../../lambdas/lib/orders';
 import { stuckAfterSeconds } from '../../../lambdas/lib/reconciler';
 import { executionArn } from '../../../lambdas/lib/workflows';
@@ -114,7 +115,11 @@ beforeEach(() => {
 
 test('one pass repairs each broken order once; a second pass finds nothing to do', async () => {
   const now = Date.now();
-  const unpaid = order('1', 'created'); // the webhook never arrived
+  // A crash at each step of the webhook's fulfilment: before the order was marked paid, after it, after the
+  // generation was stored (before the pipeline started).
+  const unpaid = order('1', 'created');
+  const paidOnly = order('8', 'paid');
+  const notStarted = order('9', 'paid', { status: 'pending' });
   const fine = order('2', 'paid', { status: 'completed', email_status: 'sent' });
   const ended = order('3', 'paid', { status: 'processing' }); // its execution failed without closing it
   executions.set(arn(ended), 'FAILED');
@@ -127,6 +132,8 @@ test('one pass repairs each broken order once; a second pass finds nothing to do
   executions.set(arn(young), 'RUNNING');
   sessions = [
     session('1', unpaid),
+    session('8', paidOnly),
+    session('9', notStarted),
     session('2', fine),
     session('3', ended),
     session('4', stuck),
@@ -136,25 +143,37 @@ test('one pass repairs each broken order once; a second pass finds nothing to do
   ];
 
   const metrics = recordMetrics();
+  const warnings = jest.spyOn(logger, 'warn');
   let first: Awaited<ReturnType<typeof pass>>;
   try {
     first = await pass();
-    expect(metrics.sum(METRICS.reconcilerRepairs)).toBe(3);
+    expect(metrics.sum(METRICS.reconcilerRepairs)).toBe(5);
   } finally {
     metrics.restore();
   }
+  // Each repair is one log line an operator can find.
+  expect(warnings.mock.calls.filter(([message]) => message === 'reconciled').map(([, fields]) => fields)).toEqual(
+    first.repairs.map((r) => expect.objectContaining({ repair: r.repair, order_id: r.order_id })),
+  );
+  warnings.mockRestore();
   expect(list).toHaveBeenCalledWith(expect.objectContaining({ status: 'complete' }));
-  expect(first).toMatchObject({ checked: 7, errors: [] });
+  expect(first).toMatchObject({ checked: 9, errors: [] });
   expect(first.repairs.map((r) => [r.order_id, r.repair])).toEqual([
     [unpaid, 'session-paid-order-unpaid'],
+    [paidOnly, 'order-paid-without-generation'],
+    [notStarted, 'generation-without-execution'],
     [ended, 'execution-ended-unfinished'],
     [stuck, 'generation-stuck'],
   ]);
 
-  // Fulfilled as the webhook would have: paid, its generation made, its pipeline started (named after it).
+  // Fulfilled as the webhook would have: paid, its generation made, its pipeline started (named after it), once.
   expect(tables.get<OrderRecord>('orders', unpaid)).toMatchObject({ status: 'paid', payment_intent: 'pi_1' });
-  expect(generation(unpaid)).toMatchObject({ status: 'pending', item_count: 1 });
-  expect(sfn.commandCalls(StartExecutionCommand).map((c) => c.args[0].input.name)).toEqual([unpaid]);
+  for (const id of [unpaid, paidOnly]) expect(generation(id)).toMatchObject({ status: 'pending', item_count: 1 });
+  expect(sfn.commandCalls(StartExecutionCommand).map((c) => c.args[0].input.name)).toEqual([
+    unpaid,
+    paidOnly,
+    notStarted,
+  ]);
   // Closed: the undelivered item refunded, the customer told; the stuck one's execution stopped first.
   for (const id of [ended, stuck]) {
     expect(generation(id)).toMatchObject({ status: 'failed', email_status: 'sent', refund: { amount: 70 } });
@@ -165,10 +184,10 @@ test('one pass repairs each broken order once; a second pass finds nothing to do
   expect(ses.commandCalls(SendEmailCommand)).toHaveLength(2);
 
   const second = await pass();
-  expect(second).toMatchObject({ checked: 7, repairs: [], errors: [] });
+  expect(second).toMatchObject({ checked: 9, repairs: [], errors: [] });
   expect(refunds).toHaveBeenCalledTimes(2);
   expect(ses.commandCalls(SendEmailCommand)).toHaveLength(2);
-  expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(1);
+  expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(3);
 });
 
 test('a session whose repair fails is reported and left for the next pass; the others are repaired', async () => {

@@ -4,16 +4,17 @@ import {
   BedrockRuntimeClient,
   InvokeModelCommand,
   ThrottlingException,
+  ValidationException,
 } from '@aws-sdk/client-bedrock-runtime';
 import { ModelError } from '@aws-sdk/client-sagemaker-runtime';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import sharp from 'sharp';
-import { GENERATIVE_PRESETS } from '../../../domain/generative';
+import { CONTROL_STRUCTURE_MODEL_ID, FAST_UPSCALE_MODEL_ID, GENERATIVE_PRESETS } from '../../../domain/generative';
 import { PAID_LONG_SIDE } from '../../../domain/image-format';
 import { ITEM_ERRORS, itemKey } from '../../../domain/orders';
 import { SHARE_CARD } from '../../../domain/ownership';
-import { ENGINE_ERRORS, GENERATIVE_ERRORS, GENERATIVE_TRIES, METRICS, mediaKey } from '../../../domain/wiring';
+import { ENGINE_ERRORS, ENV, GENERATIVE_ERRORS, GENERATIVE_TRIES, METRICS, mediaKey } from '../../../domain/wiring';
 import { seedFor } from '../../../lambdas/lib/bedrock';
 import { ENGINE, semaphoreId } from '../../../lambdas/lib/capacity';
 import type { ImageRecord } from '../../../lambdas/lib/images';
@@ -37,6 +38,7 @@ import {
   storeAllowed,
   storedGeneration,
   storeOrder,
+  TASK_ENV,
 } from '../../support/tasks';
 
 /**
@@ -56,7 +58,7 @@ let p: Photo;
 /** What the model draws: smaller than the paid size, so it is enlarged before the check. */
 let drawn: Buffer;
 beforeAll(async () => {
-  [p, drawn] = await Promise.all([photo(), png(160, 120, '#40a060')]);
+  [p, drawn] = await Promise.all([photo(), png(200, 100, '#40a060')]);
 });
 
 const item = (style: string) => ({ order_id: ORDER_ID, image_hash: p.hash, style });
@@ -196,7 +198,7 @@ describe('a generative style', () => {
     const sent = await sharp(Buffer.from(body.image as string, 'base64')).metadata();
     expect([sent.width, sent.height]).toEqual([p.width, p.height]);
     const out = await sharp(bucket.bytes(output('3d'))).metadata();
-    expect([out.format, out.width, out.height]).toEqual(['png', PAID_LONG_SIDE, (PAID_LONG_SIDE * 3) / 4]);
+    expect([out.format, out.width, out.height]).toEqual(['png', PAID_LONG_SIDE, PAID_LONG_SIDE / 2]);
     expect(engine.checks).toEqual([
       {
         op: 'check',
@@ -258,6 +260,78 @@ describe('a generative style', () => {
     }
     expect(bucket.has(output('3d'))).toBe(false);
     expect(stored('3d').status).toBe('pending');
+  });
+
+  test('a model the account may not call waits (no refund, nothing refused) and is drawn once the operator fixes it', async () => {
+    // Configured by the plain foundation-model id, which Bedrock serves only through an inference profile.
+    const styles = JSON.parse(TASK_ENV[ENV.generativeStyles]) as Record<string, { modelId: string }>;
+    const plain = { ...styles, '3d': { ...styles['3d'], modelId: CONTROL_STRUCTURE_MODEL_ID } };
+    process.env[ENV.generativeStyles] = JSON.stringify(plain);
+    tables.put('images', { ...tables.get<ImageRecord>('images', p.hash)!, previews: ['comic'] });
+    bedrock.on(InvokeModelCommand, { modelId: CONTROL_STRUCTURE_MODEL_ID }).rejects(
+      new ValidationException({
+        message:
+          "Invocation of model ID stability.stable-image-control-structure-v1:0 with on-demand throughput isn't supported. Retry your request with the ID or ARN of an inference profile that contains this model.",
+        $metadata: {},
+      }),
+    );
+    try {
+      expect(await failure('3d')).toMatchObject({ name: GENERATIVE_ERRORS.misconfigured });
+      expect(await failure('3d')).toMatchObject({ name: GENERATIVE_ERRORS.misconfigured });
+      expect(stored('3d')).toMatchObject({ status: 'pending', queued_at: expect.any(String) });
+      expect(storedGeneration(tables).refund).toBeUndefined();
+      expect(tables.get<ImageRecord>('images', p.hash)!.previews_refused).toBeUndefined();
+    } finally {
+      // The operator names the inference profile, as the error says: the next retry draws it through the profile.
+      process.env[ENV.generativeStyles] = TASK_ENV[ENV.generativeStyles];
+    }
+    expect(await handler(item('3d'))).toEqual({ rendered: true });
+    expect(modelCalls().map((c) => c.modelId)).toEqual([
+      CONTROL_STRUCTURE_MODEL_ID,
+      CONTROL_STRUCTURE_MODEL_ID,
+      MODEL_ID,
+    ]);
+  });
+
+  describe('with the Bedrock upscale service set', () => {
+    const upscaler = `us.${FAST_UPSCALE_MODEL_ID}`;
+    beforeEach(() => {
+      process.env[ENV.bedrockUpscaleModelId] = upscaler;
+    });
+    afterEach(() => {
+      delete process.env[ENV.bedrockUpscaleModelId];
+    });
+    const delivered = async () => {
+      const out = await sharp(bucket.bytes(output('3d'))).metadata();
+      return [out.width, out.height];
+    };
+
+    test('a small model image is enlarged by the service, once, to exactly the paid long side', async () => {
+      // Fast Upscale answers four times the size it is sent.
+      bedrock.on(InvokeModelCommand, { modelId: upscaler }).callsFake(async (input) => {
+        const sent = await sharp(Buffer.from(modelRequest(input).image as string, 'base64')).metadata();
+        return modelAnswer(await png(sent.width! * 4, sent.height! * 4, '#40a060'));
+      });
+      expect(await handler(item('3d'))).toEqual({ rendered: true });
+      const upscale = modelCalls().filter((c) => c.modelId === upscaler);
+      expect(upscale.map((c) => Object.keys(modelRequest(c)).sort())).toEqual([['image', 'output_format']]);
+      expect(await delivered()).toEqual([PAID_LONG_SIDE, PAID_LONG_SIDE / 2]);
+    });
+
+    test('the account not subscribed to it: lanczos3 enlarges, counted, and the image is delivered', async () => {
+      bedrock
+        .on(InvokeModelCommand, { modelId: upscaler })
+        .rejects(new AccessDeniedException({ message: 'You are not subscribed to this model', $metadata: {} }));
+      const metrics = recordMetrics();
+      try {
+        expect(await handler(item('3d'))).toEqual({ rendered: true });
+        expect(metrics.count(METRICS.upscaleFallbacks)).toBe(1);
+      } finally {
+        metrics.restore();
+      }
+      expect(await delivered()).toEqual([PAID_LONG_SIDE, PAID_LONG_SIDE / 2]);
+      expect(stored('3d').status).toBe('done');
+    });
   });
 
   test(`a quality failure is asked again with a new seed, ${GENERATIVE_TRIES} tries in all, then the item fails with its reason`, async () => {

@@ -125,6 +125,14 @@ test("the model's minute is taken: CapacityBusy while the job is young (units gi
   expect(image().previews_busy?.sort()).toEqual([...DEFAULT_GENERATIVE].sort());
   expect(image().previews_paused).toBeUndefined();
   expect(job().status).toBe('SUCCESS');
+
+  // The minute passes: the next previews request asks the model, and keeps a unit for each preview made.
+  tables.put('counters', { counter_id: minuteWindowId(MODEL_ID), count: 0 });
+  storeJob(0);
+  expect((await run()).styles.sort()).toEqual([...DEFAULT_GENERATIVE].sort());
+  expect(modelCalls()).toBe(DEFAULT_GENERATIVE.length);
+  expect(capCount('generativePreviews', 'day')).toBe(DEFAULT_GENERATIVE.length);
+  expect(image().previews_busy).toEqual([]);
 });
 
 test("the day's generative previews are spent: those styles paused for the day, the engine's made", async () => {

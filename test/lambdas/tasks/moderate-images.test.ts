@@ -10,6 +10,7 @@ import { capCounterId } from '../../../lambdas/lib/caps';
 import type { ImageRecord } from '../../../lambdas/lib/images';
 import type { JobRecord } from '../../../lambdas/lib/jobs';
 import { handler } from '../../../lambdas/tasks/moderate-images';
+import { sha256 } from '../../fixtures/photos';
 import { awsError, FakeTables } from '../../support/fake-dynamo';
 import { FakeBucket } from '../../support/fake-s3';
 import { recordMetrics } from '../../support/metrics';
@@ -132,6 +133,17 @@ test('bytes that do not match their hash: invalid, deleted, never sent to Rekogn
   expect(bucket.has(mediaKey.upload(a.hash))).toBe(false);
   expect(rekognitionCalls()).toBe(0);
   expect(previewKeys(a)).toEqual([]);
+});
+
+test('a file that is not an image: invalid and deleted, never sent to Rekognition', async () => {
+  const bytes = Buffer.from('%PDF-1.4 not an image at all');
+  const pdf = { bytes, hash: sha256(bytes), width: 0, height: 0 };
+  storeUploaded(tables, bucket, pdf);
+  expect(await run(pdf)).toEqual({ allowed: [], refused: [{ image_hash: pdf.hash, moderation: 'invalid' }] });
+  expect(image(pdf)).toMatchObject({ moderation: 'invalid', moderation_reasons: ['Only JPG/PNG files are allowed'] });
+  expect(bucket.has(mediaKey.upload(pdf.hash))).toBe(false);
+  expect(rekognitionCalls()).toBe(0);
+  expect(engine.renders).toEqual([]);
 });
 
 test('an image Rekognition cannot read: invalid and deleted; a verdict made before stays as it was', async () => {
