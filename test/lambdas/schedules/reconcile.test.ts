@@ -121,8 +121,8 @@ test('one pass repairs each broken order once; a second pass finds nothing to do
   const paidOnly = order('8', 'paid');
   const notStarted = order('9', 'paid', { status: 'pending' });
   const fine = order('2', 'paid', { status: 'completed', email_status: 'sent' });
-  const ended = order('3', 'paid', { status: 'processing' }); // its execution failed without closing it
-  executions.set(arn(ended), 'FAILED');
+  const ended = order('3', 'paid', { status: 'processing' }); // its execution was stopped without closing it
+  executions.set(arn(ended), 'ABORTED');
   const stuck = order('4', 'paid', {
     status: 'processing',
     created_at: new Date(now - (stuckAfterSeconds() + 60) * 1000).toISOString(),

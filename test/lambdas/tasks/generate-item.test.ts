@@ -30,6 +30,7 @@ import {
   modelAnswer,
   modelRequest,
   ORDER_ID,
+  PASSED,
   type Photo,
   paidOrder,
   photo,
@@ -348,6 +349,27 @@ describe('a generative style', () => {
     );
     expect(new Set(modelCalls().map((c) => modelRequest(c).seed)).size).toBe(GENERATIVE_TRIES);
     expect(stored('3d')).toMatchObject({ status: 'failed', error: ITEM_ERRORS.quality });
+  });
+
+  test('one failed try: asked again with the next seed, and the image that passes is delivered', async () => {
+    engine.verdict = {
+      ok: false,
+      check: 'faces',
+      reason: 'A face was lost.',
+      edgeCorrelation: 0.5,
+      contrast: 40,
+      ms: 3,
+    };
+    expect(await failure('3d')).toMatchObject({ name: GENERATIVE_ERRORS.qualityRetry });
+    engine.verdict = PASSED;
+    expect(await handler(item('3d'))).toEqual({ rendered: true });
+    expect(modelCalls().map((c) => modelRequest(c).seed)).toEqual([
+      seedFor(preset, p.hash, '3d', 0),
+      seedFor(preset, p.hash, '3d', 1),
+    ]);
+    expect(stored('3d')).toMatchObject({ status: 'done', quality_tries: 1 });
+    const out = await sharp(bucket.bytes(output('3d'))).metadata();
+    expect(Math.max(out.width!, out.height!)).toBe(PAID_LONG_SIDE);
   });
 
   test('the last try losing the face fails with the likeness reason', async () => {

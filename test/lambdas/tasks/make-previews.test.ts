@@ -1,9 +1,9 @@
 import '../../support/task-env';
-import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
+import { AccessDeniedException, BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DEFAULT_GENERATIVE } from '../../../domain/generative';
 import { STYLE_IDS } from '../../../domain/styles';
-import { ENGINE_ERRORS, mediaKey } from '../../../domain/wiring';
+import { ENGINE_ERRORS, METRICS, mediaKey } from '../../../domain/wiring';
 import { ENGINE, minuteWindowId, semaphoreId } from '../../../lambdas/lib/capacity';
 import { capCounterId, capLimit } from '../../../lambdas/lib/caps';
 import type { ImageRecord } from '../../../lambdas/lib/images';
@@ -14,6 +14,7 @@ import { settings } from '../../../lambdas/lib/settings';
 import { handler } from '../../../lambdas/tasks/make-previews';
 import { awsError, FakeTables } from '../../support/fake-dynamo';
 import { FakeBucket } from '../../support/fake-s3';
+import { recordMetrics } from '../../support/metrics';
 import {
   BUCKET,
   FakeEngine,
@@ -149,6 +150,32 @@ test("the day's generative previews are spent: those styles paused for the day, 
   expect(modelCalls()).toBe(0);
   expect(engine.renders).toHaveLength(1);
   expect(job().status).toBe('SUCCESS');
+});
+
+test('a model refusing the photo is remembered (never asked again); one the account may not call is not', async () => {
+  bedrock.on(InvokeModelCommand).resolves(modelAnswer(drawn, 'Filter reason: input image'));
+  await run();
+  expect(image().previews_refused).toEqual({ '3d': `bedrock:${MODEL_ID}`, anime: `bedrock:${MODEL_ID}` });
+  expect(capCount('generativePreviews', 'day')).toBe(0); // a refused preview gives its unit back
+  await run();
+  expect(modelCalls()).toBe(DEFAULT_GENERATIVE.length);
+
+  tables.put('images', { ...image(), previews_refused: {} });
+  bedrock.on(InvokeModelCommand).rejects(new AccessDeniedException({ message: 'no access', $metadata: {} }));
+  const metrics = recordMetrics();
+  try {
+    expect((await run()).styles).toEqual([]);
+    expect(metrics.count(METRICS.modelMisconfigured)).toBe(DEFAULT_GENERATIVE.length);
+  } finally {
+    metrics.restore();
+  }
+  // Not held against the photo: asked again on the next request (a few minutes later: these calls counted too).
+  expect(image().previews_refused).toEqual({});
+  expect(image().previews_paused).toBeUndefined();
+  expect(job().status).toBe('SUCCESS');
+  jest.setSystemTime(T0.getTime() + 120_000);
+  await run();
+  expect(modelCalls()).toBe(DEFAULT_GENERATIVE.length * 3);
 });
 
 test('a throttled engine: EngineThrottled for the Retry, its unit given back, the model previews kept', async () => {
