@@ -79,6 +79,7 @@ export class FakeTables {
   }
 
   private getItem(input: GetCommand['input']) {
+    if (input.ProjectionExpression !== undefined) throw validation('FakeTables: ProjectionExpression not supported');
     const table = input.TableName!;
     const item = this.rows(table).get(keyOf(table, input.Key!, true));
     return item === undefined ? {} : { Item: structuredClone(item) };
