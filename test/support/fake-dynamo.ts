@@ -48,8 +48,8 @@ export class FakeTables {
   }
 
   /** Stores an item as it is (a copy). */
-  put(table: TableName, item: Item): void {
-    this.rows(table).set(keyOf(table, item), structuredClone(item));
+  put(table: TableName, item: object): void {
+    this.rows(table).set(keyOf(table, item as Item), structuredClone(item as Item));
   }
 
   /** A copy of the stored item, or undefined. */

@@ -155,8 +155,8 @@ export function paidOrder(
 
 /** Stores a paid order and its generation. */
 export function storeOrder(tables: FakeTables, records: ReturnType<typeof paidOrder>) {
-  tables.put('orders', records.order as never);
-  tables.put('generations', records.generation as never);
+  tables.put('orders', records.order);
+  tables.put('generations', records.generation);
 }
 
 /** The generation as stored now. */

@@ -49,14 +49,14 @@ function order(n: string, status: OrderRecord['status'], generation?: Partial<Ge
   const orderId = `0000000${n}-0000-4000-8000-000000000000`;
   const { payment_intent, paid_at, ...unpaid } = records.order;
   const stored = status === 'created' ? unpaid : records.order;
-  tables.put('orders', { ...stored, order_id: orderId, status, session_id: `cs_${n}` } as never);
+  tables.put('orders', { ...stored, order_id: orderId, status, session_id: `cs_${n}` });
   if (generation)
     tables.put('generations', {
       ...records.generation,
       generation_id: orderId,
       order_id: orderId,
       ...generation,
-    } as never);
+    });
   return orderId;
 }
 const session = (n: string, orderId: string, over: Partial<Stripe.Checkout.Session> = {}) =>

@@ -20,7 +20,7 @@ import { ENGINE, semaphoreId } from '../../../lambdas/lib/capacity';
 import type { ImageRecord } from '../../../lambdas/lib/images';
 import { settings } from '../../../lambdas/lib/settings';
 import { handler } from '../../../lambdas/tasks/generate-item';
-import { FakeTables } from '../../support/fake-dynamo';
+import { awsError, FakeTables } from '../../support/fake-dynamo';
 import { FakeBucket } from '../../support/fake-s3';
 import { recordMetrics } from '../../support/metrics';
 import {
@@ -164,7 +164,7 @@ describe('an engine style', () => {
   });
 
   test('a throttled endpoint is waited out (queued); a model error is retried soon (not queued); the slot comes back', async () => {
-    engine.failNext(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: {} }));
+    engine.failNext(awsError('ThrottlingException', 'Rate exceeded'));
     expect(await failure('comic')).toMatchObject({ name: ENGINE_ERRORS.throttled });
     expect(stored('comic').queued_at).toEqual(expect.any(String));
 

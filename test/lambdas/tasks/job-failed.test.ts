@@ -32,7 +32,7 @@ const input = (error?: { Error?: string; Cause?: string }) => ({
 
 beforeEach(() => {
   tables.reset();
-  tables.put('jobs', job('STARTED') as never);
+  tables.put('jobs', job('STARTED'));
 });
 
 test("a Lambda error: the job ends FAILURE with the function's own message", async () => {
@@ -53,11 +53,11 @@ test.each([
 });
 
 test('a job that already ended keeps its outcome: a late failure changes nothing and does not throw', async () => {
-  tables.put('jobs', job('SUCCESS') as never);
+  tables.put('jobs', job('SUCCESS'));
   expect(await handler(input({ Error: 'States.Timeout', Cause: 'late' }))).toEqual({ recorded: false });
   expect(stored()).toEqual(job('SUCCESS'));
   // Run twice (a retried Catch): the first reason stays.
-  tables.put('jobs', job('STARTED') as never);
+  tables.put('jobs', job('STARTED'));
   await handler(input({ Error: 'A', Cause: 'first' }));
   expect(await handler(input({ Error: 'B', Cause: 'second' }))).toEqual({ recorded: false });
   expect(stored()).toMatchObject({ status: 'FAILURE', error: 'first' });

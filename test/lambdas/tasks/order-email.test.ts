@@ -97,7 +97,7 @@ test('a run that died holding the claim: EmailInProgress within its lease, then 
     ...storedGeneration(tables),
     email_status: 'sending',
     email_claimed_at: Math.floor(T0.getTime() / 1000),
-  } as never);
+  });
   const busy = await handler({ order_id: ORDER_ID }).catch((e: Error) => e);
   expect(busy).toMatchObject({ name: 'EmailInProgress' }); // the name the state's Retry matches
   jest.setSystemTime(T0.getTime() + EMAIL_LEASE_SECONDS * 1000);

@@ -94,7 +94,7 @@ test('after a partial refund by order-finalize, only the rest is refunded, under
   tables.put('generations', {
     ...storedGeneration(tables),
     refund: { amount: 70, currency: 'usd', items: 1, refund_ids: ['re_finalize'], refunded_at: 'then' },
-  } as never);
+  });
   const metrics = recordMetrics();
   try {
     await handler(input);
