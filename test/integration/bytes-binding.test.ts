@@ -56,21 +56,6 @@ describe('bytes bound to their hash', () => {
     await runtime?.close();
   });
 
-  test('file_size is required, and at 10 MB or over no URL is made', async () => {
-    const hash = 'b'.repeat(64);
-    for (const size of [MAX_FILE_BYTES, 64 * 1024 * 1024]) {
-      expect(
-        await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: size }),
-      ).toEqual({ status: 400, body: { detail: 'File size must be less than 10MB' } });
-    }
-    for (const size of [undefined, 0, -1, 1.5, '12']) {
-      const res = await client.post('/api/upload-image', { image_hash: hash, file_type: 'image/png', file_size: size });
-      expect(res.status).toBe(400);
-      expect(res.body.detail).toMatch(/file_size/);
-    }
-    expect((await client.get(`/api/get-moderation/${hash}`)).status).toBe(404); // nothing was registered
-  });
-
   test('the presigned PUT signs type, exact length, SHA-256 checksum and If-None-Match: S3 refuses anything else', async () => {
     const bytes = photo('astronaut.png');
     const hash = sha256(bytes);

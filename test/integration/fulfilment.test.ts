@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeExecutionCommand, SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { refundFor } from '../../domain/orders';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
 import {
   checkout,
@@ -87,9 +86,6 @@ describe('fulfilment that cannot be lost', () => {
     expect(result.errors).toEqual([]);
     return result.repairs;
   };
-
-  const executionArn = (orderId: string) =>
-    `${runtime.env.ORDER_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${orderId}`;
 
   test('a redelivery within the claim lease is asked to retry; after the lease it takes over and fulfils', async () => {
     const order = await checkout(client, 'lease@example.com', [hash], ['comic']);
@@ -197,68 +193,6 @@ describe('fulfilment that cannot be lost', () => {
     // Idempotent: nothing is left to repair, and a second pass changes nothing.
     await runtime.idle();
     expect((await reconcile()).filter((r) => orders.includes(r.order_id))).toEqual([]);
-  });
-
-  test('an execution that ended without a final state: the rest is refunded and the customer told, once', async () => {
-    const email = 'rec-aborted@example.com';
-    // A style not rendered for this photo yet: an output already made would be reused without reaching the point.
-    const order = await checkout(client, email, [hash], ['watercolor']);
-    const paused = pauseAt('item:rendered');
-    payInBackground(order.session_id);
-    await paused;
-    await sfn.send(
-      new StopExecutionCommand({
-        executionArn: executionArn(order.order_id),
-        error: 'Test',
-        cause: 'stopped by the test',
-      }),
-    );
-    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(order.order_id) }))).status).toBe(
-      'ABORTED',
-    );
-    expect((await client.get(`/api/generation/${order.order_id}`)).body.status).toBe('processing');
-
-    expect(await reconcile()).toContainEqual(
-      expect.objectContaining({ repair: 'execution-ended-unfinished', order_id: order.order_id }),
-    );
-    const generation = await waitForGeneration(client, order.order_id);
-    const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
-    expect(generation).toMatchObject({ status: 'failed', refund: { amount: session.amount_total, items: 1 } });
-    expect(await emailsTo(runtime, email)).toHaveLength(1);
-    const refunds = await stripeClient(runtime).refunds.list({ payment_intent: session.payment_intent as string });
-    expect(refunds.data.reduce((n, r) => n + r.amount, 0)).toBe(refundFor(session.amount_total!, 1, 1));
-
-    expect((await reconcile()).filter((r) => r.order_id === order.order_id)).toEqual([]);
-    expect(await emailsTo(runtime, email)).toHaveLength(1);
-  });
-
-  test('a generation stuck past its deadline: the execution is stopped and the order closed with a refund', async () => {
-    const email = 'rec-stuck@example.com';
-    const order = await checkout(client, email, [hash], ['pop-art']);
-    const paused = pauseAt('item:rendered');
-    payInBackground(order.session_id);
-    await paused;
-    // Still running, as far as Step Functions knows: only its age says it is stuck.
-    expect(await reconcile()).not.toContainEqual(expect.objectContaining({ order_id: order.order_id }));
-    const longAgo = new Date(Date.now() - 3 * 3600_000).toISOString();
-    await ddb.send(
-      new UpdateCommand({
-        TableName: runtime.env.GENERATIONS_TABLE,
-        Key: { generation_id: order.order_id },
-        UpdateExpression: 'SET created_at = :t',
-        ExpressionAttributeValues: { ':t': longAgo },
-      }),
-    );
-
-    expect(await reconcile()).toContainEqual(
-      expect.objectContaining({ repair: 'generation-stuck', order_id: order.order_id }),
-    );
-    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: executionArn(order.order_id) }))).status).toBe(
-      'ABORTED',
-    );
-    const generation = await waitForGeneration(client, order.order_id);
-    expect(generation).toMatchObject({ status: 'failed', refund: { items: 1 } });
-    expect(await emailsTo(runtime, email)).toHaveLength(1);
   });
 
   test('a job whose execution is gone ends FAILURE with a reason, never 500', async () => {
