@@ -43,6 +43,10 @@ module.exports = {
     project('infra', ['infra'], withSite),
     project('local', ['local']),
     project('integration', ['integration'], withSite),
-    project('browser', ['browser'], withSite),
+    // One runtime process shared by the browser suites (test/support/shared-runtime.ts says why).
+    project('browser', ['browser'], {
+      globalSetup: '<rootDir>/test/support/shared-runtime.ts',
+      globalTeardown: '<rootDir>/test/support/shared-runtime-teardown.ts',
+    }),
   ],
 };

@@ -163,6 +163,10 @@ export class OrderPipeline extends Construct {
         backoffRate: 1,
         maxAttempts: GENERATIVE_TRIES - 1,
       })
+      // A refusal never passes (another paid model call would say the same): failed at once, before the next retrier.
+      .addRetry({ errors: [GENERATIVE_ERRORS.refused, GENERATIVE_ERRORS.rendererChanged], maxAttempts: 0 })
+      // Anything else (a table or bucket error past the SDK's own retries) gets a second chance, not a refund.
+      .addRetry(transient)
       .addCatch(invoke('itemFailed', 'Record item failure').addRetry(transient), { resultPath: '$.error' });
     const generateAll = new sfn.Map(this, 'Generate images', {
       itemsPath: '$.prepared.items',
