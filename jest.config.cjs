@@ -43,6 +43,9 @@ module.exports = {
     project('infra', ['infra'], withSite),
     project('local', ['local']),
     project('integration', ['integration'], withSite),
+    // SIGKILL at every step of twenty: minutes of restarts, so `npm run test:faults` runs it, not `npm test`, which
+    // keeps one kill-and-restart journey (test/integration/order-restart.test.ts) and every task's re-run tests.
+    project('faults', ['faults'], withSite),
     // One runtime process shared by the browser suites (test/support/shared-runtime.ts says why).
     project('browser', ['browser'], {
       globalSetup: '<rootDir>/test/support/shared-runtime.ts',
