@@ -48,7 +48,7 @@ module.exports = {
     project('faults', ['faults'], withSite),
     // One runtime process shared by the browser suites (test/support/shared-runtime.ts says why).
     project('browser', ['browser'], {
-      globalSetup: '<rootDir>/test/support/shared-runtime.ts',
+      globalSetup: '<rootDir>/test/support/shared-runtime-setup.ts',
       globalTeardown: '<rootDir>/test/support/shared-runtime-teardown.ts',
     }),
   ],

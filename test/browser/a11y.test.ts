@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { PHOTOS } from '../support/api-client';
 import { useRuntimeAndBrowser } from '../support/browser';
-import { PHOTOS } from '../support/runtime';
 import { axeViolations, DESKTOP, newContext, PHONE, type Scheme, screenshot, WORK_MS } from './site-helpers';
 
 /**

@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { REPO_ROOT } from '../../domain/repo-paths';
 import { contentSecurityPolicy } from '../../domain/security-headers';
 import { prerenderedPaths } from '../../lib/site-function';
+import { api, sha256, uploadHeaders } from '../support/api-client';
 import { useRuntimeAndBrowser } from '../support/browser';
-import { api, sha256, uploadHeaders } from '../support/runtime';
 import { newContext } from './site-helpers';
 
 /**

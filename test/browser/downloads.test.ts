@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import JSZip from 'jszip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { api, PHOTOS, photo, sha256 } from '../support/api-client';
 import { launchChromium } from '../support/browser';
 import { isFinal, pay, waitForGeneration } from '../support/orders';
-import { api, PHOTOS, photo, sha256 } from '../support/runtime';
 import { sharedRuntime } from '../support/shared-runtime';
 import { axeViolations, DESKTOP, newContext, PHONE, screenshot, until, WORK_MS } from './site-helpers';
 

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { PHOTOS, photo, sha256 } from '../support/api-client';
 import { useRuntimeAndBrowser } from '../support/browser';
-import { PHOTOS, photo, sha256 } from '../support/runtime';
 import { DESKTOP, newContext, PHONE, until, WORK_MS } from './site-helpers';
 
 /**

@@ -3,8 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { PHOTOS } from '../support/api-client';
 import { launchChromium } from '../support/browser';
-import { PHOTOS } from '../support/runtime';
 import { sharedRuntime } from '../support/shared-runtime';
 import { captureFileChoosers, newContext, WORK_MS } from './site-helpers';
 

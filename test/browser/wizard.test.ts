@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { mediaClient, PHOTOS, photo, sha256 } from '../support/api-client';
 import { useRuntimeAndBrowser } from '../support/browser';
-import { mediaClient, PHOTOS, photo, sha256 } from '../support/runtime';
 import { WORK_MS } from './site-helpers';
 
 /** A visitor in Chromium: upload a photo, reach the style step, see their own photo in every style. */

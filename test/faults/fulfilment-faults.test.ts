@@ -3,8 +3,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import Stripe from 'stripe';
-import { checkout, emailsTo, moderate, startRuntimeProcess, waitForGeneration } from '../support/orders';
+import { checkout, emailsTo, moderate, waitForGeneration } from '../support/orders';
 import { api, photo, uploadPhoto } from '../support/runtime';
+import { startRuntimeProcess } from '../support/runtime-child';
 
 /**
  * Fault test: a paid order survives SIGKILL of the whole runtime (app, Stripe, Step Functions, every store) at each

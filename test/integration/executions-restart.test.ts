@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { startRuntimeProcess } from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
+import { startRuntimeProcess } from '../support/runtime-child';
 
 /**
  * The local Step Functions stores an execution durably before StartExecution answers: a SIGKILL the moment the

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { ROUTES, type RouteDef } from '../../domain/api-routes';
 import { contract, type RouteName } from '../../domain/contract';
 import { UNHANDLED_REJECTION_MARKER } from '../../local/process-guard';
-import { startRuntimeProcess } from '../support/orders';
+import { startRuntimeProcess } from '../support/runtime-child';
 
 /**
  * Issue 10, "input never reaches a 500": a battery of malformed requests generated from the route table, sent to the
