@@ -1,8 +1,10 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import JSZip from 'jszip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, PHOTOS, photo, sha256 } from '../support/api-client';
+import sharp from 'sharp';
+import { api, photo, sha256 } from '../support/api-client';
 import { launchChromium } from '../support/browser';
 import { isFinal, pay, waitForGeneration } from '../support/orders';
 import { sharedRuntime } from '../support/shared-runtime';
@@ -19,11 +21,17 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
   let orderId: string;
   /** The photo's share id in the order: share links name it, never the photo's hash. */
   let share: string;
-  const hash = sha256(photo('astronaut.png'));
+  // Its own copy of the astronaut (re-encoded: the same picture in other bytes, so another hash): the runtime is shared
+  // with other suites, whose visitors hold the original, and this suite's deletion must find the photo held by no one else.
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-downloads-')), 'astronaut.png');
+  let hash: string;
   let styles: { id: string; name: string }[];
   const chosen: { id: string; name: string }[] = [];
 
   beforeAll(async () => {
+    const bytes = await sharp(photo('astronaut.png')).png({ compressionLevel: 1 }).toBuffer();
+    fs.writeFileSync(file, bytes);
+    hash = sha256(bytes);
     browser = await launchChromium();
     brand = ((await (await fetch(`${runtime.url}/api/config`)).json()) as { brand: string }).brand;
     styles = (
@@ -49,7 +57,7 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     const page = await context.newPage();
     await page.goto(runtime.url);
     await page.getByRole('button', { name: 'Get Started' }).click();
-    await page.locator('input[type=file][multiple]').setInputFiles(path.join(PHOTOS, 'astronaut.png'));
+    await page.locator('input[type=file][multiple]').setInputFiles(file);
     await page.getByRole('button', { name: 'Choose Your Styles' }).click();
     await page
       .getByRole('region', { name: 'Notifications' })
