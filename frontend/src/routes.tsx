@@ -14,7 +14,7 @@ const PAGES: Record<SiteRouteId, Page> = {
   terms: { lazy: () => import('./pages/legal/terms-page').then((m) => ({ Component: m.default })) },
   privacy: { lazy: () => import('./pages/legal/privacy-page').then((m) => ({ Component: m.default })) },
   refund: { lazy: () => import('./pages/legal/refund-page').then((m) => ({ Component: m.default })) },
-  status: { lazy: () => import('./pages/status-page').then((m) => ({ Component: m.default })) },
+  status: { lazy: () => import('./pages/status/status-page').then((m) => ({ Component: m.default })) },
   forget: { lazy: () => import('./pages/forget-page').then((m) => ({ Component: m.default })) },
   image: { lazy: () => import('./pages/image-page').then((m) => ({ Component: m.default })) },
   gallery: { lazy: () => import('./pages/gallery-page').then((m) => ({ Component: m.default })) },
