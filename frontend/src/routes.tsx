@@ -10,7 +10,7 @@ type Page = Pick<RouteObject, 'element' | 'lazy'>;
 // complete pages and the browser replaces the prerendered HTML only once the page is ready.
 const PAGES: Record<SiteRouteId, Page> = {
   home: { lazy: () => import('./features/wizard/home-page').then((m) => ({ Component: m.default })) },
-  pricing: { lazy: () => import('./pages/pricing-page').then((m) => ({ Component: m.default })) },
+  pricing: { lazy: () => import('./pages/pricing/pricing-page').then((m) => ({ Component: m.default })) },
   terms: { lazy: () => import('./pages/legal/terms-page').then((m) => ({ Component: m.default })) },
   privacy: { lazy: () => import('./pages/legal/privacy-page').then((m) => ({ Component: m.default })) },
   refund: { lazy: () => import('./pages/legal/refund-page').then((m) => ({ Component: m.default })) },
