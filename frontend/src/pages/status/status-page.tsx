@@ -62,7 +62,7 @@ export default function StatusPage() {
   useDocumentTitle(`Your images | ${brand}`);
   const [erased, setErased] = useState<ErasureReport | null>(null);
   // Read at once, then every GENERATION_POLL_MS until the order is final or a read fails; erasure stops it.
-  const state = usePoll(id, (signal) => getGeneration(id ?? '', signal), {
+  const state = usePoll(id && `generation/${id}`, (signal) => getGeneration(id ?? '', signal), {
     intervalMs: GENERATION_POLL_MS,
     reduce: generationReducer,
     initial: initialGenerationState,
