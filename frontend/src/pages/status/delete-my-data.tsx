@@ -5,10 +5,10 @@
  */
 import { LoaderCircle, ShieldCheck, Trash2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { Alert } from '../components/ui/alert';
-import { Button } from '../components/ui/button';
-import { Card } from '../components/ui/card';
-import { deleteOrderData, type ErasureReport, type GenerationGone } from '../lib/api';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { deleteOrderData, type ErasureReport, type GenerationGone } from '../../lib/api';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

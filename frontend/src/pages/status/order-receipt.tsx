@@ -1,7 +1,7 @@
 import { Receipt } from 'lucide-react';
-import { Card } from '../components/ui/card';
-import { cn } from '../components/ui/cn';
-import type { Generation } from '../lib/api';
+import { Card } from '../../components/ui/card';
+import { cn } from '../../components/ui/cn';
+import type { Generation } from '../../lib/api';
 
 /**
  * The order's receipt on the status page: the lines the server formatted from the order record with
