@@ -32,8 +32,9 @@ const project = (displayName, roots, extra = {}) => ({
 const withSite = { globalSetup: '<rootDir>/test/support/global-setup.ts' };
 
 module.exports = {
-  // A safety net, not a measure: runtime tests wait on whole orders on a loaded machine.
-  testTimeout: 240000,
+  // A safety net, not a measure: runtime and browser tests wait on whole orders (each wait ends on its event), and a
+  // loaded machine stretches them; a test that hangs still fails, later.
+  testTimeout: 600_000,
   // Three: many runtime tests spend much of their time waiting (quotas, polls, retries' backoff), so a third
   // file overlaps those waits on a two-core machine.
   maxWorkers: 3,
