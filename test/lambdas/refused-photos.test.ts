@@ -5,25 +5,16 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import { mockClient } from 'aws-sdk-client-mock';
 import { mediaKey } from '../../domain/wiring';
 import { moderateImage } from '../../lambdas/lib/moderation';
+import { pngHeader } from '../support/png-header';
 
 /**
  * A photo moderation refuses is not kept: deleted when refused, and the refusal (a fact about the bytes, whose hash
  * was checked) stands without it, so a later run asks Rekognition nothing and deletes any copy stored since.
  */
-function png(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'latin1');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr.set([8, 2, 0, 0, 0], 16);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
-}
-
 const s3 = mockClient(S3Client);
 const dynamo = mockClient(DynamoDBDocumentClient);
 const rekognition = mockClient(RekognitionClient);
-const bytes = png(1200, 900);
+const bytes = pngHeader(1200, 900);
 const hash = createHash('sha256').update(bytes).digest('hex');
 let record: Record<string, unknown>;
 
