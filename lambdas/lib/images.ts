@@ -48,9 +48,12 @@ export interface ImageRecord {
   object_size?: number;
 }
 
-/** The object a verdict is bound to, or null for a record judged before verdicts were bound (judge it again). */
-export function verdictBinding(record: ImageRecord): ObjectBinding | null {
-  return record.object_etag && typeof record.object_size === 'number'
+/**
+ * The object a pass is bound to: null for any other verdict (a refusal stands without its photo, lambdas/lib/
+ * moderation.ts) and for a pass made before verdicts were bound (judge it again).
+ */
+export function passBinding(record: ImageRecord): ObjectBinding | null {
+  return record.moderation === 'allowed' && record.object_etag && typeof record.object_size === 'number'
     ? { etag: record.object_etag, size: record.object_size }
     : null;
 }

@@ -9,8 +9,8 @@ import {
   type ImageRecord,
   type ModerationVerdict,
   markVerified,
+  passBinding,
   recordModeration,
-  verdictBinding,
 } from './images';
 import { checkBinding, deleteObject, mediaKey, verifyUpload } from './media';
 import { countMetric, timed } from './observability';
@@ -42,7 +42,7 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
     await deleteObject(mediaKey.upload(hash));
     return { image_hash: hash, moderation: 'rejected', reasons: record.moderation_reasons ?? [], reused: true };
   }
-  const judged = record.moderation === 'allowed' ? verdictBinding(record) : null;
+  const judged = passBinding(record);
   if (judged) {
     const still = await checkBinding(hash, judged);
     if (!still.ok) return done(hash, 'invalid', [still.message]);
@@ -136,7 +136,7 @@ export type UploadUse = { ok: true; record: ImageRecord } | { ok: false; reason:
 export async function allowedUpload(hash: string): Promise<UploadUse> {
   const record = await getImage(hash);
   if (record?.moderation !== 'allowed') return { ok: false, reason: 'Image has not passed moderation.' };
-  const bound = verdictBinding(record);
+  const bound = passBinding(record);
   if (!bound) return { ok: false, reason: 'Image has not passed moderation.' };
   const still = await checkBinding(hash, bound);
   if (still.ok) return { ok: true, record };

@@ -1,7 +1,7 @@
 import { contract } from '../../domain/contract';
 import { busyAnswer, giveBack, takeCaps } from '../lib/caps';
 import { httpHandler, parseBody, respond } from '../lib/http';
-import { verdictBinding } from '../lib/images';
+import { passBinding } from '../lib/images';
 import { createJob, startJob } from '../lib/jobs';
 import { bindingHolds } from '../lib/media';
 import { callerOwner } from '../lib/owners';
@@ -22,7 +22,7 @@ export const handler = httpHandler(async (event) => {
     images.map(async (image) => {
       // A refusal stands without the photo (lambdas/lib/moderation.ts); a pass only while its object is stored.
       if (image.moderation === 'rejected') return true;
-      const bound = image.moderation === 'allowed' ? verdictBinding(image) : null;
+      const bound = passBinding(image);
       return bound !== null && (await bindingHolds(image.image_hash, bound)) === true;
     }),
   );

@@ -2,7 +2,7 @@ import { contract } from '../../domain/contract';
 import { mediaKey } from '../../domain/wiring';
 import { busyAnswer, takeCaps } from '../lib/caps';
 import { httpHandler, parseBody, respond } from '../lib/http';
-import { getImage, markVerified, registerImage, verdictBinding } from '../lib/images';
+import { getImage, markVerified, passBinding, registerImage } from '../lib/images';
 import { checkBinding, objectExists, presignUpload, verifyUpload } from '../lib/media';
 import { getHold, ownerHold, ownerOrIssue, randomId } from '../lib/owners';
 import { confirmProof } from '../lib/proofs';
@@ -30,7 +30,7 @@ export const handler = httpHandler(async (event) => {
   if (hold?.state === 'owner') {
     // Refused photos are not kept, and the refusal stands for their bytes: nothing to upload again.
     if (record?.moderation === 'rejected') return answer({ status: 'exists' });
-    const judged = record?.moderation === 'allowed' ? verdictBinding(record) : null;
+    const judged = record ? passBinding(record) : null;
     if (judged) {
       if ((await checkBinding(hash, judged)).ok) return answer({ status: 'exists' });
       // The judged object changed or vanished (and was removed): the verdict no longer stands; upload afresh below.
