@@ -59,5 +59,5 @@ describe('order pipeline across a restart', () => {
     }
     expect(await emailsTo(second, email)).toHaveLength(1);
     expect(await orderExecutions(second, order.order_id)).toEqual([expect.objectContaining({ status: 'SUCCEEDED' })]);
-  }, 300_000);
+  });
 });

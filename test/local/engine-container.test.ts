@@ -29,5 +29,5 @@ describe('local engine container', () => {
       await container.close();
     }
     await expect(ping()).rejects.toThrow();
-  }, 90_000);
+  });
 });
