@@ -41,18 +41,30 @@ export const TABLE_ACTIONS = {
 /**
  * Write actions only some tables need, because some handler calls them there (test/infra/limits.test.ts reads the
  * handlers' DeleteCommand and BatchWriteCommand calls and fails when this list misses one): erasure deletes image
- * records, the webhook releases an event claim it could not complete, an owner's hold is released, and an order's
- * share rows are written and deleted in batches. Nothing scans: no grant has Scan.
+ * records, an owner's hold is released, and an order's share rows are written and deleted in batches. Nothing scans:
+ * no grant has Scan.
  */
 export const TABLE_WRITE_EXTRAS: Partial<Record<TableName, readonly string[]>> = {
   images: ['dynamodb:DeleteItem'],
-  events: ['dynamodb:DeleteItem'],
   holds: ['dynamodb:DeleteItem'],
   shares: ['dynamodb:BatchWriteItem'],
   // the erasure an address confirms: its sign-ups, and the used link
   signups: ['dynamodb:DeleteItem'],
   erasures: ['dynamodb:DeleteItem'],
 };
+
+/**
+ * The `idempotency` access: what Powertools' DynamoDB persistence layer calls on the events table, the only access to
+ * it (lambdas/lib/idempotency.ts). A conditional PutItem takes a key, GetItem reads the record found there (when the
+ * refused put did not return it), UpdateItem stores the result, DeleteItem drops the record of work that failed.
+ * test/infra/limits.test.ts reads the calls from the installed package and fails when they differ.
+ */
+export const IDEMPOTENCY_ACTIONS = [
+  'dynamodb:DeleteItem',
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+] as const;
 
 /** How often the CloudFront → API origin secret is replaced (a leaked value works at most this long, plus one period). */
 export const ORIGIN_SECRET_ROTATION_DAYS = 30;
@@ -294,6 +306,12 @@ export class ToonZapStack extends Stack {
           grantee: fn,
           actions,
           resourceArns: [tables[name].tableArn, ...(index ? [`${tables[name].tableArn}/index/${index.name}`] : [])],
+        });
+      } else if (resource === 'idempotency') {
+        iam.Grant.addToPrincipal({
+          grantee: fn,
+          actions: [...IDEMPOTENCY_ACTIONS],
+          resourceArns: [tables.events.tableArn],
         });
       } else if (resource === 'media') {
         // `media:<prefix>:<action>`: objects under one prefix, one kind of action; never the whole bucket.

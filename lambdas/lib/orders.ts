@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { emailKey } from '../../domain/email';
 import {
   deadlineAt,
@@ -8,7 +8,6 @@ import {
   type OrderItem,
   type OrderStatus,
   orderItems,
-  WEBHOOK_TIMEOUT_SECONDS,
 } from '../../domain/orders';
 import { expiresAt } from '../../domain/privacy';
 import { ddb, writeIf } from './aws';
@@ -89,10 +88,9 @@ export interface GenerationRecord {
   payment_intent: string;
   error?: string;
   refund?: RefundInfo;
-  /** 'sending' is a claim (with email_claimed_at) so that two runs never both send; 'sent' is final. */
-  email_status?: 'sending' | 'sent';
-  email_claimed_at?: number;
+  /** When the order e-mail went out (sent once: lambdas/lib/mail.ts), and SES's id for it. */
   email_sent_at?: string;
+  email_message_id?: string;
   /** Set when the customer deleted their data (lambdas/lib/erasure.ts): e-mail gone, images deleted. */
   erased_at?: string;
   created_at: string;
@@ -103,6 +101,11 @@ export interface GenerationRecord {
   /** Photo hash → its share id (lambdas/lib/shares.ts); absent on generations from before share ids. */
   share_ids?: Record<string, string>;
 }
+
+/** A generation with its outcome, which the order e-mail tells. */
+export type FinishedGeneration = GenerationRecord & { status: 'completed' | 'failed' };
+export const isFinished = (g: GenerationRecord): g is FinishedGeneration =>
+  g.status === 'completed' || g.status === 'failed';
 
 const orders = () => settings.table('orders');
 const generations = () => settings.table('generations');
@@ -333,86 +336,14 @@ export async function finishGeneration(
   });
 }
 
-/**
- * Claims the right to send the order e-mail. A claim older than `leaseSeconds` that never became 'sent' belongs to a
- * run that died mid-send and may be taken over; so the e-mail goes out once, unless a sender dies after SES accepted
- * the message but before recording it (the only window in which a second copy is possible).
- */
-export async function claimEmail(id: string, leaseSeconds: number): Promise<'claimed' | 'sent' | 'busy'> {
-  const now = Math.floor(Date.now() / 1000);
-  const claimed = await writeIf(
-    updateCommand('generations', id, {
-      set: { email_status: 'sending', email_claimed_at: now },
-      condition:
-        'attribute_exists(generation_id) AND (attribute_not_exists(email_status) OR (email_status = :sending AND email_claimed_at < :stale))',
-      values: { ':sending': 'sending', ':stale': now - leaseSeconds },
-    }),
-  );
-  if (claimed) return 'claimed';
-  const current = await getGeneration(id);
-  return current?.email_status === 'sent' ? 'sent' : 'busy';
-}
-
-export async function markEmailSent(id: string, messageId: string | undefined): Promise<void> {
-  await ddb().send(
-    updateCommand('generations', id, {
-      set: { email_status: 'sent', email_sent_at: new Date().toISOString(), email_message_id: messageId ?? '' },
-    }),
-  );
-}
-
-/** Gives a claim back after a failed send so a retry can send at once. */
-export async function releaseEmail(id: string): Promise<void> {
+/** The order e-mail went out (lambdas/lib/mail.ts); a repeated call keeps the first time and message id. */
+export async function markEmailSent(id: string, messageId: string): Promise<void> {
   await writeIf(
     updateCommand('generations', id, {
-      remove: ['email_status', 'email_claimed_at'],
-      condition: 'email_status = :sending',
-      values: { ':sending': 'sending' },
+      setIfMissing: { email_sent_at: new Date().toISOString(), email_message_id: messageId },
+      condition: 'attribute_exists(generation_id)',
     }),
   );
-}
-
-/** Webhook events: claimed before handling so that each event id is handled once. */
-const EVENT_TTL_SECONDS = 30 * 24 * 3600;
-/**
- * How long a claim protects a delivery that is being handled. The webhook function is stopped by Lambda after
- * WEBHOOK_TIMEOUT_SECONDS, and it claims after it started, so a claim older than that belongs to a run that died or
- * timed out: a redelivery takes it over and runs the (idempotent) fulfilment again. Within the lease a redelivery is
- * told to come back later (409), never "done": the first run may still die before the execution exists.
- */
-export const EVENT_CLAIM_LEASE_SECONDS = WEBHOOK_TIMEOUT_SECONDS;
-
-/** 'claimed': handle it now; 'handled': an earlier delivery finished it; 'busy': a live claim holds it (retry later). */
-export type EventClaim = 'claimed' | 'handled' | 'busy';
-
-export async function claimEvent(eventId: string, type: string): Promise<EventClaim> {
-  const now = Math.floor(Date.now() / 1000);
-  const claimed = await writeIf(
-    new PutCommand({
-      TableName: settings.table('events'),
-      Item: { event_id: eventId, type, status: 'processing', claimed_at: now, expires_at: now + EVENT_TTL_SECONDS },
-      ConditionExpression: 'attribute_not_exists(event_id) OR (#s = :processing AND claimed_at < :stale)',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':processing': 'processing', ':stale': now - EVENT_CLAIM_LEASE_SECONDS },
-    }),
-  );
-  if (claimed) return 'claimed';
-  const res = await ddb().send(
-    new GetCommand({ TableName: settings.table('events'), Key: { event_id: eventId }, ConsistentRead: true }),
-  );
-  return res.Item?.status === 'handled' ? 'handled' : 'busy';
-}
-
-/** Marks an event done; called only once everything it causes is durable (for a payment: the execution exists). */
-export async function completeEvent(eventId: string, outcome: string): Promise<void> {
-  await ddb().send(
-    updateCommand('events', eventId, { set: { status: 'handled', outcome, handled_at: new Date().toISOString() } }),
-  );
-}
-
-/** Drops a claim whose handling failed, so Stripe's retry of the same event is handled rather than skipped. */
-export async function releaseEvent(eventId: string): Promise<void> {
-  await ddb().send(new DeleteCommand({ TableName: settings.table('events'), Key: { event_id: eventId } }));
 }
 
 /** Preview sign-ups: one per (normalized e-mail, photo). */

@@ -13,12 +13,14 @@ import type Stripe from 'stripe';
 import type { OrderRecord } from '../../lambdas/lib/orders';
 import { handler } from '../../lambdas/routes/stripe-webhook';
 import { type LocalStripe, startLocalStripe } from '../../local/stripe/server';
+import { startTables } from '../support/dynamo';
+import { lambdaContext } from '../support/lambda-context';
 import { clientFor, formValues, sessionParams, waitFor } from '../support/local-stripe';
 
 /**
  * A dispute end to end, without the whole runtime: the local Stripe's checkout page is paid with Stripe's dispute
  * test card, its signed webhooks reach the real webhook handler (the app's SDK client pointed at the local Stripe),
- * and the order, in a DynamoDB stand-in, is paid and then marked disputed.
+ * and the order, in a DynamoDB stand-in, is paid and then marked disputed. The events are handled once in dynalite.
  */
 const SECRET = 'whsec_test_dispute_flow';
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -26,18 +28,23 @@ const sfn = mockClient(SFNClient);
 let local: LocalStripe;
 let app: http.Server;
 let order: OrderRecord;
+let tables: Awaited<ReturnType<typeof startTables>>;
 
 beforeAll(async () => {
+  tables = await startTables(['events']);
   app = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const result = await handler({
-      routeKey: 'POST /api/stripe-webhook',
-      rawPath: '/api/stripe-webhook',
-      headers: req.headers as Record<string, string>,
-      body: Buffer.concat(chunks).toString('utf8'),
-      requestContext: { http: { method: 'POST', path: '/api/stripe-webhook' } },
-    });
+    const result = await handler(
+      {
+        routeKey: 'POST /api/stripe-webhook',
+        rawPath: '/api/stripe-webhook',
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        requestContext: { http: { method: 'POST', path: '/api/stripe-webhook' } },
+      },
+      lambdaContext(),
+    );
     res.writeHead(result.statusCode).end(result.body);
   });
   await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
@@ -52,7 +59,6 @@ beforeAll(async () => {
     STRIPE_WEBHOOK_SECRET: SECRET,
     STRIPE_API_BASE: local.url,
     ORDERS_TABLE: 'orders',
-    EVENTS_TABLE: 'events',
     GENERATIONS_TABLE: 'generations',
     SHARES_TABLE: 'shares',
     ORDER_MACHINE_ARN: 'arn:aws:states:us-east-1:123456789012:stateMachine:orders',
@@ -62,6 +68,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await local.close();
   app.close();
+  await tables?.close();
 });
 
 test("paid with Stripe's dispute card: the order is paid, then marked disputed", async () => {
