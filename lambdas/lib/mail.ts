@@ -3,8 +3,8 @@ import type { RenderedEmail } from '../../domain/email-template';
 import { renderOrderEmail } from '../../domain/order-email';
 import { ses } from './aws';
 import { pausePoint } from './fault-points';
+import { type FinishedGeneration, type GenerationRecord, isFinished, markEmailSent } from './generations';
 import { InProgress, once } from './idempotency';
-import { type FinishedGeneration, type GenerationRecord, isFinished, markEmailSent } from './orders';
 import { receiptOf } from './receipt';
 import { settings } from './settings';
 

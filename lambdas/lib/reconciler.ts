@@ -1,9 +1,10 @@
 import type Stripe from 'stripe';
 import { orderTimeline } from '../../domain/orders';
 import { fulfilSession, isOrdersSession } from './fulfilment';
+import { getGeneration, isFinished } from './generations';
 import { logger } from './observability';
 import { closeBrokenOrder } from './order-outcome';
-import { getGeneration, getOrder, isFinished } from './orders';
+import { getOrder } from './orders';
 import { settings } from './settings';
 import { executionArn, executionStatus, stopExecution } from './workflows';
 
