@@ -4,6 +4,7 @@ import {
   makeIdempotent,
 } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { Context } from 'aws-lambda';
 import { TABLES } from '../../domain/wiring';
 import { dynamodb } from './aws';
 import { invocationContext } from './observability';
@@ -46,7 +47,8 @@ export function once<I, R>(
       eventKeyJmesPath: options.key,
       throwOnNoIdempotencyKey: true,
       expiresAfterSeconds: RESULT_KEPT_SECONDS,
-      lambdaContext: context,
+      // Powertools declares Lambda's whole Context but reads only getRemainingTimeInMillis, which ours has.
+      lambdaContext: context as Context,
       responseHook: (response) => {
         replayed = true;
         return response;

@@ -14,6 +14,7 @@ import type { OrderRecord } from '../../lambdas/lib/orders';
 import { handler } from '../../lambdas/routes/stripe-webhook';
 import { type LocalStripe, startLocalStripe } from '../../local/stripe/server';
 import { startTables } from '../support/dynamo';
+import { httpEvent } from '../support/http-event';
 import { lambdaContext } from '../support/lambda-context';
 import { clientFor, formValues, sessionParams, waitFor } from '../support/local-stripe';
 
@@ -36,13 +37,10 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const result = await handler(
-      {
-        routeKey: 'POST /api/stripe-webhook',
-        rawPath: '/api/stripe-webhook',
+      httpEvent('POST /api/stripe-webhook', {
         headers: req.headers as Record<string, string>,
         body: Buffer.concat(chunks).toString('utf8'),
-        requestContext: { http: { method: 'POST', path: '/api/stripe-webhook' } },
-      },
+      }),
       lambdaContext(),
     );
     res.writeHead(result.statusCode).end(result.body);

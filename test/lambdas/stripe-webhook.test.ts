@@ -31,6 +31,7 @@ jest.mock('../../lambdas/lib/payments', () => ({
 
 import { reconcileSession } from '../../lambdas/lib/reconciler';
 import { handler } from '../../lambdas/routes/stripe-webhook';
+import { httpEvent } from '../support/http-event';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sfn = mockClient(SFNClient);
@@ -78,13 +79,7 @@ async function deliver(type: string, object: unknown, { id = `evt_${++eventSeq}`
   const payload = JSON.stringify({ id, object: 'event', type, data: { object } });
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
   const res = await handler(
-    {
-      routeKey: 'POST /api/stripe-webhook',
-      rawPath: '/api/stripe-webhook',
-      headers: { 'stripe-signature': signature, 'content-type': 'application/json' },
-      body: payload,
-      requestContext: { http: { method: 'POST', path: '/api/stripe-webhook' } },
-    },
+    httpEvent('POST /api/stripe-webhook', { headers: { 'stripe-signature': signature }, body: payload }),
     context,
   );
   return { status: res.statusCode, body: JSON.parse(res.body ?? '{}') };
