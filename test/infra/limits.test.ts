@@ -13,7 +13,7 @@ import { ENTRY_METADATA_KEY, ENV, TABLES, type TableName } from '../../domain/wi
 import { routeThrottle } from '../../lib/api';
 import { buildToonZap } from '../../lib/app';
 import { ENVIRONMENTS, resolveConfig } from '../../lib/config';
-import { IDEMPOTENCY_ACTIONS, TABLE_WRITE_EXTRAS } from '../../lib/toonzap-stack';
+import { IDEMPOTENCY_ACTIONS, TABLE_WRITE_EXTRAS } from '../../lib/grants';
 
 type Json = any;
 
