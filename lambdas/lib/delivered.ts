@@ -1,4 +1,4 @@
-import type { GeneratedImage } from '../../domain/contract';
+import type { GeneratedImage } from '../../domain/contract-shapes';
 import { imageFileName } from '../../domain/download-names';
 import { getStyle, STYLES } from '../../domain/styles';
 import type { GenerationItem, GenerationRecord } from './generations';

@@ -1,4 +1,5 @@
-import { contract, isServerId } from '../../domain/contract';
+import { contract } from '../../domain/contract';
+import { isServerId } from '../../domain/contract-shapes';
 import { eraseOrder } from '../lib/erasure';
 import { getGeneration } from '../lib/generations';
 import { HttpError, httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';

@@ -1,4 +1,4 @@
-import { isServerId } from '../../domain/contract';
+import { isServerId } from '../../domain/contract-shapes';
 import { itemProgress } from '../../domain/orders';
 import { getStyle } from '../../domain/styles';
 import { deliveredImages } from '../lib/delivered';
