@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { configValueFromText } from '../domain/config';
-import type { PaymentMode } from '../domain/contract';
+import type { PaymentMode } from '../domain/contract-shapes';
 import type { GenerativeStyles } from '../domain/generative';
 import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
 import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../domain/security-headers';

@@ -1,5 +1,5 @@
 /** `npm start`: the whole product on http://localhost:3000 with local stand-ins for AWS, nothing to configure. */
-import type { PaymentMode } from '../domain/contract';
+import type { PaymentMode } from '../domain/contract-shapes';
 import { buildFrontendIfStale } from './frontend-build';
 import { logUnhandledRejections, runEntryPoint } from './process-guard';
 import { runtimeOptionsFromEnv, startLocalRuntime } from './runtime';

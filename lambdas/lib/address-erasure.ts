@@ -6,10 +6,11 @@ import { renderErasureEmail } from '../../domain/erasure-email';
 import { TABLE_INDEXES, type TableName } from '../../domain/wiring';
 import { ddb, writeIf } from './aws';
 import { eraseOrder } from './erasure';
+import { getGeneration } from './generations';
 import { updateCommand } from './item-update';
 import { sendMail } from './mail';
 import { logger } from './observability';
-import { getGeneration, getOrder } from './orders';
+import { getOrder } from './orders';
 import { settings } from './settings';
 
 /**

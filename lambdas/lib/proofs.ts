@@ -1,5 +1,6 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mediaKey } from '../../domain/wiring';
-import { badRequest, type HttpEvent } from './http';
+import { badRequest } from './http';
 import { getImage, markVerified, recordModeration } from './images';
 import { copyObject, deleteObject, objectExists, verifyUpload } from './media';
 import { logger } from './observability';
@@ -48,7 +49,7 @@ export async function confirmProof(
  * The caller must own every photo: a pending registration whose bytes are now uploaded is confirmed here (the style
  * step's first call after the upload); anything else is answered as a photo never registered (404).
  */
-export async function requireOwnership(event: HttpEvent, hashes: string[]): Promise<void> {
+export async function requireOwnership(event: APIGatewayProxyEventV2, hashes: string[]): Promise<void> {
   const owner = callerOwner(event);
   await Promise.all(
     hashes.map(async (hash) => {

@@ -133,7 +133,8 @@ describe('bytes bound to their hash', () => {
     // Generation: the paid render checks the binding too. A generation for A is made by hand (no pipeline), A's
     // bytes are swapped, and the generate-item task is run on it directly.
     const order = await checkout(client, 'swap@example.com', [hashA], ['sketch']);
-    const { getOrder, createGeneration, getGeneration } = await import('../../lambdas/lib/orders');
+    const { getOrder } = await import('../../lambdas/lib/orders');
+    const { createGeneration, getGeneration } = await import('../../lambdas/lib/generations');
     await createGeneration((await getOrder(order.order_id))!, 'pi_swap_test');
     await overwrite(hashA, otherPhoto);
     const { handler: generateItem } = await import('../../lambdas/tasks/generate-item');

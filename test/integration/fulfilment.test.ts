@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { S3RVER_CREDENTIALS } from '../../local/emulators';
 import {
   checkout,
@@ -15,9 +15,9 @@ import {
 import { api, ownerIdOf, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 
 /**
- * The parts that keep a paid order from being lost, one by one: the webhook's claim is a lease, the reconciler
- * repairs each gap a crash can leave, and a job whose execution is gone ends FAILURE. The gaps are made with the
- * test-only pause points (lambdas/lib/fault-points.ts): a run stops for good where a crash would have stopped it.
+ * The parts that keep a paid order from being lost, one by one: a webhook delivery's hold on its event ends with its
+ * function's timeout, the reconciler repairs each gap a crash can leave, and a job whose execution is gone ends
+ * FAILURE. The gaps are made with the test-only pause points (lambdas/lib/fault-points.ts): a run stops for good where a crash would have stopped it.
  */
 describe('fulfilment that cannot be lost', () => {
   let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
@@ -87,7 +87,7 @@ describe('fulfilment that cannot be lost', () => {
     return result.repairs;
   };
 
-  test('a redelivery within the claim lease is asked to retry; after the lease it takes over and fulfils', async () => {
+  test("a redelivery while a delivery is at work is asked to retry; after that delivery's timeout it takes over", async () => {
     const order = await checkout(client, 'lease@example.com', [hash], ['comic']);
     const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
     const eventId = `evt_lease_${randomUUID().replace(/-/g, '')}`;
@@ -98,33 +98,34 @@ describe('fulfilment that cannot be lost', () => {
       created: Math.floor(Date.now() / 1000),
       data: { object: { ...session, status: 'complete', payment_status: 'paid', payment_intent: 'pi_lease_test' } },
     });
-    // A delivery claimed the event a moment ago and (as far as anyone knows) is still at work.
-    const now = Math.floor(Date.now() / 1000);
-    await ddb.send(
-      new PutCommand({
-        TableName: runtime.env.EVENTS_TABLE,
-        Item: {
-          event_id: eventId,
-          type: 'checkout.session.completed',
-          status: 'processing',
-          claimed_at: now,
-          expires_at: now + 3600,
-        },
-      }),
-    );
+    // A delivery took the event and stops there for good, as a run that died would.
+    const paused = pauseAt('webhook:claimed');
+    // (Its request is answered only when the runtime fails the run at the function's timeout: not waited for.)
+    void deliverWebhook(runtime, payload).catch(() => null);
+    await paused;
 
     const busy = await deliverWebhook(runtime, payload);
     expect(busy.status).toBe(409);
     expect(String(busy.body.detail)).toMatch(/being handled/);
     expect(await orderStatus(order.order_id)).toBe('created');
 
-    // That delivery died: its claim is older than the lease (the webhook function's 30 s timeout).
+    // Its record is held until Lambda would have stopped that run (the webhook's 30 s timeout): that time is passed.
+    const { Items: held = [] } = await ddb.send(
+      new ScanCommand({
+        TableName: runtime.env.EVENTS_TABLE,
+        FilterExpression: '#s = :inprogress',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':inprogress': 'INPROGRESS' },
+      }),
+    );
+    expect(held).toHaveLength(1);
+    expect(held[0].in_progress_expiration).toBeGreaterThan(Date.now());
     await ddb.send(
       new UpdateCommand({
         TableName: runtime.env.EVENTS_TABLE,
-        Key: { event_id: eventId },
-        UpdateExpression: 'SET claimed_at = :t',
-        ExpressionAttributeValues: { ':t': now - 31 },
+        Key: { event_id: held[0].event_id },
+        UpdateExpression: 'SET in_progress_expiration = :t',
+        ExpressionAttributeValues: { ':t': Date.now() - 1000 },
       }),
     );
     expect(await deliverWebhook(runtime, payload)).toEqual({

@@ -1,6 +1,8 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ORIGIN_VERIFY_HEADER } from '../../domain/security-headers';
 import { ENV } from '../../domain/wiring';
-import type { HttpEvent, HttpResult } from '../../lambdas/lib/http';
+import type { HttpResult } from '../../lambdas/lib/http';
+import { httpEvent } from '../support/http-event';
 import { checkout, deliverWebhook, moderate, pay, waitForGeneration } from '../support/orders';
 import { api, photo, startTestRuntime, uploadPhoto } from '../support/runtime';
 
@@ -91,14 +93,9 @@ describe('observability', () => {
 
   test('the API answers only requests that came through CloudFront, with security headers', async () => {
     const { handler } = (await import('../../lambdas/routes/status')) as {
-      handler: (e: HttpEvent) => Promise<HttpResult>;
+      handler: (e: APIGatewayProxyEventV2) => Promise<HttpResult>;
     };
-    const event = (headers: Record<string, string>): HttpEvent => ({
-      rawPath: '/api/status',
-      headers,
-      routeKey: 'GET /api/status',
-      requestContext: { http: { method: 'GET', path: '/api/status' }, requestId: 'r1' },
-    });
+    const event = (headers: Record<string, string>) => httpEvent('GET /api/status', { headers });
     const direct = await handler(event({}));
     expect(direct.statusCode).toBe(403);
     expect(JSON.parse(direct.body).detail).toMatch(/site/);

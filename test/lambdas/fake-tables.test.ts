@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -6,18 +7,21 @@ import { TABLES, type TableName, tableEnvVar } from '../../domain/wiring';
 import { ddb } from '../../lambdas/lib/aws';
 import * as capacity from '../../lambdas/lib/capacity';
 import * as caps from '../../lambdas/lib/caps';
+import * as generations from '../../lambdas/lib/generations';
+import { once } from '../../lambdas/lib/idempotency';
 import * as images from '../../lambdas/lib/images';
 import * as jobs from '../../lambdas/lib/jobs';
-import * as orders from '../../lambdas/lib/orders';
+import { instrumented } from '../../lambdas/lib/observability';
 import { S3RVER_CREDENTIALS, startDynamo } from '../../local/emulators';
 import { FakeTables } from '../support/fake-dynamo';
+import { lambdaContext } from '../support/lambda-context';
 
 /**
  * The task tests' in-memory DynamoDB (test/support/fake-dynamo.ts) answers as dynalite (the local DynamoDB) does:
  * the handlers' own writes (item transitions, the e-mail claim, refunds, the semaphore, the minute counters, the caps,
  * job statuses, verdicts and previews), each one's answer or error and the items they leave, run against both.
  */
-const USED: TableName[] = ['generations', 'counters', 'jobs', 'images'];
+const USED: TableName[] = ['generations', 'counters', 'jobs', 'images', 'events'];
 
 async function scenario() {
   const out: unknown[] = [];
@@ -44,25 +48,38 @@ async function scenario() {
   );
   await ddb().send(new PutCommand({ TableName: 'jobs', Item: { job_id: 'j', status: 'PENDING' } }));
   for (const run of [1, 2]) {
-    await step(`processing ${run}`, () => orders.markGenerationProcessing('g'));
-    await step(`queued ${run}`, () => orders.markItemQueued('g', comic));
-    await step(`quality try ${run}`, () => orders.countQualityTry('g', threeD));
+    await step(`processing ${run}`, () => generations.markGenerationProcessing('g'));
+    await step(`queued ${run}`, () => generations.markItemQueued('g', comic));
+    await step(`quality try ${run}`, () => generations.countQualityTry('g', threeD));
   }
-  await step('rendered', () => orders.markItemRendered('g', comic));
-  await step('done', () => orders.finishItem('g', comic, { status: 'done' }));
-  await step('failed after done', () => orders.finishItem('g', comic, { status: 'failed', error: 'x' }));
-  await step('quality try when done', () => orders.countQualityTry('g', comic));
-  await step('claim', () => orders.claimEmail('g', 30));
-  await step('claim again', () => orders.claimEmail('g', 30));
-  await step('release', () => orders.releaseEmail('g'));
-  await step('release again', () => orders.releaseEmail('g'));
+  await step('rendered', () => generations.markItemRendered('g', comic));
+  await step('done', () => generations.finishItem('g', comic, { status: 'done' }));
+  await step('failed after done', () => generations.finishItem('g', comic, { status: 'failed', error: 'x' }));
+  await step('quality try when done', () => generations.countQualityTry('g', comic));
+  // Powertools idempotency's records, through the plain client: taken, in progress, kept, replayed, dropped.
+  let finish = () => {};
+  const work = once({ name: 'scenario', key: 'id' }, async (input: { id: string; fail?: boolean }) => {
+    if (input.fail) throw new Error('work failed');
+    if (input.id === 'slow') await new Promise<void>((r) => (finish = r));
+    return { done: input.id };
+  });
+  const invoke = (input: { id: string; fail?: boolean }) =>
+    instrumented('scenario', lambdaContext(), {}, () => work(input));
+  const slow = invoke({ id: 'slow' });
+  await new Promise((r) => setTimeout(r, 200));
+  await step('once in progress', () => invoke({ id: 'slow' }));
+  finish();
+  await step('once finished', () => slow);
+  await step('once replayed', () => invoke({ id: 'slow' }));
+  await step('once failing', () => invoke({ id: 'f', fail: true }));
+  await step('once after a failure', () => invoke({ id: 'f' }));
   const refund = { currency: 'usd', items: 1, refund_ids: ['re'], refunded_at: 't' };
-  await step('refund 70', () => orders.recordRefund('g', { ...refund, amount: 70 }));
-  await step('refund 50', () => orders.recordRefund('g', { ...refund, amount: 50 }));
-  await step('completed', () => orders.finishGeneration('g', 'completed', null));
-  await step('failed after completed', () => orders.finishGeneration('g', 'failed', 'e'));
-  await step('missing generation', () => orders.finishGeneration('nope', 'failed', 'e'));
-  await step('sent', () => orders.markEmailSent('g', 'm'));
+  await step('refund 70', () => generations.recordRefund('g', { ...refund, amount: 70 }));
+  await step('refund 50', () => generations.recordRefund('g', { ...refund, amount: 50 }));
+  await step('completed', () => generations.finishGeneration('g', 'completed', null));
+  await step('failed after completed', () => generations.finishGeneration('g', 'failed', 'e'));
+  await step('missing generation', () => generations.finishGeneration('nope', 'failed', 'e'));
+  await step('sent', () => generations.markEmailSent('g', 'm'));
   for (const h of ['a', 'b', 'c'])
     await step(`slot ${h}`, () => capacity.acquireSlot('engine', `x:${h}`, 2, 'paid', 1000));
   await step('slot a again', () => capacity.acquireSlot('engine', 'x:a', 2, 'paid', 1000));
@@ -90,6 +107,8 @@ async function scenario() {
     ['jobs', 'j'],
     ['images', 'h1'],
     ['images', 'zz'],
+    // Powertools' key: the prefix, then the base64 MD5 of the key's JSON.
+    ['events', `scenario#${createHash('md5').update(JSON.stringify('slow')).digest('base64')}`],
   ] as const) {
     out.push([table, id, (await ddb().send(new GetCommand({ TableName: table, Key: { [TABLES[table]]: id } }))).Item]);
   }
@@ -127,7 +146,9 @@ test('the handlers’ writes answer and leave the same items on FakeTables as on
     const onDynalite = await scenario();
     const fake = new FakeTables();
     expect(await scenario()).toEqual(onDynalite);
-    expect(fake.stub.calls().length).toBeGreaterThan(40); // answered by the fake, not dynalite
+    // answered by the fake, not dynalite
+    expect(fake.stub.calls().length).toBeGreaterThan(40);
+    expect(fake.plain.calls().length).toBeGreaterThan(5);
   } finally {
     process.env = saved;
     await dynamo.close();

@@ -1,5 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -8,6 +16,7 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { type AwsClientStub, mockClient } from 'aws-sdk-client-mock';
 import { TABLES, type TableName, tableEnvVar } from '../../domain/wiring';
 
@@ -19,6 +28,7 @@ import { TABLES, type TableName, tableEnvVar } from '../../domain/wiring';
  * update; conditions are comparisons, AND/OR/NOT, attribute_exists and attribute_not_exists); anything else is a
  * ValidationException, as are the mistakes DynamoDB refuses (a nested SET under a missing map, overlapping paths,
  * an unused or undefined name or value). Tables are named as `tableEnv` sets them: by their names in TABLES.
+ * The plain client's item commands (Powertools idempotency sends them) reach the same tables, marshalled.
  */
 export type Item = Record<string, unknown>;
 
@@ -27,6 +37,7 @@ export const tableEnv = Object.fromEntries(Object.keys(TABLES).map((t) => [table
 
 export class FakeTables {
   readonly stub: AwsClientStub<DynamoDBDocumentClient> = mockClient(DynamoDBDocumentClient);
+  readonly plain: AwsClientStub<DynamoDBClient> = mockClient(DynamoDBClient);
   private readonly data = new Map<string, Map<string, Item>>();
   private faults: { command: string; match: (input: Item) => boolean; error: Error }[] = [];
 
@@ -45,6 +56,44 @@ export class FakeTables {
     this.stub.on(UpdateCommand).callsFake((input) => this.run('Update', input, () => this.updateItem(input)));
     this.stub.on(DeleteCommand).callsFake((input) => this.run('Delete', input, () => this.deleteItem(input)));
     this.stub.on(BatchWriteCommand).callsFake((input) => this.run('BatchWrite', input, () => this.batchWrite(input)));
+    this.plain.reset();
+    this.plain.onAnyCommand().rejects(new Error('FakeTables: command not supported'));
+    this.plain
+      .on(GetItemCommand)
+      .callsFake((input) => this.marshalled('Get', input, (i) => this.getItem(i as GetCommand['input'])));
+    this.plain
+      .on(PutItemCommand)
+      .callsFake((input) => this.marshalled('Put', input, (i) => this.putItem(i as PutCommand['input'])));
+    this.plain
+      .on(UpdateItemCommand)
+      .callsFake((input) => this.marshalled('Update', input, (i) => this.updateItem(i as UpdateCommand['input'])));
+    this.plain
+      .on(DeleteItemCommand)
+      .callsFake((input) => this.marshalled('Delete', input, (i) => this.deleteItem(i as DeleteCommand['input'])));
+  }
+
+  /** A plain client's command: its attribute values unmarshalled in, the answer's marshalled out. */
+  private async marshalled(command: string, input: Item, op: (input: Item) => Item): Promise<Item> {
+    const values = (v: unknown) => (v === undefined ? undefined : unmarshall(v as Record<string, AttributeValue>));
+    const plain: Item = { ...input };
+    for (const field of ['Item', 'Key', 'ExpressionAttributeValues'])
+      if (input[field] !== undefined) plain[field] = values(input[field]);
+    try {
+      const out = await this.run(command, plain, () => op(plain));
+      const answer: Item = { ...out };
+      for (const field of ['Item', 'Attributes'])
+        if (out[field] !== undefined) answer[field] = marshall(out[field], { removeUndefinedValues: true });
+      return answer;
+    } catch (err) {
+      // ReturnValuesOnConditionCheckFailure ALL_OLD: the item that failed the condition comes with the error.
+      if (err instanceof ConditionalCheckFailedException && input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD') {
+        const old = this.rows(plain.TableName as string).get(
+          keyOf(plain.TableName as string, (plain.Item ?? plain.Key) as Item),
+        );
+        if (old) err.Item = marshall(old, { removeUndefinedValues: true });
+      }
+      throw err;
+    }
   }
 
   /** Stores an item as it is (a copy). */

@@ -10,8 +10,9 @@ import { itemKey, orderItems } from '../../domain/orders';
 import { OWNER_COOKIE } from '../../domain/ownership';
 import { orderSummary } from '../../domain/pricing';
 import { ENV, TABLES, type TableName, tableEnvVar } from '../../domain/wiring';
+import type { GenerationItem, GenerationRecord } from '../../lambdas/lib/generations';
 import type { HttpResult } from '../../lambdas/lib/http';
-import type { GenerationItem, GenerationRecord, OrderRecord } from '../../lambdas/lib/orders';
+import type { OrderRecord } from '../../lambdas/lib/orders';
 import type { HoldRecord } from '../../lambdas/lib/owners';
 
 /**

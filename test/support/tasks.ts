@@ -7,8 +7,9 @@ import type { EngineBatchRequest, EngineCheckRequest, EngineCheckResponse } from
 import { DEFAULT_BEDROCK_REGION, DEFAULT_GENERATIVE } from '../../domain/generative';
 import { deadlineAt, itemKey, orderItems } from '../../domain/orders';
 import { ENV, mediaKey } from '../../domain/wiring';
+import type { GenerationItem, GenerationRecord } from '../../lambdas/lib/generations';
 import type { ImageRecord } from '../../lambdas/lib/images';
-import type { GenerationItem, GenerationRecord, OrderRecord } from '../../lambdas/lib/orders';
+import type { OrderRecord } from '../../lambdas/lib/orders';
 import { sha256 } from '../fixtures/photos';
 import { type FakeTables, tableEnv } from './fake-dynamo';
 import type { FakeBucket } from './fake-s3';

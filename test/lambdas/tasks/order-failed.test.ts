@@ -19,6 +19,7 @@ jest.mock('../../../lambdas/lib/payments', () => ({
 
 import { handler } from '../../../lambdas/tasks/order-failed';
 import { awsError, FakeTables } from '../../support/fake-dynamo';
+import { lambdaContext } from '../../support/lambda-context';
 import { ORDER_ID, PAYMENT_INTENT, PRICE, paidOrder, storedGeneration, storeOrder } from '../../support/tasks';
 
 const tables = new FakeTables();
@@ -52,7 +53,7 @@ beforeEach(() => {
 });
 
 test('the undelivered items are refunded and the customer told once; the delivered one is kept', async () => {
-  const out = await handler(input);
+  const out = await handler(input, lambdaContext());
   expect(out).toEqual({
     status: 'completed',
     done: 1,
@@ -69,7 +70,11 @@ test('the undelivered items are refunded and the customer told once; the deliver
       error_detail: 'States.TaskFailed: Generation table throttled',
     });
   expect(g.items[itemKey(A, 'comic')].status).toBe('done');
-  expect(g).toMatchObject({ status: 'completed', email_status: 'sent', refund: { amount: 210, items: 3 } });
+  expect(g).toMatchObject({
+    status: 'completed',
+    email_sent_at: expect.any(String),
+    refund: { amount: 210, items: 3 },
+  });
   expect(refunds).toHaveBeenCalledTimes(1);
   expect(refunds.mock.calls[0]).toEqual([
     expect.objectContaining({ payment_intent: PAYMENT_INTENT, amount: 210 }),
@@ -83,8 +88,8 @@ test('the undelivered items are refunded and the customer told once; the deliver
 });
 
 test('run again (its Retry, or the reconciler): no second refund, no second e-mail, the same outcome', async () => {
-  const first = await handler(input);
-  const second = await handler(input);
+  const first = await handler(input, lambdaContext());
+  const second = await handler(input, lambdaContext());
   expect(second).toEqual({ ...first, email: 'already-sent' });
   expect(refunds).toHaveBeenCalledTimes(1);
   expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
@@ -97,7 +102,7 @@ test('after a partial refund by order-finalize, only the rest is refunded, under
   });
   const metrics = recordMetrics();
   try {
-    await handler(input);
+    await handler(input, lambdaContext());
     expect(metrics.sum(METRICS.itemsRefunded)).toBe(2);
   } finally {
     metrics.restore();
@@ -111,16 +116,16 @@ test('after a partial refund by order-finalize, only the rest is refunded, under
 
 test('the e-mail cannot be sent: the order is still closed and refunded, the claim given back for a later send', async () => {
   ses.on(SendEmailCommand).rejects(awsError('MessageRejected', 'Email address is not verified.'));
-  const out = await handler(input);
+  const out = await handler(input, lambdaContext());
   expect(out).toMatchObject({ status: 'completed', refunded: 210, email: 'not sent: Email address is not verified.' });
-  expect(storedGeneration(tables).email_status).toBeUndefined();
+  expect(storedGeneration(tables).email_sent_at).toBeUndefined();
 });
 
 test('the refund fails: the task fails (its Retry runs it again), counted for the alarm, nobody told yet', async () => {
   refunds.mockRejectedValue(new Error('Stripe is down'));
   const metrics = recordMetrics();
   try {
-    await expect(handler(input)).rejects.toThrow('Stripe is down');
+    await expect(handler(input, lambdaContext())).rejects.toThrow('Stripe is down');
     expect(metrics.count(METRICS.refundFailures)).toBe(1);
   } finally {
     metrics.restore();
@@ -131,7 +136,7 @@ test('the refund fails: the task fails (its Retry runs it again), counted for th
 
 test('an order the pipeline broke before any item ran: everything is refunded, the failure told', async () => {
   storeOrder(tables, paidOrder([A], ['comic', 'sketch']));
-  const out = await handler({ order_id: ORDER_ID, error: { Error: 'States.Timeout' } });
+  const out = await handler({ order_id: ORDER_ID, error: { Error: 'States.Timeout' } }, lambdaContext());
   expect(out).toMatchObject({
     status: 'failed',
     done: 0,

@@ -15,7 +15,7 @@ jest.mock('../../../lambdas/lib/payments', () => ({
   payments: async () => ({ stripe, webhookSecret: 'whsec_unused' }),
 }));
 
-import type { GenerationItem } from '../../../lambdas/lib/orders';
+import type { GenerationItem } from '../../../lambdas/lib/generations';
 import { handler } from '../../../lambdas/tasks/order-finalize';
 import { FakeTables } from '../../support/fake-dynamo';
 import { ORDER_ID, PAYMENT_INTENT, PRICE, paidOrder, storedGeneration, storeOrder } from '../../support/tasks';
