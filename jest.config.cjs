@@ -44,8 +44,11 @@ module.exports = {
     project('infra', ['infra'], withSite),
     project('local', ['local']),
     project('integration', ['integration'], withSite),
-    // SIGKILL at every step of twenty: minutes of restarts, so `npm run test:faults` runs it, not `npm test`, which
-    // keeps one kill-and-restart journey (test/integration/order-restart.test.ts) and every task's re-run tests.
+    // Not in `npm test`, which keeps the journeys above (upload to previews, pay to delivered, a refund, a
+    // kill-and-restart) and holds each handler's rules in its handler test: `npm run test:slow` runs these. runtime:
+    // the stand-ins' wiring through a whole runtime (presigned PUTs, model endpoints, logs, generative orders);
+    // faults: SIGKILL at every step of twenty, and of a process that just started an execution (minutes of restarts).
+    project('runtime', ['runtime'], withSite),
     project('faults', ['faults'], withSite),
     // One runtime process shared by the browser suites (test/support/shared-runtime.ts says why).
     project('browser', ['browser'], {

@@ -311,3 +311,13 @@ describe('each event is handled once', () => {
     });
   });
 });
+
+test('before payments are live (prelaunch) every delivery is refused with 409, and nothing is read or started', async () => {
+  process.env.PAYMENT_MODE = 'prelaunch';
+  expect(await deliver('checkout.session.completed', session('cs_test_own'))).toEqual({
+    status: 409,
+    body: { detail: 'Payments are not live yet.' },
+  });
+  expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+  expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(0);
+});
