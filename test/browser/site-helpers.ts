@@ -96,9 +96,11 @@ export async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
+/** Screenshots are for a person to look at: CI has nobody to (set SHOTS_DIR to keep them there too). */
+export const SHOTS_WANTED = !process.env.CI || !!process.env.SHOTS_DIR;
+
 export async function screenshot(page: Page, name: string): Promise<void> {
-  // Screenshots are for a person to look at: CI has nobody to (set SHOTS_DIR to keep them there too).
-  if (process.env.CI && !process.env.SHOTS_DIR) return;
+  if (!SHOTS_WANTED) return;
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
 }
