@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import sharp from 'sharp';
+import type { WorkerReply } from '../../engine/engine-worker';
 import { type Analysis, analyzePhoto, renderStyle } from '../../engine/index';
 
 export interface RenderJob {
@@ -15,7 +16,6 @@ export interface RenderJob {
   /** Tests: every face of the photo painted over with its box's mean colour (a model that lost the faces). */
   eraseFaces?: boolean;
 }
-export type RenderResult = { id: number; ok: true; png: Uint8Array } | { id: number; ok: false; error: string };
 
 /** `png` with each face box of `analysis` (scaled to its width) filled with that box's mean colour. */
 async function eraseFaces(png: Buffer, analysis: Analysis): Promise<Buffer> {
@@ -65,7 +65,8 @@ async function draw(job: RenderJob): Promise<Buffer> {
 
 parentPort?.on('message', (job: RenderJob) => {
   draw(job).then(
-    (png) => parentPort?.postMessage({ id: job.id, ok: true, png } satisfies RenderResult),
-    (err: Error) => parentPort?.postMessage({ id: job.id, ok: false, error: err.message } satisfies RenderResult),
+    (value) => parentPort?.postMessage({ id: job.id, ok: true, value } satisfies WorkerReply<Uint8Array>),
+    (err: Error) =>
+      parentPort?.postMessage({ id: job.id, ok: false, error: err.message } satisfies WorkerReply<Uint8Array>),
   );
 });
