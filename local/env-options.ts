@@ -1,5 +1,5 @@
 /** What the entry points (`npm start`, `npm run dev`) take from the environment for the local runtime. */
-import type { PaymentMode } from '../domain/contract';
+import type { PaymentMode } from '../domain/contract-shapes';
 import type { LocalRuntimeOptions } from './runtime';
 
 /** The whole number `name` holds in `env`, from `min` to `max`; undefined when unset or empty. */

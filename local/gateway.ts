@@ -5,7 +5,8 @@ import * as zlib from 'node:zlib';
 import { isApiOriginPath } from '../domain/api-routes';
 import { readBody } from '../engine/http-body';
 import { cacheControlFor } from '../frontend/build/cache-control';
-import type { HttpEvent, HttpResult } from '../lambdas/lib/http';
+import type { HttpResult } from '../lambdas/lib/http';
+import { apiEvent } from './api-event';
 import { isResponse, loadViewerRequestFunction } from './cloudfront-function';
 import type { LambdaHost } from './lambda-host';
 import type { LocalRoute } from './template';
@@ -84,24 +85,18 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     // Payload 2.0 hands cookies over as a list, not as a header.
     const cookies = headers.cookie?.split(/;\s*/).filter(Boolean);
     delete headers.cookie;
-    const event: HttpEvent & Record<string, unknown> = {
-      version: '2.0',
-      cookies,
+    const event = apiEvent({
       routeKey: `${match.route.method} ${match.route.path}`,
-      rawPath: url.pathname,
+      path: url.pathname,
       rawQueryString: url.search.replace(/^\?/, ''),
       headers,
-      queryStringParameters: url.search ? Object.fromEntries(url.searchParams) : undefined,
+      cookies,
       pathParameters: match.params.length ? Object.fromEntries(match.params.map((p, i) => [p, values[i]])) : undefined,
       body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : undefined,
       isBase64Encoded: body.length > 0 && !textual,
-      requestContext: {
-        http: { method, path: url.pathname, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
-        requestId: Math.random().toString(36).slice(2),
-        domainName: headers.host,
-        timeEpoch: Date.now(),
-      },
-    };
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId: Math.random().toString(36).slice(2),
+    });
     let result: HttpResult;
     try {
       result = (await opts.lambdas.invoke(match.route.functionId, event)) as HttpResult;

@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { configValueFromText } from '../domain/config';
-import type { PaymentMode } from '../domain/contract';
+import type { PaymentMode } from '../domain/contract-shapes';
 import type { GenerativeStyles } from '../domain/generative';
 import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
 import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../domain/security-headers';
@@ -52,8 +52,6 @@ export interface LocalRuntimeOptions {
   logLevel?: string;
   /** The local Bedrock's quota: requests per minute per model (ThrottlingException beyond it); default none. */
   bedrockRequestsPerMinute?: number;
-  /** Models the local Bedrock's account is not subscribed to (AccessDeniedException); default none. */
-  bedrockUnsubscribedModels?: string[];
   /** The app's Bedrock upscale service (domain/config.ts bedrockUpscaleModelId); default the template's (none). */
   bedrockUpscaleModelId?: string;
   /** Concurrent invocations the local engine endpoint serves (ThrottlingException beyond); default the template's. */
@@ -154,7 +152,6 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
           styles: JSON.parse(fnEnv[ENV.generativeStyles] ?? '{}') as GenerativeStyles,
           log,
           requestsPerMinute: opts.bedrockRequestsPerMinute,
-          unsubscribedModels: opts.bedrockUnsubscribedModels,
         })
       : await startBedrockRelay({ endpoint: given, region: fnEnv[ENV.bedrockRegion] ?? LOCAL_REGION, log });
     if (!standIn) log(`Generative styles use ${given} (credentials from the default chain)`);

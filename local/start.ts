@@ -6,6 +6,13 @@ import { startLocalRuntime } from './runtime';
 
 logUnhandledRejections();
 
+// Lambda runs Node 22 (`engines`, .nvmrc); Node 20.19 still runs the local product, so say it rather than refuse.
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  console.warn(
+    `Node ${process.versions.node}: ToonZap targets Node 22 (Lambda's nodejs22.x); install it (nvm install) to match.`,
+  );
+}
+
 runEntryPoint(async () => {
   const t0 = Date.now();
   buildFrontendIfStale();

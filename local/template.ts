@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EnvConfig } from '../domain/config';
-import type { PaymentMode } from '../domain/contract';
+import type { PaymentMode } from '../domain/contract-shapes';
 import type { GenerativeStyleSettings } from '../domain/generative';
 import { REPO_ROOT } from '../domain/repo-paths';
 import { ENTRY_METADATA_KEY } from '../domain/wiring';

@@ -51,8 +51,6 @@ export async function startBedrockRelay(opts: {
     setRequestsPerMinute: notHere,
     setUnsubscribed: notHere,
     setAccessDenied: notHere,
-    setBlankOutputs: notHere,
-    setFacelessOutputs: notHere,
     upscaleCalls: notHere,
     close: async () => {
       await running.close();

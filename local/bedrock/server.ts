@@ -7,8 +7,7 @@
  *   200     : {"seeds": [n], "finish_reasons": [null], "images": ["<base64>"]}
  *   error   : 4xx/5xx, header x-amzn-errortype: <Name>:<namespace> as AWS sends it, body {"message": "..."}.
  * Before the model runs, the account's checks (./gate.ts). The image is drawn by the engine (on a worker thread) in
- * the style whose configured prompt the request carries, at the input's size. Signatures are not verified. Tests can
- * make the next images blank or faceless (a model gone wrong, for the quality gate).
+ * the style whose configured prompt the request carries, at the input's size. Signatures are not verified.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -43,10 +42,6 @@ export interface LocalBedrock extends Running {
   setUnsubscribed(models: readonly string[]): void;
   /** Replaces the list of models the account has no access to ([] = access to all). */
   setAccessDenied(models: readonly string[]): void;
-  /** Tests: the next `n` images drawn (over every model) are one flat grey (a model gone wrong). */
-  setBlankOutputs(n: number): void;
-  /** Tests: the next `n` images drawn (over every model) have every face painted over (a model that lost the person). */
-  setFacelessOutputs(n: number): void;
   /** Upscale service calls answered so far (./upscale.ts), per model id as called. */
   upscaleCalls(): Record<string, number>;
 }
@@ -104,8 +99,6 @@ export function invokeModelServer(
 export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<LocalBedrock> {
   const log = opts.log ?? (() => {});
   const gate = accountGate({ requestsPerMinute: opts.requestsPerMinute, unsubscribedModels: opts.unsubscribedModels });
-  let blanks = 0;
-  let faceless = 0;
   const upscales: Record<string, number> = {};
   // Keyed by the model that draws: a system inference profile reaches its foundation model, so a style configured by
   // the plain id and switched to the profile (the fix AWS's error names) is still drawn here (the gate has already
@@ -149,18 +142,9 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     const style = prompts.get(req.prompt);
     if (!style) throw invalid('The local stand-in draws only the configured prompts (lib/config.ts generativeStyles)');
     const t0 = Date.now();
-    const blank = blanks > 0;
-    if (blank) blanks--;
-    const eraseFaces = !blank && faceless > 0;
-    if (eraseFaces) faceless--;
-    const png = blank
-      ? await sharp({ create: { width: req.width, height: req.height, channels: 3, background: '#7f7f7f' } })
-          .png()
-          .toBuffer()
-      : await render({ image: req.image, style, maxSize: Math.max(req.width, req.height), eraseFaces });
+    const png = await render({ image: req.image, style, maxSize: Math.max(req.width, req.height) });
     const out = req.format === 'png' ? png : await sharp(png)[req.format]().toBuffer();
-    const odd = blank ? ' blank' : eraseFaces ? ' faceless' : '';
-    log(`bedrock ${modelId} ${style} ${req.width}x${req.height}${odd} in ${Date.now() - t0} ms`);
+    log(`bedrock ${modelId} ${style} ${req.width}x${req.height} in ${Date.now() - t0} ms`);
     return answer(req.seed, out);
   }
 
@@ -170,12 +154,6 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     setRequestsPerMinute: gate.setRequestsPerMinute,
     setUnsubscribed: gate.setUnsubscribed,
     setAccessDenied: gate.setAccessDenied,
-    setBlankOutputs: (n) => {
-      blanks = n;
-    },
-    setFacelessOutputs: (n) => {
-      faceless = n;
-    },
     upscaleCalls: () => ({ ...upscales }),
     close: async () => {
       await running.close();

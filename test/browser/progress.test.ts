@@ -138,7 +138,7 @@ describe('status page progress', () => {
         }
       }
     }
-  }, 400_000);
+  });
 
   test('the pricing page states the paid size', async () => {
     for (const scheme of ['light', 'dark'] as Scheme[]) {
@@ -154,5 +154,5 @@ describe('status page progress', () => {
         await page.context().close();
       }
     }
-  }, 120_000);
+  });
 });

@@ -15,12 +15,20 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const SHOTS_DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
 
 /** A fresh context: its own storage, the given colour scheme, no animations (stable contrast checks). */
-export function newContext(
+/**
+ * The outer limit of a wait on the product's work (moderation, previews, an order) or on any page action: a wait ends
+ * when its event comes, and on a loaded machine that can take far longer than Playwright's 30 s default.
+ */
+export const WORK_MS = 180_000;
+
+export async function newContext(
   browser: Browser,
   opts: { scheme?: Scheme; viewport?: { width: number; height: number } } & BrowserContextOptions = {},
 ): Promise<BrowserContext> {
   const { scheme = 'light', viewport = DESKTOP, ...rest } = opts;
-  return browser.newContext({ colorScheme: scheme, reducedMotion: 'reduce', viewport, ...rest });
+  const context = await browser.newContext({ colorScheme: scheme, reducedMotion: 'reduce', viewport, ...rest });
+  context.setDefaultTimeout(WORK_MS);
+  return context;
 }
 
 /** Collects uncaught page errors, so a test can assert the page ran cleanly. */

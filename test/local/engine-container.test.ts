@@ -28,5 +28,5 @@ describe('local engine container', () => {
       await container.close();
     }
     await expect(ping()).rejects.toThrow();
-  }, 90_000);
+  });
 });

@@ -6,4 +6,3 @@
 process.env.POWERTOOLS_METRICS_NAMESPACE ??= 'ToonZapTest';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-process.env.POWERTOOLS_DEV ??= 'false';
