@@ -1,8 +1,8 @@
 /** `npm start`: the whole product on http://localhost:3000 with local stand-ins for AWS, nothing to configure. */
-import type { PaymentMode } from '../domain/contract-shapes';
+import { runtimeOptionsFromEnv } from './env-options';
 import { buildFrontendIfStale } from './frontend-build';
 import { logUnhandledRejections, runEntryPoint } from './process-guard';
-import { runtimeOptionsFromEnv, startLocalRuntime } from './runtime';
+import { startLocalRuntime } from './runtime';
 
 logUnhandledRejections();
 
@@ -16,12 +16,7 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
 runEntryPoint(async () => {
   const t0 = Date.now();
   buildFrontendIfStale();
-  const runtime = await startLocalRuntime({
-    ...runtimeOptionsFromEnv(),
-    port: Number(process.env.PORT ?? 3000),
-    paymentMode: (process.env.PAYMENT_MODE as PaymentMode | undefined) ?? 'simulated',
-    logLevel: process.env.POWERTOOLS_LOG_LEVEL,
-  });
+  const runtime = await startLocalRuntime({ ...runtimeOptionsFromEnv(), port: Number(process.env.PORT ?? 3000) });
   console.log(`Ready in ${((Date.now() - t0) / 1000).toFixed(1)} s. Press Ctrl+C to stop.`);
   return () => runtime.close();
 });

@@ -35,7 +35,7 @@ describe('a Bedrock endpoint given at start', () => {
     process.env.AWS_ACCESS_KEY_ID = 'AKIALAPTOPEXAMPLE';
     process.env.AWS_SECRET_ACCESS_KEY = 'laptop-secret';
     runtime = await startTestRuntime({ paymentMode: 'simulated' });
-    expect(runtime.bedrockUrl).not.toBe(recorder.url);
+    expect(runtime.bedrock.url).not.toBe(recorder.url);
     const client = api(runtime.url);
     const hash = await uploadPhoto(client, photo('astronaut.png'));
     await moderate(client, [hash]);
