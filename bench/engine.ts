@@ -21,8 +21,6 @@
  * figure is its steady speed (STEADY_WARMUP runs first), and its first run after the server's warm-up is shown too.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import sharp from 'sharp';
@@ -32,6 +30,8 @@ import { ENGINE_PROCESS_ENV } from '../engine/process-env';
 import { SKIN_MAX_DAB, SKIN_MAX_DL } from '../engine/skin-tone';
 import { FACE_CASES, faceReport } from '../test/engine/face-report';
 import { bigPhoto } from '../test/fixtures/photos';
+import { ensureNativeOpenCv, nativeCartoon } from './native-opencv';
+import { best, cpuIt, median, timeIt, wallStats } from './timing';
 
 type Engine = typeof engine;
 
@@ -80,122 +80,6 @@ const TARGET_PEAK_RSS_MB = 512;
  * version when the next reaches it; 3d took 282, 259, 192 ... 101 ms). Native OpenCV gets as many (its caches).
  */
 const STEADY_WARMUP = 20;
-
-/** The fastest run: interference only ever adds time. */
-function best(xs: number[]): number {
-  return Math.min(...xs);
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
-
-/** A clock: started, it returns the function that reads the time since (ms). */
-type Clock = () => () => number;
-
-/** Wall time. */
-const wall: Clock = () => {
-  const t = performance.now();
-  return () => performance.now() - t;
-};
-
-/**
- * CPU time (user + system of the whole process) of a single-threaded step: on a machine shared with other work this
- * is what the step costs, where wall time also counts the waits for a core.
- */
-const cpu: Clock = () => {
-  const c = process.cpuUsage();
-  return () => {
-    const d = process.cpuUsage(c);
-    return (d.user + d.system) / 1000;
-  };
-};
-
-/** `runs` timings of `fn` on `clock`, after `warmup` untimed runs. */
-async function timings(
-  clock: Clock,
-  runs: number,
-  fn: () => unknown | Promise<unknown>,
-  warmup: number,
-): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const ts: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const stop = clock();
-    await fn();
-    ts.push(stop());
-  }
-  return ts;
-}
-
-const cpuIt = async (runs: number, fn: () => unknown | Promise<unknown>, warmup = 1) =>
-  best(await timings(cpu, runs, fn, warmup));
-const timeIt = async (runs: number, fn: () => unknown | Promise<unknown>, warmup = 1) =>
-  best(await timings(wall, runs, fn, warmup));
-/** Best and median wall time: the best is what the code costs, the median how noisy the machine was. */
-const wallStats = async (runs: number, fn: () => unknown | Promise<unknown>, warmup = 1) => {
-  const ts = await timings(wall, runs, fn, warmup);
-  return { best: best(ts), median: median(ts) };
-};
-
-/**
- * Debian's own interpreter: python3-opencv installs into it, and a `python3` earlier on PATH (pyenv, a venv) may be
- * another that does not see it.
- */
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-
-/** Is `import cv2` possible with that python3? */
-const hasCv2 = () => spawnSync(PYTHON, ['-c', 'import cv2'], { stdio: 'ignore' }).status === 0;
-
-/**
- * Makes sure native OpenCV is there: Debian's python3-opencv, installed with apt-get when missing (as root, or
- * through a password-less sudo; the package lists refreshed first if the first try fails). Throws when it cannot.
- */
-function ensureNativeOpenCv(): void {
-  if (hasCv2()) return;
-  const asRoot = process.getuid?.() === 0;
-  const apt = (...args: string[]) => {
-    const [cmd, argv] = asRoot ? ['apt-get', args] : ['sudo', ['-n', 'apt-get', ...args]];
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    return spawnSync(cmd, argv, { stdio: ['ignore', 'ignore', 'inherit'], env }).status === 0;
-  };
-  console.error('engine bench: native OpenCV missing, installing python3-opencv with apt-get ...');
-  const install = () => apt('install', '-y', '--no-install-recommends', 'python3-opencv');
-  if (!install()) {
-    apt('update');
-    install();
-  }
-  if (!hasCv2())
-    throw new Error(
-      'native OpenCV (Debian python3-opencv) is missing and could not be installed: apt-get install python3-opencv',
-    );
-}
-
-interface NativeRun {
-  version: string;
-  threads: number;
-  wall_ms: number[];
-  cpu_ms: number[];
-}
-
-/** Native OpenCV's classic cartoon on these RGB pixels, one thread (bench/opencv-cartoon.py), in a python3 child. */
-function nativeCartoon(rgb: Uint8Array, width: number, height: number, warmup: number, runs: number): NativeRun {
-  const dir = mkdtempSync(path.join(tmpdir(), 'toonzap-opencv-'));
-  try {
-    const file = path.join(dir, 'rgb.raw');
-    writeFileSync(file, rgb);
-    const script = path.join(ROOT, 'bench/opencv-cartoon.py');
-    const args = [script, file, String(width), String(height), String(warmup), String(runs)];
-    // one thread also for the BLAS/OpenMP pools numpy or OpenCV might start
-    const env = { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' };
-    const child = spawnSync(PYTHON, args, { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] });
-    if (child.status !== 0) throw new Error(`native OpenCV cartoon failed (exit ${child.status})`);
-    return JSON.parse(child.stdout.trim().split('\n').pop() as string) as NativeRun;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const mb = (kb: number) => kb / 1024;
 
@@ -272,7 +156,7 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   results.analysis_photo_ms = await timeIt(5, () => analyzePhoto(big), 1);
   // the anchor: native OpenCV on the same pixels, before and after the styles (the machine's speed drifts)
   ensureNativeOpenCv();
-  const native = (warmup: number) => nativeCartoon(img1024.data, img1024.width, img1024.height, warmup, 9);
+  const native = (warmup: number) => nativeCartoon(ROOT, img1024.data, img1024.width, img1024.height, warmup, 9);
   const nativeRuns = [native(STEADY_WARMUP)];
   for (const id of STYLE_IDS) {
     // the first 1024-px render after the server's warm-up (what the first customer of a fresh container waits) ...
