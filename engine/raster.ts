@@ -1,7 +1,8 @@
-import { downscalePlane, resizePlane, Upsampler } from './filters/blur';
+import { downscalePlane, resizePlane } from './filters/blur';
+import { Upsampler } from './filters/upsampler';
 import type { Plane } from './plane';
 
-export { Upsampler } from './filters/blur';
+export { Upsampler } from './filters/upsampler';
 
 export type { Plane } from './plane';
 

@@ -3,53 +3,22 @@
  * style's own work size, and facial feature outlines as landmark polylines.
  */
 import { gaussBlur } from '../filters/blur';
+import {
+  BROW_LINES,
+  BROW_LOOPS,
+  EYE_LOOPS,
+  FACE_OVAL,
+  LIPS_LOOP,
+  LOWER_LIDS,
+  MOUTH_LOWER_INNER,
+  MOUTH_UPPER_INNER,
+  NOSE_LINE,
+  UPPER_LIDS,
+} from './face-landmarks';
 import type { Analysis, FaceInfo, PersonMask, Point } from './types';
 
 /** An analysis that found people (the only kind the styles are given). */
 export type Scene = Analysis & { mask: PersonMask };
-
-/** MediaPipe face-mesh landmark loops and lines. */
-export const FACE_OVAL = [
-  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136,
-  172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
-];
-export const EYE_LOOPS = [
-  [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],
-  [263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249],
-];
-export const BROW_LOOPS = [
-  [70, 63, 105, 66, 107, 55, 65, 52, 53, 46],
-  [300, 293, 334, 296, 336, 285, 295, 282, 283, 276],
-];
-export const LIPS_LOOP = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146];
-/** Upper lids (outer -> inner corner), lower lids, brow centre lines, the lips' meeting lines, nostrils. */
-export const UPPER_LIDS = [
-  [33, 246, 161, 160, 159, 158, 157, 173, 133],
-  [263, 466, 388, 387, 386, 385, 384, 398, 362],
-];
-export const LOWER_LIDS = [
-  [33, 7, 163, 144, 145, 153, 154, 155, 133],
-  [263, 249, 390, 373, 374, 380, 381, 382, 362],
-];
-export const BROW_LINES = [
-  [
-    [46, 70],
-    [53, 63],
-    [52, 105],
-    [65, 66],
-    [55, 107],
-  ],
-  [
-    [276, 300],
-    [283, 293],
-    [282, 334],
-    [295, 296],
-    [285, 336],
-  ],
-] as const;
-export const MOUTH_UPPER_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308];
-export const MOUTH_LOWER_INNER = [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308];
-export const NOSE_LINE = [98, 97, 2, 326, 327];
 
 /** A polyline in output pixels with a width (px) at each point. */
 export interface Stroke {

@@ -1,5 +1,6 @@
 import type { Image8, Plane, Raster } from '../raster';
-import { boxBlur, Upsampler } from './blur';
+import { boxBlur } from './blur';
+import { Upsampler } from './upsampler';
 
 const KR = 0.2126 / 255;
 const KG = 0.7152 / 255;

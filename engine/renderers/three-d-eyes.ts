@@ -1,4 +1,5 @@
-import { EYE_LOOPS, frameScale, type Scene } from '../analysis/scene';
+import { EYE_LOOPS } from '../analysis/face-landmarks';
+import { frameScale, type Scene } from '../analysis/scene';
 import type { FaceInfo as Face, Point } from '../analysis/types';
 import { pixelMath } from '../pixel-math';
 import type { Image8 } from '../raster';
