@@ -11,46 +11,19 @@
  * out over its outer quarter. Faces that pass are left untouched, and a render without faces is returned as it
  * is (same bytes).
  */
-import { createHash } from 'node:crypto';
 import type { Analysis, FaceInfo, PersonMask } from './analysis/types';
-import { faceCrop, facePlacement, LIKENESS_THRESHOLD, similarity } from './face-compare';
+import {
+  type Describe,
+  describeRemembered,
+  faceCrop,
+  facePlacement,
+  LIKENESS_THRESHOLD,
+  similarity,
+} from './face-compare';
 import { gaussBlur } from './filters/blur';
 import { domainTransform } from './filters/edge-aware';
 import { createRaster, type Image8, type Raster, smoothstep } from './raster';
 import { faceSkinTone, isGrey, labToRgb, SKIN_MAX_DAB, SKIN_MAX_DL, type SkinTone, skinToneKept } from './skin-tone';
-
-/** FaceRes descriptors of face crops (analysis-thread.ts `describeFaces`). */
-export type Describe = (crops: Float32Array[]) => Promise<Float32Array[]>;
-
-/**
- * The photo's descriptors of recent renders, by the SHA-256 of the crop: an order's styles of one photo render at
- * the same size, cut the same crops, and each would otherwise pay one FaceRes call (about 100 ms) per face again.
- */
-const recent = new Map<string, Float32Array>();
-const RECENT = 32;
-
-async function photoDescriptors(crops: Float32Array[], describe: Describe): Promise<Float32Array[]> {
-  const keys = crops.map((c) =>
-    createHash('sha256')
-      .update(new Uint8Array(c.buffer, c.byteOffset, c.byteLength))
-      .digest('hex'),
-  );
-  const missing = crops.filter((_, i) => !recent.has(keys[i]));
-  const found = await describe(missing);
-  let k = 0;
-  return keys.map((key) => {
-    let d = recent.get(key);
-    if (!d) {
-      d = found[k++];
-      recent.set(key, d);
-      if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
-    } else {
-      recent.delete(key); // most recently used last
-      recent.set(key, d);
-    }
-    return d;
-  });
-}
 
 /**
  * The likeness a kept face must reach here. Above LIKENESS_THRESHOLD: the tests and the bench measure the
@@ -346,7 +319,7 @@ export async function keepFaces(
   if (!analysis || faces.length === 0) return { data: original, faces: [] };
   const aw = analysis.width;
   const grey = isGrey(styled);
-  const want = await photoDescriptors(
+  const want = await describeRemembered(
     faces.map((f) => faceCrop(photo, f, aw)),
     describe,
   );
@@ -358,7 +331,11 @@ export async function keepFaces(
   let pending = faces.map((_, i) => i);
   while (pending.length > 0) {
     const img = { data, width: photo.width, height: photo.height };
-    const got = await describe(pending.map((i) => faceCrop(img, faces[i], aw)));
+    // remembered too: the quality gate then measures the finished render's faces without FaceRes
+    const got = await describeRemembered(
+      pending.map((i) => faceCrop(img, faces[i], aw)),
+      describe,
+    );
     pending.forEach((i, n) => {
       kept[i].similarity = similarity(want[i], got[n]);
       kept[i].skinKept = skinToneKept(faceSkinTone(photo, img, faces[i], aw, grey));
