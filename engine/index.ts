@@ -86,13 +86,26 @@ async function analysisFor(
  * (renderThumbnail, renderAllThumbnails) are not checked: they are small, free and must be fast.
  */
 export async function renderStyle(bytes: Buffer, styleId: string, opts: RenderOptions = {}): Promise<Buffer> {
+  return (await renderStyleImage(bytes, styleId, opts)).png;
+}
+
+/**
+ * renderStyle's PNG and the pixels it encodes (the engine server's quality gate measures those: no decoding of its
+ * own PNG).
+ */
+export async function renderStyleImage(
+  bytes: Buffer,
+  styleId: string,
+  opts: RenderOptions = {},
+): Promise<{ png: Buffer; image: Image8 }> {
   requireStyle(styleId);
   const maxSize = checkSize(opts.maxSize, DEFAULT_MAX_SIZE, 'maxSize');
   const img = await decodeInput(bytes, { maxSize, maxPixels: opts.maxPixels, enlarge: opts.enlarge });
   const analysis = await analysisFor(bytes, img, opts);
   const styled = applyStyle(img, styleId, analysis);
   const kept = await keepStyledFaces(img, styleId, styled, analysis);
-  return finish({ ...styled, data: kept.data }, false, false);
+  const image = { data: kept.data, width: styled.width, height: styled.height };
+  return { png: await finish(image, false, false), image };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Analysis } from './analysis/types';
 import { describeFaces } from './analysis-thread';
 import { describeRemembered, faceCrop, LIKENESS_THRESHOLD, similarity } from './face-compare';
 import { analyzePhoto, decodeInput } from './index';
+import type { Image8 } from './raster';
 
 export { LIKENESS_THRESHOLD, similarity };
 
@@ -32,16 +33,16 @@ export interface Likeness {
 }
 
 /**
- * The likeness of each face of `photo` (JPEG/PNG bytes) in `render` (a render of it, any size). `known`: the
- * photo's analysis when the caller has it (e.g. the engine server's cached one); else computed here. Descriptors of
- * crops described recently (face keeping's, an order's other styles') are remembered (face-compare.ts
- * describeRemembered).
+ * The likeness of each face of `photo` (JPEG/PNG bytes) in `render` (a render of it, any size: its bytes, or its
+ * pixels when the caller has them, as the engine server has its own render's). `known`: the photo's analysis when the
+ * caller has it (e.g. the engine server's cached one); else computed here. Descriptors of crops described recently
+ * (face keeping's, an order's other styles') are remembered (face-compare.ts describeRemembered).
  */
-export async function likeness(photo: Buffer, render: Buffer, known?: Analysis): Promise<Likeness> {
+export async function likeness(photo: Buffer, render: Buffer | Image8, known?: Analysis): Promise<Likeness> {
   const [analysis, src, out] = await Promise.all([
     known ?? analyzePhoto(photo),
     decodeInput(photo),
-    decodeInput(render),
+    Buffer.isBuffer(render) ? decodeInput(render) : render,
   ]);
   const kp = src.width / analysis.width;
   const kr = out.width / analysis.width;

@@ -31,12 +31,13 @@ import {
   DEFAULT_THUMBNAIL_SIZE,
   ImageInputError,
   renderAllThumbnails,
-  renderStyle,
+  renderStyleImage,
   renderThumbnail,
   warmAnalysisThread,
   warmStylePool,
 } from './index';
 import { checkQuality, type QualityMeasures, type QualityResult } from './quality-gate';
+import type { Image8 } from './raster';
 
 /** Largest accepted request body (JSON; a base64 `input.data` image must fit in it). */
 const MAX_BODY = 16 * 1024 * 1024;
@@ -116,8 +117,13 @@ function logVerdict(what: Record<string, unknown>, q: QualityResult): void {
  * reason). Previews are not gated: free, and their 2 s budget has no room for it. Engine styles are deterministic,
  * so no second try is made here.
  */
-async function gate(photo: Buffer, png: Buffer, style: string, analysis?: Analysis): Promise<QualityMeasures> {
-  const q = await checkQuality(photo, png, { faces: true, analysis });
+async function gate(
+  photo: Buffer,
+  render: { png: Buffer; image: Image8 },
+  style: string,
+  analysis?: Analysis,
+): Promise<QualityMeasures> {
+  const q = await checkQuality(photo, render.png, { faces: true, analysis, pixels: render.image });
   logVerdict({ style }, q);
   if (!q.ok) throw new ClientError(`Quality gate failed for ${style}: ${q.reason}`);
   return { edgeCorrelation: q.edgeCorrelation, contrast: q.contrast, faces: q.faces };
@@ -153,8 +159,12 @@ async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Recor
   } else {
     rendered = [];
     for (const style of wanted) {
-      const png = await renderStyle(bytes, style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis });
-      rendered.push({ style, png, quality: await gate(bytes, png, style, analysis) });
+      const render = await renderStyleImage(bytes, style, {
+        maxSize: req.size ?? DEFAULT_MAX_SIZE,
+        enlarge: true,
+        analysis,
+      });
+      rendered.push({ style, png: render.png, quality: await gate(bytes, render, style, analysis) });
     }
   }
   const byStyle = new Map(rendered.map((r) => [r.style, r]));
@@ -217,15 +227,23 @@ async function invoke(req: EngineSingleRequest, s3: S3Client): Promise<Record<st
   }
   // inline data is a one-off (no bucket to keep an analysis in); an S3 input shares its cached analysis
   const analysis = 'data' in req.input ? undefined : await cachedAnalysis(s3, req.input.bucket, bytes);
-  const png =
-    req.kind === 'thumbnail'
-      ? await renderThumbnail(bytes, req.style, {
-          size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
-          watermark: req.watermark,
-          analysis,
-        })
-      : await renderStyle(bytes, req.style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis });
-  const quality = req.kind === 'thumbnail' ? undefined : await gate(bytes, png, req.style, analysis);
+  let png: Buffer;
+  let quality: QualityMeasures | undefined;
+  if (req.kind === 'thumbnail') {
+    png = await renderThumbnail(bytes, req.style, {
+      size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
+      watermark: req.watermark,
+      analysis,
+    });
+  } else {
+    const render = await renderStyleImage(bytes, req.style, {
+      maxSize: req.size ?? DEFAULT_MAX_SIZE,
+      enlarge: true,
+      analysis,
+    });
+    png = render.png;
+    quality = await gate(bytes, render, req.style, analysis);
+  }
   const meta = await sharp(png).metadata();
   const result: Record<string, unknown> = { width: meta.width, height: meta.height, style: req.style, quality };
   if (req.output) {
