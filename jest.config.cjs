@@ -32,8 +32,9 @@ const project = (displayName, roots, extra = {}) => ({
 const withSite = { globalSetup: '<rootDir>/test/support/global-setup.ts' };
 
 module.exports = {
-  // A safety net, not a measure: runtime tests wait on whole orders on a loaded machine.
-  testTimeout: 240000,
+  // A safety net, not a measure: runtime and browser tests wait on whole orders (each wait ends on its event), and a
+  // loaded machine stretches them; a test that hangs still fails, later.
+  testTimeout: 600_000,
   // Three: many runtime tests spend much of their time waiting (quotas, polls, retries' backoff), so a third
   // file overlaps those waits on a two-core machine.
   maxWorkers: 3,
@@ -43,6 +44,16 @@ module.exports = {
     project('infra', ['infra'], withSite),
     project('local', ['local']),
     project('integration', ['integration'], withSite),
-    project('browser', ['browser'], withSite),
+    // Not in `npm test`, which keeps the journeys above (upload to previews, pay to delivered, a refund, a
+    // kill-and-restart) and holds each handler's rules in its handler test: `npm run test:slow` runs these. runtime:
+    // the stand-ins' wiring through a whole runtime (presigned PUTs, model endpoints, logs, generative orders);
+    // faults: SIGKILL at every step of twenty, and of a process that just started an execution (minutes of restarts).
+    project('runtime', ['runtime'], withSite),
+    project('faults', ['faults'], withSite),
+    // One runtime process shared by the browser suites (test/support/shared-runtime.ts says why).
+    project('browser', ['browser'], {
+      globalSetup: '<rootDir>/test/support/shared-runtime-setup.ts',
+      globalTeardown: '<rootDir>/test/support/shared-runtime-teardown.ts',
+    }),
   ],
 };

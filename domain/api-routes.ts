@@ -16,8 +16,8 @@ export type Access =
   | 'generations:write'
   | 'signups:read'
   | 'signups:write'
-  | 'events:read'
-  | 'events:write'
+  /** Work done once (lambdas/lib/idempotency.ts): its records in the events table, only through that module. */
+  | 'idempotency'
   | 'counters:read'
   | 'counters:write'
   | 'holds:read'
@@ -175,7 +175,7 @@ export const ROUTES: readonly RouteDef[] = [
     method: 'POST',
     path: '/api/stripe-webhook',
     handler: 'stripe-webhook',
-    access: ['orders:write', 'generations:write', 'shares:write', 'events:write', 'pipeline:start', 'payments:secret'],
+    access: ['orders:write', 'generations:write', 'shares:write', 'idempotency', 'pipeline:start', 'payments:secret'],
     timeoutSeconds: WEBHOOK_TIMEOUT_SECONDS,
   },
   {

@@ -5,7 +5,7 @@
  * checks from it. A new setting is one entry here; `EnvConfig` follows.
  */
 import { z } from 'zod';
-import { paymentMode } from './contract';
+import { paymentMode } from './contract-shapes';
 import {
   DEFAULT_BEDROCK_REGION,
   DEFAULT_GENERATIVE,

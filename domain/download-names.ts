@@ -1,4 +1,4 @@
-/** File names for downloads (spec section 7). Pure. */
+/** File names for downloads (docs/product-spec.md §7). Pure. */
 
 export function shortHash(hash: string): string {
   return hash.slice(0, 8);

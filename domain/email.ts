@@ -1,5 +1,5 @@
 /**
- * E-mail validation for the preview sign-up and checkout forms (spec section 5), the same rules in the browser and
+ * E-mail validation for the preview sign-up and checkout forms (docs/product-spec.md §5), the same rules in the browser and
  * on the server. Strict on purpose: an address Stripe or SES would refuse, or one that could smuggle markup or
  * reordered text into an e-mail or a log, is refused at the form instead of failing later.
  */

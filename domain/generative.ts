@@ -243,10 +243,14 @@ export function validateGenerativeStyles(
   return out as GenerativeStyles;
 }
 
+/** The foundation model an id calls: a system profile's model, else the id itself. */
+export function foundationModelOf(id: string): string {
+  const ref = parseModelId(id);
+  return ref?.kind === 'inference-profile' ? ref.foundationModel : id;
+}
+
 /** The upscale service a configured id (foundation model, or its cross-Region profile) calls; null for any other. */
 export function upscaleModelOf(id: string): UpscaleModel | null {
-  const ref = parseModelId(id);
-  const model =
-    ref?.kind === 'inference-profile' ? ref.foundationModel : ref?.kind === 'foundation-model' ? ref.modelId : null;
-  return model && model in UPSCALE_MODELS ? (model as UpscaleModel) : null;
+  const model = foundationModelOf(id);
+  return Object.hasOwn(UPSCALE_MODELS, model) ? (model as UpscaleModel) : null;
 }

@@ -15,7 +15,7 @@ export type OrderStatus = 'created' | 'paid' | 'expired' | 'refunded';
 
 /**
  * Timeout of the Stripe webhook function (domain/api-routes.ts). Lambda stops a run at this age, so it also bounds how
- * long a webhook's event claim can belong to a live run (the claim's lease, lambdas/lib/orders.ts).
+ * long a run handling an event can hold it (lambdas/lib/idempotency.ts).
  */
 export const WEBHOOK_TIMEOUT_SECONDS = 30;
 

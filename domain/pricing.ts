@@ -1,5 +1,5 @@
 /**
- * Pricing rules (spec section 9). Pure and shared by the browser (order summary, pricing page)
+ * Pricing rules (docs/product-spec.md §9). Pure and shared by the browser (order summary, pricing page)
  * and the server (checkout amount), so both always agree on the figures.
  *
  * Every amount is an integer number of US cents to avoid floating-point drift.

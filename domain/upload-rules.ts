@@ -1,5 +1,5 @@
 /**
- * Upload validation rules (spec sections 5 and 9). Pure: the browser feeds it file metadata and the
+ * Upload validation rules (docs/product-spec.md §5, §9). Pure: the browser feeds it file metadata and the
  * first SNIFF_BYTES bytes of each file; the server may reuse the constants and the sniffer.
  */
 
@@ -51,7 +51,7 @@ export function sniffImageType(bytes: Uint8Array): string | null {
 }
 
 /**
- * The file type the product records for an image (spec section 3): detected from the bytes, else the
+ * The file type the product records for an image (docs/product-spec.md §3): detected from the bytes, else the
  * browser-reported type, else application/octet-stream.
  */
 export function detectFileType(bytes: Uint8Array, reportedType?: string | null): string {

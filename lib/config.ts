@@ -4,7 +4,7 @@
  * one schema, domain/config.ts.
  */
 import { type ConfigKey, configValueFromText, type EnvConfig, generativePresets, parseConfig } from '../domain/config';
-import type { PaymentMode } from '../domain/contract';
+import type { PaymentMode } from '../domain/contract-shapes';
 import { type GenerativeStyleSettings, validateGenerativeStyles } from '../domain/generative';
 import { isStyleId, type StyleId } from '../domain/styles';
 import { CAP_SETTINGS } from '../domain/wiring';

@@ -8,8 +8,10 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { CAPS, type CapName, ENTRY_METADATA_KEY, METRICS, type MetricName, SERVICE_NAME } from '../domain/wiring';
+import { CAPS, type CapName, ENTRY_METADATA_KEY, METRICS } from '../domain/wiring';
 import type { EnvConfig } from './config';
+import { addDashboard } from './dashboard';
+import { appMetrics, engineMetrics, FIVE_MINUTES, WEBHOOK_ROUTE } from './monitoring-metrics';
 
 export interface MonitoringProps {
   readonly config: EnvConfig;
@@ -21,9 +23,6 @@ export interface MonitoringProps {
   /** The upload route's function: its invocations are the uploads asked for (each may store a photo). */
   readonly uploadFunction: lambda.IFunction;
 }
-
-/** The route whose 5xx means a payment may go unfulfilled. */
-export const WEBHOOK_ROUTE = 'POST /api/stripe-webhook';
 
 /**
  * Alarms that reach a person and a dashboard with the same figures. One SNS topic per environment; with
@@ -91,14 +90,7 @@ export class Monitoring extends Construct {
       ],
     });
 
-    const app = (name: MetricName, statistic = 'Sum', dimensionsMap: Record<string, string> = {}) =>
-      new cloudwatch.Metric({
-        namespace: config.metricsNamespace,
-        metricName: name,
-        statistic,
-        period: Duration.minutes(5),
-        dimensionsMap: { service: SERVICE_NAME, ...dimensionsMap },
-      });
+    const app = appMetrics(config.metricsNamespace);
 
     const alarm = (
       name: string,
@@ -121,20 +113,19 @@ export class Monitoring extends Construct {
       return a;
     };
 
-    const five = { period: Duration.minutes(5) };
     alarm(
       'OrderPipelineFailed',
-      props.orderMachine.metricFailed(five),
+      props.orderMachine.metricFailed(FIVE_MINUTES),
       "An order execution failed: undelivered items were refunded (check the RefundFailures alarm) and the customer was e-mailed. Find the cause in the order machine's log group.",
     );
     alarm(
       'OrderPipelineTimedOut',
-      props.orderMachine.metricTimedOut(five),
+      props.orderMachine.metricTimedOut(FIVE_MINUTES),
       'An order execution ran past its 2 h timeout: the order may be neither delivered nor refunded. The reconciler should repair it; check the generation record.',
     );
     alarm(
       'JobsFailed',
-      props.jobsMachine.metricFailed(five),
+      props.jobsMachine.metricFailed(FIVE_MINUTES),
       'Moderation or preview jobs are failing (5 or more in 5 minutes): visitors cannot get past the upload step.',
       5,
     );
@@ -180,7 +171,7 @@ export class Monitoring extends Construct {
     const qualityFailureRate = new cloudwatch.MathExpression({
       expression: 'IF(checks >= 4, failures / checks, 0)',
       usingMetrics: { failures: app(METRICS.qualityFailures), checks: app(METRICS.qualityChecks) },
-      period: Duration.minutes(5),
+      ...FIVE_MINUTES,
       label: 'Quality gate failure rate',
     });
     alarm(
@@ -205,15 +196,8 @@ export class Monitoring extends Construct {
       'A global cap on anonymous use was reached (metric CapRefusals, dimension cap): previews show their sample and moderation or upload registration answer 429 until the window (UTC hour or day) ends. Paid orders are not affected. If it is real demand, raise the cap (domain/config.ts, README "Configuration"); if one source, look at the WAF.',
     );
 
-    const endpoint = { EndpointName: props.engineEndpointName, VariantName: props.engineVariantName };
-    const sagemaker = (metricName: string, statistic: string) =>
-      new cloudwatch.Metric({
-        namespace: 'AWS/SageMaker',
-        metricName,
-        dimensionsMap: endpoint,
-        statistic,
-        period: Duration.minutes(5),
-      });
+    const engine = { EndpointName: props.engineEndpointName, VariantName: props.engineVariantName };
+    const sagemaker = engineMetrics(engine);
     alarm(
       'EngineEndpoint5xx',
       sagemaker('Invocation5XXErrors', 'Sum'),
@@ -238,120 +222,34 @@ export class Monitoring extends Construct {
       );
     for (const fn of functions) {
       const name = fn.node.path.split('/').slice(1).join('');
-      alarm(`${name}Errors`, fn.metricErrors(five), `${fn.node.path}: the function failed (an error or a timeout).`);
+      alarm(
+        `${name}Errors`,
+        fn.metricErrors(FIVE_MINUTES),
+        `${fn.node.path}: the function failed (an error or a timeout).`,
+      );
       alarm(
         `${name}Throttles`,
-        fn.metricThrottles(five),
+        fn.metricThrottles(FIVE_MINUTES),
         `${fn.node.path}: invocations were throttled (account concurrency used up).`,
       );
       if (fn.deadLetterQueue) {
         alarm(
           `${name}DeadLetters`,
-          fn.deadLetterQueue.metricApproximateNumberOfMessagesVisible(five),
+          fn.deadLetterQueue.metricApproximateNumberOfMessagesVisible(FIVE_MINUTES),
           `${fn.node.path}: asynchronous invocations failed for good and wait in its dead-letter queue.`,
         );
       }
     }
 
-    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: `toonzap-${config.envName}` });
-    const sums = (...names: MetricName[]) => names.map((n) => app(n));
-    // What the bill grows with, per UTC day: every model, engine and Rekognition call records its latency (timed() in
-    // lambdas/lib/observability.ts, failures too), so the sample count is the number of calls; uploads asked for are
-    // the upload route's invocations.
-    const day = Duration.days(1);
-    const calls = (name: MetricName, label: string) =>
-      new cloudwatch.Metric({
-        namespace: config.metricsNamespace,
-        metricName: name,
-        statistic: 'SampleCount',
-        period: day,
-        label,
-        dimensionsMap: { service: SERVICE_NAME },
-      });
-    this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Spend drivers per day (calls)',
-        left: [
-          calls(METRICS.modelLatency, 'Bedrock model calls'),
-          calls(METRICS.engineLatency, 'Engine renders (SageMaker invocations)'),
-          calls(METRICS.moderationLatency, 'Rekognition calls'),
-          props.uploadFunction.metricInvocations({ period: day, label: 'Uploads asked for' }),
-        ],
-        period: day,
-        width: 24,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Orders',
-        left: sums(
-          METRICS.ordersPaid,
-          METRICS.imagesDelivered,
-          METRICS.itemsRefunded,
-          METRICS.refundFailures,
-          METRICS.paymentsDisputed,
-        ),
-        width: 12,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Moderation and previews',
-        left: sums(METRICS.moderationRefusals, METRICS.previewsMade),
-        width: 12,
-      }),
-      new cloudwatch.SingleValueWidget({
-        title: 'Global caps: units used and requests refused, last 24 h (anonymous use)',
-        metrics: caps.flatMap((cap) => [
-          app(METRICS.capUse, 'Sum', { cap }).with({ period: Duration.days(1), label: `${cap} used` }),
-          app(METRICS.capRefusals, 'Sum', { cap }).with({ period: Duration.days(1), label: `${cap} refused` }),
-        ]),
-        width: 24,
-        height: 4,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Quality gate (paid generative images)',
-        left: sums(METRICS.qualityChecks, METRICS.qualityFailures),
-        right: [qualityFailureRate],
-        width: 12,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Engine and model latency (ms, p90)',
-        left: [
-          app(METRICS.engineLatency, 'p90'),
-          app(METRICS.modelLatency, 'p90'),
-          app(METRICS.moderationLatency, 'p90'),
-        ],
-        width: 12,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Errors',
-        left: [
-          ...sums(
-            METRICS.engineErrors,
-            METRICS.modelErrors,
-            METRICS.modelMisconfigured,
-            METRICS.upscaleFallbacks,
-            METRICS.reconcilerRepairs,
-          ),
-          app(METRICS.serverErrors, 'Sum', { route: WEBHOOK_ROUTE }),
-        ],
-        right: [sagemaker('Invocation5XXErrors', 'Sum'), sagemaker('Invocation4XXErrors', 'Sum')],
-        width: 12,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Pipelines',
-        left: [
-          props.orderMachine.metricSucceeded(five),
-          props.orderMachine.metricFailed(five),
-          props.orderMachine.metricTimedOut(five),
-          props.jobsMachine.metricFailed(five),
-        ],
-        width: 12,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Lambda errors and throttles',
-        left: functions.map((fn) => fn.metricErrors({ ...five, label: fn.node.id })),
-        right: functions.map((fn) => fn.metricThrottles({ ...five, label: fn.node.id })),
-        width: 12,
-      }),
-      new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: Object.values(this.alarms), width: 24, height: 8 }),
-    );
+    this.dashboard = addDashboard(this, {
+      config,
+      orderMachine: props.orderMachine,
+      jobsMachine: props.jobsMachine,
+      uploadFunction: props.uploadFunction,
+      engine,
+      functions,
+      alarms: Object.values(this.alarms),
+      qualityFailureRate,
+    });
   }
 }

@@ -45,13 +45,13 @@ const ORDER_TASKS = {
   },
   orderEmail: {
     entry: 'order-email',
-    access: ['generations:write', 'orders:read', 'mail'],
+    access: ['generations:write', 'orders:read', 'mail', 'idempotency'],
     memoryMb: 256,
     timeoutSeconds: 20,
   },
   orderFailed: {
     entry: 'order-failed',
-    access: ['generations:write', 'orders:read', 'payments:secret', 'mail'],
+    access: ['generations:write', 'orders:read', 'payments:secret', 'mail', 'idempotency'],
     memoryMb: 256,
     timeoutSeconds: 60,
   },
@@ -163,6 +163,10 @@ export class OrderPipeline extends Construct {
         backoffRate: 1,
         maxAttempts: GENERATIVE_TRIES - 1,
       })
+      // A refusal never passes (another paid model call would say the same): failed at once, before the next retrier.
+      .addRetry({ errors: [GENERATIVE_ERRORS.refused, GENERATIVE_ERRORS.rendererChanged], maxAttempts: 0 })
+      // Anything else (a table or bucket error past the SDK's own retries) gets a second chance, not a refund.
+      .addRetry(transient)
       .addCatch(invoke('itemFailed', 'Record item failure').addRetry(transient), { resultPath: '$.error' });
     const generateAll = new sfn.Map(this, 'Generate images', {
       itemsPath: '$.prepared.items',
@@ -176,7 +180,8 @@ export class OrderPipeline extends Construct {
       .addRetry(transient)
       .addCatch(orderFailed, onFailure);
     const email = invoke('orderEmail', 'Send order e-mail')
-      // Another run holds the e-mail claim: wait until it has sent or its lease (30 s) ran out.
+      // Another run is sending the e-mail (lambdas/lib/mail.ts): wait until it has sent or its time ran out (this
+      // task's own timeout when it was an earlier attempt of it).
       .addRetry({ errors: ['EmailInProgress'], interval: Duration.seconds(5), backoffRate: 1, maxAttempts: 8 })
       .addRetry(transient)
       .addCatch(orderFailed, onFailure);

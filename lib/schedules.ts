@@ -21,7 +21,15 @@ const SCHEDULED = {
   reconcile: {
     entry: 'reconcile',
     every: Duration.minutes(5),
-    access: ['orders:write', 'generations:write', 'shares:write', 'pipeline:manage', 'payments:secret', 'mail'],
+    access: [
+      'orders:write',
+      'generations:write',
+      'shares:write',
+      'pipeline:manage',
+      'payments:secret',
+      'mail',
+      'idempotency',
+    ],
     memoryMb: 512,
     timeoutSeconds: 240,
   },

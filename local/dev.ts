@@ -2,8 +2,9 @@
  * `npm run dev`: the local runtime (API, emulators) on API_PORT (default 3001) and Vite's dev server with hot
  * reload on PORT (default 3000), proxying /api to the runtime.
  */
+import { runtimeOptionsFromEnv } from './env-options';
 import { runEntryPoint } from './process-guard';
-import { runtimeOptionsFromEnv, startLocalRuntime } from './runtime';
+import { startLocalRuntime } from './runtime';
 
 runEntryPoint(async () => {
   const apiPort = Number(process.env.API_PORT ?? 3001);

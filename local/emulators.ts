@@ -3,31 +3,17 @@ import type * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { escapeHtml } from '../domain/html';
 import { writeFileDurably } from './durable-file';
+import { closeServer, LOCAL_HOST, type Running, serve } from './serve';
 import type { LocalBucket, LocalTable } from './template';
 
-/** In-process stand-ins for DynamoDB (dynalite), S3 (s3rver) and SES (aws-ses-v2-local), data under dataDir. */
-export const LOCAL_HOST = '127.0.0.1';
+// In-process stand-ins for DynamoDB (dynalite), S3 (s3rver) and SES (aws-ses-v2-local), data under dataDir.
+
 /** s3rver verifies signatures made with exactly these credentials. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
-export interface Running {
-  url: string;
-  close(): Promise<void>;
-}
-
-const listen = (server: http.Server, port: number) =>
-  new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, LOCAL_HOST, () => resolve((server.address() as AddressInfo).port));
-  });
-const closeServer = (server: http.Server) =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections?.();
-    server.close(() => resolve());
-  });
-
-export async function startDynamo(dataDir: string, tables: LocalTable[], port = 0): Promise<Running> {
+export async function startDynamo(dataDir: string, tables: LocalTable[]): Promise<Running> {
   const dynalite = require('dynalite') as (opts: object) => http.Server;
   fs.mkdirSync(path.join(dataDir, 'dynamodb'), { recursive: true });
   const server = dynalite({
@@ -36,8 +22,8 @@ export async function startDynamo(dataDir: string, tables: LocalTable[], port = 
     deleteTableMs: 0,
     updateTableMs: 0,
   });
-  const url = `http://${LOCAL_HOST}:${await listen(server, port)}`;
-  const client = new DynamoDBClient({ endpoint: url, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+  const running = await serve(server);
+  const client = new DynamoDBClient({ endpoint: running.url, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
   for (const table of tables) {
     try {
       await client.send(
@@ -45,7 +31,7 @@ export async function startDynamo(dataDir: string, tables: LocalTable[], port = 
           TableName: table.name,
           KeySchema: table.keySchema,
           AttributeDefinitions: table.attributeDefinitions,
-          ...(table.globalSecondaryIndexes ? { GlobalSecondaryIndexes: table.globalSecondaryIndexes } : {}),
+          GlobalSecondaryIndexes: table.globalSecondaryIndexes,
           BillingMode: 'PAY_PER_REQUEST',
         }),
       );
@@ -54,28 +40,16 @@ export async function startDynamo(dataDir: string, tables: LocalTable[], port = 
     }
   }
   client.destroy();
-  return { url, close: () => closeServer(server) };
+  return running;
 }
 
-const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function corsXml(
-  rules: {
-    AllowedMethods: string[];
-    AllowedOrigins: string[];
-    AllowedHeaders?: string[];
-    ExposedHeaders?: string[];
-    MaxAge?: number;
-  }[],
-): string {
+/** The template's CORS rules (CloudFormation's CorsRules) as the XML s3rver takes. */
+function corsXml(rules: LocalBucket['cors'] & object): string {
+  const tags = (tag: string, values: string[] = []) => values.map((v) => `<${tag}>${escapeHtml(v)}</${tag}>`).join('');
   const rule = (r: (typeof rules)[number]) =>
-    '<CORSRule>' +
-    r.AllowedOrigins.map((o) => `<AllowedOrigin>${xmlEscape(o)}</AllowedOrigin>`).join('') +
-    r.AllowedMethods.map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('') +
-    (r.AllowedHeaders ?? []).map((h) => `<AllowedHeader>${xmlEscape(h)}</AllowedHeader>`).join('') +
-    (r.ExposedHeaders ?? []).map((h) => `<ExposeHeader>${xmlEscape(h)}</ExposeHeader>`).join('') +
-    (r.MaxAge ? `<MaxAgeSeconds>${r.MaxAge}</MaxAgeSeconds>` : '') +
-    '</CORSRule>';
+    `<CORSRule>${tags('AllowedOrigin', r.AllowedOrigins)}${tags('AllowedMethod', r.AllowedMethods)}` +
+    `${tags('AllowedHeader', r.AllowedHeaders)}${tags('ExposeHeader', r.ExposedHeaders)}` +
+    `${tags('MaxAgeSeconds', r.MaxAge ? [String(r.MaxAge)] : [])}</CORSRule>`;
   return `<CORSConfiguration>${rules.map(rule).join('')}</CORSConfiguration>`;
 }
 
@@ -83,16 +57,11 @@ function corsXml(
  * s3rver with the template's buckets. Their CORS rules come from the template too, with the CloudFront origin
  * replaced by the local app's origins, since locally the app server plays CloudFront.
  */
-export async function startS3(
-  dataDir: string,
-  buckets: LocalBucket[],
-  siteOrigins: string[],
-  port = 0,
-): Promise<Running> {
+export async function startS3(dataDir: string, buckets: LocalBucket[], siteOrigins: string[]): Promise<Running> {
   const S3rver = require('s3rver') as new (opts: object) => { run(): Promise<AddressInfo>; close(): Promise<void> };
   fs.mkdirSync(path.join(dataDir, 's3'), { recursive: true });
   const server = new S3rver({
-    port,
+    port: 0,
     address: LOCAL_HOST,
     directory: path.join(dataDir, 's3'),
     silent: true,
@@ -105,10 +74,6 @@ export async function startS3(
   return { url: `http://${LOCAL_HOST}:${address.port}`, close: () => server.close() };
 }
 
-interface SesStore {
-  emails: unknown[];
-  templates: Map<string, unknown>;
-}
 let sesFile: string | undefined;
 let sesSaveWrapped = false;
 
@@ -123,7 +88,7 @@ export async function startSes(dataDir: string, port = 0): Promise<Running> {
   ).default;
   const store = require('aws-ses-v2-local/dist/store') as {
     saveEmail: (email: unknown) => void;
-    getStoreReadonly: () => SesStore;
+    getStoreReadonly: () => { emails: unknown[] };
   };
   const file = path.join(dataDir, 'ses', 'emails.json');
   store.getStoreReadonly().emails = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as unknown[]) : [];
@@ -136,16 +101,10 @@ export async function startSes(dataDir: string, port = 0): Promise<Running> {
     };
     sesSaveWrapped = true;
   }
-  if (port === 0) {
-    // aws-ses-v2-local cannot report an ephemeral port, so pick a free one first.
-    const net = await import('node:net');
-    port = await new Promise<number>((resolve) => {
-      const probe = net.createServer().listen(0, LOCAL_HOST, () => {
-        const p = (probe.address() as AddressInfo).port;
-        probe.close(() => resolve(p));
-      });
-    });
-  }
   const server = await start({ host: LOCAL_HOST, port });
-  return { url: `http://${LOCAL_HOST}:${port}`, close: () => closeServer(server) };
+  // A fixed port as asked (the package reports no failure to take it, and has no address then); 0: the one it got.
+  return {
+    url: `http://${LOCAL_HOST}:${port || (server.address() as AddressInfo).port}`,
+    close: () => closeServer(server),
+  };
 }

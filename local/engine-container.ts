@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../engine/engine-worker';
 import { engineBundle } from './engine-bundle';
+import { LOCAL_HOST } from './serve';
 
 export interface ContainerData {
   host: string;
@@ -35,9 +36,9 @@ export interface EngineContainer {
 
 const ENTRY = path.join(__dirname, 'engine-container-worker');
 
-export async function startEngineContainer(
-  opts: Omit<ContainerData, 'port'> & { log?: (msg: string) => void },
-): Promise<EngineContainer> {
+type Options = { s3: ContainerData['s3']; log?: (msg: string) => void };
+
+export async function startEngineContainer(opts: Options): Promise<EngineContainer> {
   const log = opts.log ?? (() => {});
   let closing = false;
   let worker: Worker;
@@ -58,7 +59,7 @@ export async function startEngineContainer(
   // the engine as the container ships it (bundled), else its sources through tsx
   const entry = (await engineBundle(log)) ?? ENTRY;
   const start = async (port: number): Promise<{ url: string; port: number }> => {
-    const w = spawnWorker(entry, { host: opts.host, port, s3: opts.s3 } satisfies ContainerData);
+    const w = spawnWorker(entry, { host: LOCAL_HOST, port, s3: opts.s3 } satisfies ContainerData);
     if (!w) throw new Error('No engine-container-worker module beside local/engine-container');
     worker = w;
     worker.on('message', (r: ContainerReply) => answer(r));

@@ -6,7 +6,7 @@
  * (lambdas/lib/engine.ts maps it to ENGINE_ERRORS.throttled).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serve } from './serve';
 
 export interface LocalEngineEndpoint {
   url: string;
@@ -24,7 +24,7 @@ export async function startEngineEndpoint(opts: {
   /** The model server (engine/server.ts) this endpoint forwards to. */
   container: string;
   maxConcurrency: number;
-  host: string;
+  host?: string;
 }): Promise<LocalEngineEndpoint> {
   const check = (n: number) => {
     if (!Number.isInteger(n) || n < 1) throw new Error(`engine MaxConcurrency must be a whole number >= 1, not ${n}`);
@@ -48,13 +48,10 @@ export async function startEngineEndpoint(opts: {
       res.end(JSON.stringify({ message: `Rate exceeded: the endpoint serves at most ${max} concurrent invocations` }));
       return;
     }
-    if (invocation) inFlight++;
-    let done = false;
-    const finish = () => {
-      if (invocation && !done) inFlight--;
-      done = true;
-    };
-    res.on('close', finish);
+    if (invocation) {
+      inFlight++;
+      res.once('close', () => inFlight--);
+    }
     const upstream = http.request(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
       (up) => {
@@ -70,22 +67,12 @@ export async function startEngineEndpoint(opts: {
     });
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, opts.host, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${opts.host}:${port}`,
+    ...(await serve(server, opts.host)),
     inFlight: () => inFlight,
     throttled: () => throttled,
     setMaxConcurrency: (n) => {
       max = check(n);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }

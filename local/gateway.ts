@@ -5,7 +5,8 @@ import * as zlib from 'node:zlib';
 import { isApiOriginPath } from '../domain/api-routes';
 import { readBody } from '../engine/http-body';
 import { cacheControlFor } from '../frontend/build/cache-control';
-import type { HttpEvent, HttpResult } from '../lambdas/lib/http';
+import type { HttpResult } from '../lambdas/lib/http';
+import { apiEvent } from './api-event';
 import { isResponse, loadViewerRequestFunction } from './cloudfront-function';
 import type { LambdaHost } from './lambda-host';
 import type { LocalRoute } from './template';
@@ -33,11 +34,12 @@ interface CompiledRoute {
   params: string[];
 }
 
+/** A route's matcher: its `{name}` parameters each match one path segment (the route table's paths are plain). */
 function compile(route: LocalRoute): CompiledRoute {
   const params: string[] = [];
-  const pattern = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
-    params.push(name.replace(/\+$/, ''));
-    return name.endsWith('+') ? '(.+)' : '([^/]+)';
+  const pattern = route.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    params.push(name);
+    return '([^/]+)';
   });
   return { route, regex: new RegExp(`^${pattern}$`), params };
 }
@@ -69,19 +71,10 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     const match = compiled.find((c) => c.route.method === method && c.regex.test(url.pathname));
     if (!match) {
       // An HTTP API answers any request without a matching route (a wrong method included) this way.
-      send(res, 404, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Not Found' }));
-      return;
+      return sendJson(res, 404, { message: 'Not Found' });
     }
     const body = await readBody(req, MAX_BODY_BYTES);
-    if (!body) {
-      send(
-        res,
-        413,
-        { 'content-type': 'application/json', connection: 'close' },
-        JSON.stringify({ detail: 'Request body is larger than 10 MB.' }),
-      );
-      return;
-    }
+    if (!body) return sendJson(res, 413, { detail: 'Request body is larger than 10 MB.' }, { connection: 'close' });
     const values = match.regex.exec(url.pathname)!.slice(1);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers))
@@ -92,31 +85,24 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     // Payload 2.0 hands cookies over as a list, not as a header.
     const cookies = headers.cookie?.split(/;\s*/).filter(Boolean);
     delete headers.cookie;
-    const event: HttpEvent & Record<string, unknown> = {
-      version: '2.0',
-      cookies,
+    const event = apiEvent({
       routeKey: `${match.route.method} ${match.route.path}`,
-      rawPath: url.pathname,
+      path: url.pathname,
       rawQueryString: url.search.replace(/^\?/, ''),
       headers,
-      queryStringParameters: url.search ? Object.fromEntries(url.searchParams) : undefined,
+      cookies,
       pathParameters: match.params.length ? Object.fromEntries(match.params.map((p, i) => [p, values[i]])) : undefined,
       body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : undefined,
       isBase64Encoded: body.length > 0 && !textual,
-      requestContext: {
-        http: { method, path: url.pathname, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
-        requestId: Math.random().toString(36).slice(2),
-        domainName: headers.host,
-        timeEpoch: Date.now(),
-      },
-    };
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId: Math.random().toString(36).slice(2),
+    });
     let result: HttpResult;
     try {
       result = (await opts.lambdas.invoke(match.route.functionId, event)) as HttpResult;
     } catch (err) {
       console.error(`[api] ${event.routeKey} failed:`, err);
-      send(res, 503, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Service Unavailable' }));
-      return;
+      return sendJson(res, 503, { message: 'Service Unavailable' });
     }
     const out = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
     // Site paths the API answers (share pages) get the site's headers, as CloudFront's response headers policy adds them.
@@ -127,11 +113,10 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     send(res, result.statusCode, headers_, out);
   }
 
-  function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
-    if (!fs.existsSync(path.join(opts.staticDir, 'index.html'))) {
-      send(res, 503, { 'content-type': 'text/plain' }, 'The frontend is not built: run `npm run build:frontend`.');
-      return;
-    }
+  function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const text = (status: number, body: string) => send(res, status, { 'content-type': 'text/plain' }, body);
+    if (!fs.existsSync(path.join(opts.staticDir, 'index.html')))
+      return text(503, 'The frontend is not built: run `npm run build:frontend`.');
     const out = siteFunction({ method: req.method ?? 'GET', uri: url.pathname });
     if (isResponse(out)) {
       const headers: Record<string, string> = { ...opts.siteHeaders };
@@ -149,21 +134,17 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     try {
       rel = decodeURIComponent(out.uri);
     } catch {
-      send(res, 400, { 'content-type': 'text/plain' }, 'Bad Request');
-      return;
+      return text(400, 'Bad Request');
     }
     const file = path.join(opts.staticDir, path.normalize(rel));
     // What S3 answers for a key it does not hold (CloudFront passes it on).
-    if (!file.startsWith(opts.staticDir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      send(res, 404, { 'content-type': 'text/plain' }, 'Not Found');
-      return;
-    }
+    if (!file.startsWith(opts.staticDir) || !fs.existsSync(file) || !fs.statSync(file).isFile())
+      return text(404, 'Not Found');
     const stat = fs.statSync(file);
     let cached = gzCache.get(file);
     if (!cached || cached.mtime !== stat.mtimeMs) {
       const body = fs.readFileSync(file);
-      const ext = path.extname(file);
-      const compressible = /\.(html|js|css|json|svg|txt|xml|webmanifest)$/.test(ext);
+      const compressible = /\.(html|js|css|json|svg|txt|xml|webmanifest)$/.test(file);
       cached = { mtime: stat.mtimeMs, body, gz: compressible ? zlib.gzipSync(body, { level: 9 }) : null };
       gzCache.set(file, cached);
     }
@@ -174,14 +155,9 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
       ...opts.siteHeaders,
       vary: 'accept-encoding',
     };
-    const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-    if (cached.gz && acceptsGzip) headers['content-encoding'] = 'gzip';
-    send(
-      res,
-      200,
-      headers,
-      req.method === 'HEAD' ? Buffer.alloc(0) : cached.gz && acceptsGzip ? cached.gz : cached.body,
-    );
+    const gz = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) ? cached.gz : null;
+    if (gz) headers['content-encoding'] = 'gzip';
+    send(res, 200, headers, req.method === 'HEAD' ? '' : (gz ?? cached.body));
   }
 
   return (req, res) => {
@@ -189,19 +165,12 @@ export function createGateway(opts: GatewayOptions): http.RequestListener {
     // left to reach the process as an unhandled rejection.
     const work = (async () => {
       const url = requestUrl(req.url);
-      if (!url)
-        return send(
-          res,
-          400,
-          { 'content-type': 'application/json' },
-          JSON.stringify({ detail: 'Malformed request target.' }),
-        );
+      if (!url) return sendJson(res, 400, { detail: 'Malformed request target.' });
       return isApiOriginPath(url.pathname) ? api(req, res, url) : serveStatic(req, res, url);
     })();
     work.catch((err) => {
       console.error('[gateway]', err);
-      if (!res.headersSent)
-        send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ detail: 'Internal server error.' }));
+      if (!res.headersSent) sendJson(res, 500, { detail: 'Internal server error.' });
       else res.destroy();
     });
   };
@@ -225,3 +194,6 @@ function send(res: http.ServerResponse, status: number, headers: Record<string, 
   res.writeHead(status, headers);
   res.end(body);
 }
+
+const sendJson = (res: http.ServerResponse, status: number, body: unknown, headers = {}) =>
+  send(res, status, { 'content-type': 'application/json', ...headers }, JSON.stringify(body));

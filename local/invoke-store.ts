@@ -8,45 +8,35 @@ type Context = Record<PropertyKey, unknown>;
  * What Lambda's Node.js runtime provides where one execution environment serves several invocations at once: a
  * per-invocation store at `globalThis.awslambda.InvokeStore`. Powertools keeps log keys, the Lambda context and
  * metrics in it when AWS_LAMBDA_MAX_CONCURRENCY is set, so the local runtime, which runs every invocation in one
- * process, gives each its own. Known limit (Node 20 here): a handler that awaits an in-process call which starts
- * another invocation (the webhook starting an execution) can continue in that invocation's store, so a later line may
- * carry the other's keys. On Lambda (one invocation per environment at a time) this cannot happen.
+ * process, gives each its own. Only what Powertools calls is here. Known limit (Node 20 here): a handler that awaits an
+ * in-process call which starts another invocation (the webhook starting an execution) can continue in that
+ * invocation's store, so a later line may carry the other's keys. On Lambda (one invocation per environment at a
+ * time) this cannot happen.
  */
 class LocalInvokeStore {
   private readonly als = new AsyncLocalStorage<Context>();
-  getContext(): Context | undefined {
-    return this.als.getStore();
-  }
-  hasContext(): boolean {
-    return this.als.getStore() !== undefined;
-  }
-  get<T = unknown>(key: PropertyKey): T | undefined {
-    return this.als.getStore()?.[key] as T | undefined;
-  }
+  run = <T>(context: Context, fn: () => T): T => this.als.run(context, fn);
+  hasContext = () => this.als.getStore() !== undefined;
+  get = (key: PropertyKey) => this.als.getStore()?.[key];
   set(key: PropertyKey, value: unknown): void {
     const store = this.als.getStore();
     if (!store) throw new Error('No invocation context');
     store[key] = value;
   }
-  run<T>(context: Context, fn: () => T): T {
-    return this.als.run(context, fn);
-  }
-  getRequestId(): string {
-    return this.get<string>(REQUEST_ID) ?? '-';
-  }
-  getXRayTraceId(): string | undefined {
-    return undefined;
-  }
-  getTenantId(): string | undefined {
-    return undefined;
-  }
+  /** No X-Ray here (tracing is off locally). */
+  getXRayTraceId = (): string | undefined => undefined;
 }
 
-/** The process's invocation store (made once, where the Lambda runtime would have put it). */
+const store = new LocalInvokeStore();
+
+/**
+ * The process's invocation store, where the Lambda runtime puts it. Put there again at each invocation: the AWS SDK
+ * installs @aws/lambda-invoke-store's own at its first call (one shared by every invocation, as AWS_LAMBDA_MAX_CONCURRENCY
+ * is not set yet when the emulators are made), and Powertools reads the global at each use.
+ */
 export function invokeStore(): { run<T>(requestId: string, fn: () => T): T } {
   const g = globalThis as { awslambda?: { InvokeStore?: LocalInvokeStore } };
   g.awslambda ??= {};
-  g.awslambda.InvokeStore ??= new LocalInvokeStore();
-  const store = g.awslambda.InvokeStore;
+  g.awslambda.InvokeStore = store;
   return { run: (requestId, fn) => store.run({ [REQUEST_ID]: requestId }, fn) };
 }

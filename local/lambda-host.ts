@@ -15,10 +15,7 @@ export class LambdaHost {
 
   constructor(readonly functions: Map<string, LocalFunction>) {}
 
-  byArn(arn: string): LocalFunction | undefined {
-    for (const fn of this.functions.values()) if (fn.arn === arn) return fn;
-    return undefined;
-  }
+  byArn = (arn: string) => [...this.functions.values()].find((fn) => fn.arn === arn);
 
   private load(fn: LocalFunction): Handler {
     let handler = this.cache.get(fn.logicalId);
@@ -53,17 +50,10 @@ export class LambdaHost {
       invokedFunctionArn: fn.arn,
       getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     };
+    const timedOut = `RequestId: ${context.awsRequestId} Error: Task timed out after ${fn.timeoutSeconds.toFixed(2)} seconds`;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new LambdaTimeout(
-              `RequestId: ${context.awsRequestId} Error: Task timed out after ${fn.timeoutSeconds.toFixed(2)} seconds (${fn.logicalId})`,
-            ),
-          ),
-        fn.timeoutSeconds * 1000,
-      );
+      timer = setTimeout(() => reject(new LambdaTimeout(`${timedOut} (${fn.logicalId})`)), fn.timeoutSeconds * 1000);
     });
     // Each invocation in its own invocation store, as Lambda's runtime does where one environment serves several
     // invocations at once: Powertools keeps log keys and metrics per invocation there, so concurrent handlers in

@@ -1,24 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { configValueFromText } from '../domain/config';
-import type { PaymentMode } from '../domain/contract';
+import type { PaymentMode } from '../domain/contract-shapes';
 import type { GenerativeStyles } from '../domain/generative';
 import { FRONTEND_DIST, REPO_ROOT } from '../domain/repo-paths';
 import { ORIGIN_VERIFY_HEADER, siteSecurityHeaders } from '../domain/security-headers';
 import { type CapSetting, ENV } from '../domain/wiring';
 import { startBedrockRelay } from './bedrock/relay';
 import { type LocalBedrock, startLocalBedrock } from './bedrock/server';
-import { LOCAL_HOST, type Running, S3RVER_CREDENTIALS, startDynamo, startS3, startSes } from './emulators';
+import { S3RVER_CREDENTIALS, startDynamo, startS3, startSes } from './emulators';
 import { type EngineContainer, startEngineContainer } from './engine-container';
-import { startEngineEndpoint } from './engine-endpoint';
+import { type LocalEngineEndpoint, startEngineEndpoint } from './engine-endpoint';
 import { createGateway } from './gateway';
 import { LambdaHost } from './lambda-host';
 import { loadNsfwModel } from './rekognition/nsfw-model';
 import { startLocalRekognition } from './rekognition/server';
 import { startSchedules } from './scheduler';
+import { LOCAL_HOST, type Running, serve } from './serve';
 import { startStepFunctions } from './step-functions';
 import { startLocalStripe } from './stripe/server';
 import {
@@ -31,47 +31,6 @@ import {
 
 /** Bedrock endpoints this process started (a second runtime in one process must not take them for a user's). */
 const ownBedrockUrls = new Set<string>();
-
-/** The mail viewer's port for `npm start` / `npm run dev`: TOONZAP_MAIL_PORT, else 3005 (tests pass 0). */
-export function mailPortFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const port = Number(env.TOONZAP_MAIL_PORT ?? 3005);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`TOONZAP_MAIL_PORT must be a port number, not "${env.TOONZAP_MAIL_PORT}"`);
-  return port;
-}
-
-/** The local Bedrock's requests-per-minute quota per model for `npm start`: TOONZAP_BEDROCK_RPM, else none. */
-export function bedrockRpmFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env.TOONZAP_BEDROCK_RPM;
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1)
-    throw new Error(`TOONZAP_BEDROCK_RPM must be a whole number of requests per minute >= 1, not "${raw}"`);
-  return n;
-}
-
-/** The runtime's options that `npm start` and `npm run dev` both take from the environment. */
-export function runtimeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env) {
-  return {
-    dataDir: env.TOONZAP_DATA_DIR,
-    webhookSecret: env.STRIPE_WEBHOOK_SECRET,
-    mailPort: mailPortFromEnv(env),
-    host: env.HOST || undefined,
-    bedrockRequestsPerMinute: bedrockRpmFromEnv(env),
-    warm: true,
-    log: (msg: string) => console.log(msg),
-  } satisfies Partial<LocalRuntimeOptions>;
-}
-
-/** The engine endpoint's MaxConcurrency as the template configures it (lib/engine-endpoint.ts ServerlessConfig). */
-function templateMaxConcurrency(model: LocalModel): number {
-  for (const r of Object.values(model.template.Resources)) {
-    if (r.Type !== 'AWS::SageMaker::EndpointConfig') continue;
-    const n = r.Properties?.ProductionVariants?.[0]?.ServerlessConfig?.MaxConcurrency;
-    if (typeof n === 'number') return n;
-  }
-  throw new Error('The template has no serverless engine endpoint configuration (MaxConcurrency)');
-}
 
 export interface LocalRuntimeOptions {
   /** App port; 0 picks a free one (tests). */
@@ -93,19 +52,13 @@ export interface LocalRuntimeOptions {
   logLevel?: string;
   /** The local Bedrock's quota: requests per minute per model (ThrottlingException beyond it); default none. */
   bedrockRequestsPerMinute?: number;
-  /** Models the local Bedrock's account is not subscribed to (AccessDeniedException); default none. */
-  bedrockUnsubscribedModels?: string[];
   /** The app's Bedrock upscale service (domain/config.ts bedrockUpscaleModelId); default the template's (none). */
   bedrockUpscaleModelId?: string;
   /** Concurrent invocations the local engine endpoint serves (ThrottlingException beyond); default the template's. */
   engineMaxConcurrency?: number;
   /** Limits of the global caps (domain/wiring.ts CAPS), e.g. `{ uploadsPerHour: 2 }`; default the template's. */
   caps?: Partial<Record<CapSetting, number>>;
-  /**
-   * Fields of generative styles' settings, synthesized into the stack as `-c generativeSettings` would be on a deploy
-   * (e.g. `{ '3d': { modelId: CONTROL_STRUCTURE_MODEL_ID } }`: the plain id of a profile-only model, as an operator
-   * might set it); default the presets.
-   */
+  /** Fields of generative styles' settings, synthesized into the stack as `-c generativeSettings` would be on a deploy. */
   generativeSettings?: GenerativeSettingsOverrides;
   /**
    * After start, in the background: load every function's code, the moderation model, and the engine's style
@@ -115,29 +68,15 @@ export interface LocalRuntimeOptions {
   warm?: boolean;
 }
 
-type BedrockControls = Pick<
-  LocalBedrock,
-  | 'setRequestsPerMinute'
-  | 'setUnsubscribed'
-  | 'setBlankOutputs'
-  | 'setFacelessOutputs'
-  | 'setAccessDenied'
-  | 'upscaleCalls'
->;
-
-/** What a test (or an operator trying things) can change in the local stand-ins while the runtime runs. */
-export interface LocalControls {
-  /** The Bedrock stand-in's account and fault knobs (local/bedrock/server.ts LocalBedrock). */
-  bedrock: BedrockControls;
-  engine: {
-    setMaxConcurrency(n: number): void;
-    /** Invocations the endpoint refused for concurrency so far. */
-    throttled(): number;
-  };
-}
-
-export interface LocalRuntime extends LocalControls {
+export interface LocalRuntime {
   url: string;
+  /**
+   * The Bedrock runtime endpoint the handlers use: the local stand-in, with its account and fault knobs (what a test
+   * or an operator trying things can change), or a relay to the endpoint given at start.
+   */
+  bedrock: LocalBedrock;
+  /** The engine endpoint: its MaxConcurrency, and the invocations it refused for it so far. */
+  engine: Pick<LocalEngineEndpoint, 'setMaxConcurrency' | 'throttled'>;
   mailUrl: string;
   /** The local Stripe stand-in (payment mode 'simulated'), else null. */
   stripeUrl: string | null;
@@ -148,8 +87,6 @@ export interface LocalRuntime extends LocalControls {
   env: Record<string, string>;
   /** Executions found unfinished from an earlier run and started again. */
   resumedExecutions: string[];
-  /** The Bedrock runtime endpoint the handlers use: the local stand-in, or a relay to the endpoint given at start. */
-  bedrockUrl: string;
   /** Model calls the local Rekognition stand-in has answered (tests check verdicts are reused). */
   rekognitionCalls(): number;
   /** Runs every scheduled function of the template now, as its schedule would (tests). */
@@ -173,79 +110,50 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
 
   // The app server listens first: its origin is part of the storage CORS rules.
   const server = http.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 3000, opts.host ?? LOCAL_HOST, resolve);
-  });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://localhost:${port}`;
+  const app = await serve(server, opts.host, opts.port ?? 3000);
+  const url = `http://localhost:${app.port}`;
+  const origins = [url, `http://${LOCAL_HOST}:${app.port}`];
   // Requests that arrive while the runtime is still starting (a webhook the local Stripe resumes) wait for the gateway.
   let openGateway!: (listener: http.RequestListener) => void;
   const gateway = new Promise<http.RequestListener>((resolve) => (openGateway = resolve));
-  server.on(
-    'request',
-    (req, res) =>
-      void gateway
-        .then((listener) => listener(req, res))
-        .catch((err) => {
-          console.error('[gateway]', err);
-          res.destroy();
-        }),
-  );
+  server.on('request', (req, res) => void gateway.then((listener) => listener(req, res)));
 
   try {
     const model = readModel(synthesizeLocal(paymentMode, opts.generativeSettings), (_id, attr) =>
-      attr === 'DomainName' ? `localhost:${port}` : undefined,
+      attr === 'DomainName' ? `localhost:${app.port}` : undefined,
     );
     const [dynamo, s3, ses] = await Promise.all([
       startDynamo(dataDir, model.tables),
-      startS3(dataDir, model.buckets, [url, `http://${LOCAL_HOST}:${port}`]),
+      startS3(dataDir, model.buckets, origins),
       startSes(dataDir, opts.mailPort ?? 0),
     ]);
     started.push(dynamo, s3, ses);
     // The engine's model server plays the SageMaker endpoint; the nsfwjs model plays Rekognition.
+    // Given the local S3 rather than process.env's endpoints, which still hold the previous run's when a runtime is
+    // restarted in the same process (tests).
+    const localS3 = { endpoint: s3.url, region: LOCAL_REGION, credentials: S3RVER_CREDENTIALS };
     const [engine, moderation] = await Promise.all([
-      // Given the local S3 rather than process.env's endpoints, which still hold the previous run's when a runtime
-      // is restarted in the same process (tests).
-      startEngineContainer({
-        host: LOCAL_HOST,
-        s3: { endpoint: s3.url, region: LOCAL_REGION, credentials: S3RVER_CREDENTIALS },
-        log,
-      }),
-      startLocalRekognition({
-        port: 0,
-        host: LOCAL_HOST,
-        s3: new S3Client({
-          endpoint: s3.url,
-          forcePathStyle: true,
-          region: LOCAL_REGION,
-          credentials: S3RVER_CREDENTIALS,
-        }),
-      }),
+      startEngineContainer({ s3: localS3, log }),
+      startLocalRekognition(new S3Client({ ...localS3, forcePathStyle: true })),
     ]);
     started.push(engine, moderation);
     const endpoint = await startEngineEndpoint({
       container: engine.url,
-      maxConcurrency: opts.engineMaxConcurrency ?? templateMaxConcurrency(model),
-      host: LOCAL_HOST,
+      maxConcurrency: opts.engineMaxConcurrency ?? model.engineMaxConcurrency,
     });
     started.push(endpoint);
 
     // Generative styles: the stand-in draws them with the engine, unless an endpoint was given before start.
     const fnEnv = [...model.functions.values()][0]?.environment ?? {};
-    const generative = JSON.parse(fnEnv[ENV.generativeStyles] ?? '{}') as GenerativeStyles;
     const given = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
-    const bedrock =
-      given && !ownBedrockUrls.has(given)
-        ? await startBedrockRelay({ endpoint: given, region: fnEnv[ENV.bedrockRegion] ?? LOCAL_REGION, log })
-        : await startLocalBedrock({
-            host: LOCAL_HOST,
-            styles: generative,
-            log,
-            requestsPerMinute: opts.bedrockRequestsPerMinute,
-            unsubscribedModels: opts.bedrockUnsubscribedModels,
-          });
-    const standIn = !(given && !ownBedrockUrls.has(given));
+    const standIn = !given || ownBedrockUrls.has(given);
+    const bedrock = standIn
+      ? await startLocalBedrock({
+          styles: JSON.parse(fnEnv[ENV.generativeStyles] ?? '{}') as GenerativeStyles,
+          log,
+          requestsPerMinute: opts.bedrockRequestsPerMinute,
+        })
+      : await startBedrockRelay({ endpoint: given, region: fnEnv[ENV.bedrockRegion] ?? LOCAL_REGION, log });
     if (!standIn) log(`Generative styles use ${given} (credentials from the default chain)`);
     started.push(bedrock);
     ownBedrockUrls.add(bedrock.url);
@@ -283,9 +191,9 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     env.SITE_URL = url;
     // The engine draws the generative styles here: the browser says so on their tiles and image pages.
     if (standIn) env[ENV.generativeStandIn] = 'true';
-    // Powertools: metrics (EMF on stdout) and X-Ray are AWS's; logs show warnings and errors unless the shell asks
-    // for more (opts.logLevel; npm start passes POWERTOOLS_LOG_LEVEL). Many invocations share this process, so each runs in its own
-    // invocation store, as on Lambda's multi-concurrency runtime (local/invoke-store.ts).
+    // Powertools: metrics (EMF on stdout) and X-Ray are AWS's; logs show warnings and errors unless asked (logLevel).
+    // Many invocations share this process, each in its own invocation store, as on Lambda's multi-concurrency runtime
+    // (local/invoke-store.ts).
     Object.assign(env, {
       POWERTOOLS_METRICS_DISABLED: 'true',
       POWERTOOLS_TRACE_ENABLED: 'false',
@@ -297,7 +205,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     // (lambdas/lib/http.ts), as the Stripe keys do below.
     const originSecret = randomBytes(24).toString('base64url');
     env[ENV.originVerifySecret] = originSecret;
-    env.SITE_ORIGINS = [url, `http://${LOCAL_HOST}:${port}`].join(',');
+    env.SITE_ORIGINS = origins.join(',');
 
     // Payment mode 'simulated': a local Stripe stand-in, with the real SDK pointed at it. It starts before Step
     // Functions, so executions resumed below (refunds) already reach it; its webhooks wait for the gateway.
@@ -306,8 +214,6 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       // Given: an outside harness signs events with it too. Else a fresh one: nothing outside needs to know it.
       const webhookSecret = opts.webhookSecret || `whsec_${randomBytes(24).toString('base64url')}`;
       const stripe = await startLocalStripe({
-        port: 0,
-        host: LOCAL_HOST,
         webhookUrl: `${url}/api/stripe-webhook`,
         webhookSecret,
         dataFile: path.join(dataDir, 'stripe', 'stripe.json'),
@@ -353,16 +259,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       stripeUrl,
       s3Url: s3.url,
       dynamoUrl: dynamo.url,
-      bedrockUrl: bedrock.url,
-      bedrock: {
-        setRequestsPerMinute: bedrock.setRequestsPerMinute,
-        setUnsubscribed: bedrock.setUnsubscribed,
-        setBlankOutputs: bedrock.setBlankOutputs,
-        setFacelessOutputs: bedrock.setFacelessOutputs,
-        setAccessDenied: bedrock.setAccessDenied,
-        upscaleCalls: bedrock.upscaleCalls,
-      },
-      engine: { setMaxConcurrency: endpoint.setMaxConcurrency, throttled: endpoint.throttled },
+      bedrock,
+      engine: endpoint,
       model,
       env,
       resumedExecutions: stepFunctions.resumed,
@@ -371,8 +269,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       idle: () => stepFunctions.idle(),
       warmed: () => warming,
       async close() {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await app.close();
         await schedules.close();
         // Step Functions first: unfinished executions are saved as running before the services they use go away.
         await stepFunctions.close();
@@ -380,7 +277,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       },
     };
   } catch (err) {
-    server.close();
+    await app.close();
     await Promise.all(started.map((s) => s.close().catch(() => {})));
     throw err;
   }
@@ -392,11 +289,9 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
  * runtime (a part that cannot warm loads on first use, as before).
  */
 async function warmUp(lambdas: LambdaHost, engine: EngineContainer, log: (msg: string) => void): Promise<void> {
-  // After "running" is printed.
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await new Promise<void>((resolve) => setImmediate(resolve)); // after "running" is printed
   const t0 = performance.now();
-  const parts = await Promise.allSettled([engine.warm(), loadNsfwModel(), lambdas.preload()]);
-  const failed = parts.filter((p) => p.status === 'rejected') as PromiseRejectedResult[];
-  for (const f of failed) log(`Warm-up: ${(f.reason as Error).message ?? f.reason} (loads on first use instead)`);
+  for (const part of await Promise.allSettled([engine.warm(), loadNsfwModel(), lambdas.preload()]))
+    if (part.status === 'rejected') log(`Warm-up: ${(part.reason as Error).message} (loads on first use instead)`);
   log(`Warm: engine, moderation model and functions loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }

@@ -1,12 +1,11 @@
 import './polyfills';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { writeFileDurably } from './durable-file';
-import { LOCAL_HOST } from './emulators';
 import type { LambdaHost } from './lambda-host';
+import { AwsError, serve } from './serve';
 import type { LocalStateMachine } from './template';
 
 type Status = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
@@ -30,14 +29,13 @@ function taskHandlers(definition: Json, lambdas: LambdaHost): Record<string, (in
   const out: Record<string, (input: Json) => Promise<Json>> = {};
   const visit = (states: Record<string, Json>) => {
     for (const [name, state] of Object.entries(states)) {
+      // The stack's tasks name their function's ARN as the Resource (Lambda's optimized integration).
       if (state.Type === 'Task') {
-        const arn =
-          state.Resource === 'arn:aws:states:::lambda:invoke' ? state.Parameters?.FunctionName : state.Resource;
-        const fn = typeof arn === 'string' ? lambdas.byArn(arn) : undefined;
+        const fn = lambdas.byArn(state.Resource);
         if (!fn) throw new Error(`Task state "${name}" uses ${state.Resource}, which the local runtime cannot run`);
         out[name] = (input) => lambdas.invoke(fn.logicalId, input);
       }
-      if (state.Type === 'Map') visit((state.ItemProcessor ?? state.Iterator).States);
+      if (state.Type === 'Map') visit(state.ItemProcessor.States);
       if (state.Type === 'Parallel') for (const b of state.Branches) visit(b.States);
     }
   };
@@ -56,7 +54,6 @@ export async function startStepFunctions(opts: {
   dataDir: string;
   machines: LocalStateMachine[];
   lambdas: LambdaHost;
-  port?: number;
 }) {
   const file = path.join(opts.dataDir, 'stepfunctions', 'executions.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -103,17 +100,14 @@ export async function startStepFunctions(opts: {
           if (!closed && execution.status === 'RUNNING')
             Object.assign(execution, { status: 'SUCCEEDED', output: JSON.stringify(output) });
         },
-        (err: Error & { cause?: unknown }) => {
+        (err: Error & { error?: string; cause?: unknown }) => {
           // Closed: stays RUNNING on disk, to be resumed. Already ABORTED: StopExecution recorded it.
           if (closed || execution.status !== 'RUNNING') return;
-          const name = err.name ?? 'Error';
-          const aborted = name === 'ExecutionAbortedError';
-          Object.assign(execution, {
-            status: aborted ? 'ABORTED' : name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : 'FAILED',
-            error: (err as { error?: string }).error ?? name,
-            cause:
-              (err as { cause?: string }).cause !== undefined ? String((err as { cause?: string }).cause) : err.message,
-          });
+          const { name } = err;
+          const status =
+            name === 'ExecutionAbortedError' ? 'ABORTED' : name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : 'FAILED';
+          const cause = err.cause === undefined ? err.message : String(err.cause);
+          Object.assign(execution, { status, error: err.error ?? name, cause });
         },
       )
       .then(() => {
@@ -129,7 +123,7 @@ export async function startStepFunctions(opts: {
     StartExecution(body) {
       const machine = machines.get(body.stateMachineArn);
       if (!machine)
-        throw apiError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${body.stateMachineArn}'`);
+        throw new AwsError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${body.stateMachineArn}'`);
       const name = body.name ?? crypto.randomUUID();
       const executionArn = `${machine.arn.replace(':stateMachine:', ':execution:')}:${name}`;
       const input = body.input ?? '{}';
@@ -137,7 +131,7 @@ export async function startStepFunctions(opts: {
       if (existing) {
         if (existing.status === 'RUNNING' && existing.input === input)
           return { executionArn, startDate: existing.startDate };
-        throw apiError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
+        throw new AwsError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
       }
       const execution: Execution = {
         executionArn,
@@ -152,19 +146,19 @@ export async function startStepFunctions(opts: {
         save();
       } catch (err) {
         executions.delete(executionArn);
-        throw apiError('ServiceUnavailable', `Execution could not be stored: ${(err as Error).message}`);
+        throw new AwsError('ServiceUnavailable', `Execution could not be stored: ${(err as Error).message}`);
       }
       run(execution);
       return { executionArn, startDate: execution.startDate };
     },
     DescribeExecution(body) {
       const e = executions.get(body.executionArn);
-      if (!e) throw apiError('ExecutionDoesNotExist', `Execution Does Not Exist: '${body.executionArn}'`);
+      if (!e) throw new AwsError('ExecutionDoesNotExist', `Execution Does Not Exist: '${body.executionArn}'`);
       return e;
     },
     StopExecution(body) {
       const e = executions.get(body.executionArn);
-      if (!e) throw apiError('ExecutionDoesNotExist', `Execution Does Not Exist: '${body.executionArn}'`);
+      if (!e) throw new AwsError('ExecutionDoesNotExist', `Execution Does Not Exist: '${body.executionArn}'`);
       const stopDate = Date.now() / 1000;
       // As in Step Functions, the execution is ABORTED when StopExecution answers (its tasks may still be winding down).
       if (e.status === 'RUNNING') {
@@ -193,15 +187,14 @@ export async function startStepFunctions(opts: {
     try {
       const handler = ops[op];
       if (!handler)
-        throw apiError('UnknownOperationException', `Operation ${op} is not supported by the local Step Functions`);
+        throw new AwsError('UnknownOperationException', `Operation ${op} is not supported by the local Step Functions`);
       reply(200, handler(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')));
     } catch (err) {
-      const e = err as Error & { code?: string };
-      reply(400, { __type: `com.amazonaws.swf.service.v2.model#${e.code ?? 'InvalidArn'}`, message: e.message });
+      const type = err instanceof AwsError ? err.type : 'InvalidArn';
+      reply(400, { __type: `com.amazonaws.swf.service.v2.model#${type}`, message: (err as Error).message });
     }
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, LOCAL_HOST, resolve));
-  const url = `http://${LOCAL_HOST}:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await serve(server);
 
   // Resume what a previous run left unfinished.
   const resumed: string[] = [];
@@ -223,12 +216,7 @@ export async function startStepFunctions(opts: {
       save();
       closed = true;
       for (const r of running.values()) r.abort();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
     },
   };
-}
-
-function apiError(code: string, message: string): Error {
-  return Object.assign(new Error(message), { code });
 }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EnvConfig } from '../domain/config';
-import type { PaymentMode } from '../domain/contract';
+import type { PaymentMode } from '../domain/contract-shapes';
 import type { GenerativeStyleSettings } from '../domain/generative';
 import { REPO_ROOT } from '../domain/repo-paths';
 import { ENTRY_METADATA_KEY } from '../domain/wiring';
@@ -25,21 +25,18 @@ interface Resource {
 }
 export interface CfnTemplate {
   Resources: Record<string, Resource>;
-  Outputs?: Json;
 }
 
 /** Per style, fields of its generative settings to change (as `-c generativeSettings` on a deploy). */
 export type GenerativeSettingsOverrides = Record<string, Partial<GenerativeStyleSettings>>;
 
 export interface LocalTable {
-  logicalId: string;
   name: string;
   keySchema: Json[];
   attributeDefinitions: Json[];
   globalSecondaryIndexes?: Json[];
 }
 export interface LocalBucket {
-  logicalId: string;
   name: string;
   cors: Json[] | undefined;
 }
@@ -71,7 +68,6 @@ export interface LocalSchedule {
 }
 
 export interface LocalModel {
-  template: CfnTemplate;
   tables: LocalTable[];
   buckets: LocalBucket[];
   functions: Map<string, LocalFunction>;
@@ -80,6 +76,8 @@ export interface LocalModel {
   /** The site's CloudFront Function (viewer request), run by the local gateway for every non-API path. */
   siteFunctionCode: string;
   schedules: LocalSchedule[];
+  /** The engine endpoint's MaxConcurrency (lib/engine-endpoint.ts ServerlessConfig). */
+  engineMaxConcurrency: number;
 }
 
 /**
@@ -198,11 +196,6 @@ export function resolve(
     const [k] = keys;
     const arg = value[k];
     if (k === 'Ref') {
-      if (arg === 'AWS::Region') return LOCAL_REGION;
-      if (arg === 'AWS::AccountId') return LOCAL_ACCOUNT;
-      if (arg === 'AWS::Partition') return 'aws';
-      if (arg === 'AWS::URLSuffix') return 'amazonaws.com';
-      if (arg === 'AWS::StackName') return 'ToonZap-local';
       const res = template.Resources[arg];
       if (!res) throw new Error(`Unresolvable Ref ${arg}`);
       return physicalName(arg, res.Type);
@@ -221,12 +214,8 @@ export function resolve(
       return `${id}.${attr}`;
     }
     if (k === 'Fn::Join') return (r(arg[1]) as Json[]).map(String).join(arg[0]);
-    if (k === 'Fn::Select') return r(arg[1])[Number(r(arg[0]))];
-    if (k === 'Fn::Split') return String(r(arg[1])).split(arg[0]);
-    if (k === 'Fn::Sub' && typeof arg === 'string')
-      return arg.replace(/\$\{([^}]+)\}/g, (_m, name: string) =>
-        String(r(name.includes('.') ? { 'Fn::GetAtt': name.split('.') } : { Ref: name })),
-      );
+    // The stack names its resources by Ref, GetAtt and Join alone: another intrinsic must not pass unresolved.
+    if (k.startsWith('Fn::')) throw new Error(`The local runtime does not resolve ${k}`);
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, r(v)]));
 }
@@ -239,7 +228,6 @@ export function readModel(
   const tables: LocalTable[] = res
     .filter(([, r]) => r.Type === 'AWS::DynamoDB::Table')
     .map(([id, r]) => ({
-      logicalId: id,
       name: physicalName(id, r.Type),
       keySchema: r.Properties.KeySchema,
       attributeDefinitions: r.Properties.AttributeDefinitions,
@@ -248,7 +236,6 @@ export function readModel(
   const buckets: LocalBucket[] = res
     .filter(([, r]) => r.Type === 'AWS::S3::Bucket')
     .map(([id, r]) => ({
-      logicalId: id,
       name: physicalName(id, r.Type),
       cors: r.Properties?.CorsConfiguration?.CorsRules,
     }));
@@ -293,16 +280,12 @@ export function readModel(
       r.Properties.Target.Input === undefined ? {} : JSON.parse(resolve(template, r.Properties.Target.Input, attrs));
     schedules.push({ logicalId: id, expression, periodMs: rateMs(expression, id), functionId: fn.logicalId, input });
   }
-  return {
-    template,
-    tables,
-    buckets,
-    functions,
-    routes,
-    stateMachines,
-    siteFunctionCode: viewerRequestCode(template),
-    schedules,
-  };
+  const endpointConfig = res.find(([, r]) => r.Type === 'AWS::SageMaker::EndpointConfig')?.[1];
+  const engineMaxConcurrency = endpointConfig?.Properties.ProductionVariants[0].ServerlessConfig?.MaxConcurrency;
+  if (typeof engineMaxConcurrency !== 'number')
+    throw new Error('The template has no serverless engine endpoint configuration (MaxConcurrency)');
+  const siteFunctionCode = viewerRequestCode(template);
+  return { tables, buckets, functions, routes, stateMachines, siteFunctionCode, schedules, engineMaxConcurrency };
 }
 
 /** Milliseconds between runs of an EventBridge Scheduler `rate(value unit)` expression (the only kind the stack uses). */

@@ -82,6 +82,17 @@ export interface Models {
 
 let backend: Promise<void> | undefined;
 
+/** tfjs on the wasm backend, started once per thread (a failed start is tried again); the local moderation model's too. */
+export function wasmBackend(): Promise<void> {
+  if (!backend) {
+    backend = startBackend();
+    backend.catch(() => {
+      backend = undefined;
+    });
+  }
+  return backend;
+}
+
 async function startBackend(): Promise<void> {
   if (tf.getBackend() !== 'wasm') {
     setWasmPaths(`${wasmDir()}${path.sep}`);
@@ -101,13 +112,7 @@ const loaded = new Map<ModelName, Promise<GraphModel>>();
 export function loadModel(name: ModelName): Promise<GraphModel> {
   let p = loaded.get(name);
   if (!p) {
-    if (!backend) {
-      backend = startBackend();
-      backend.catch(() => {
-        backend = undefined;
-      });
-    }
-    p = backend.then(() => loadGraphModel(fileHandler(name)));
+    p = wasmBackend().then(() => loadGraphModel(fileHandler(name)));
     loaded.set(name, p);
     p.catch(() => loaded.delete(name));
   }

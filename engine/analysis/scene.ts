@@ -197,26 +197,6 @@ export function faceRegionsAt(
   return { skin, features };
 }
 
-const BROW_POINTS = BROW_LOOPS.flat();
-
-/** The brows alone, feathered, at w x h (0..1), with the box they occupy (x0, y0, x1, y1), or undefined when none is in frame. */
-export function browsAt(
-  scene: Scene,
-  w: number,
-  h: number,
-  feather: number,
-): { brows: Float32Array; box: [number, number, number, number] } | undefined {
-  const k = frameScale(scene, w);
-  const box = landmarkBox(scene, k, w, h, Math.ceil(3 * feather) + 2, BROW_POINTS);
-  if (!box) return undefined;
-  const blurred = loopsIn(scene, k, box, BROW_LOOPS, feather);
-  const [bx0, by0, bx1, by1] = box;
-  const bw = bx1 - bx0 + 1;
-  const brows = new Float32Array(w * h);
-  for (let y = 0; y <= by1 - by0; y++) brows.set(blurred.subarray(y * bw, (y + 1) * bw), (y + by0) * w + bx0);
-  return { brows, box };
-}
-
 /** Mean colour of `work` where the faces' skin weight is high, or undefined (no skin visible at this size). */
 export function skinColour(
   work: { r: Float32Array; g: Float32Array; b: Float32Array },

@@ -74,17 +74,6 @@ export function toneLut(gamma: number, contrast = 1, pivot = 0.5, lift = 0): Flo
   return lut;
 }
 
-/** Clamp all planes to [0,1]. In place. */
-export function clampRaster(img: Raster): Raster {
-  for (const p of [img.r, img.g, img.b]) {
-    for (let i = 0; i < p.length; i++) {
-      const v = p[i];
-      p[i] = v < 0 ? 0 : v > 1 ? 1 : v;
-    }
-  }
-  return img;
-}
-
 export interface HSV {
   h: number;
   s: number;

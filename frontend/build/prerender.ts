@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { CONTENT_COLLECTIONS, contentPath } from '../../domain/site-routes';
 import { APP_SHELL_FILE, NOT_FOUND_FILE, NOT_FOUND_PATH, pageFile, prerenderedPaths, sitemapPaths } from '../../lib/site-function';
 import type { ContentEntry } from '../src/blog/content';
-import type { PageHead } from '../src/lib/page-head';
+import type { PageHead } from '../src/lib/head-tags';
 
 /** What the SSR build of frontend/src/entry-server.tsx exports. */
 interface ServerEntry {

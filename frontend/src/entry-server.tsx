@@ -7,11 +7,12 @@ import { StrictMode } from 'react';
 import { renderToStaticMarkup, renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { entries } from './blog/entries';
-import { defaultHead, HeadCollector, HeadElements, type PageHead } from './lib/page-head';
+import { defaultHead, type PageHead } from './lib/head-tags';
+import { HeadCollector, HeadElements } from './lib/page-head';
 import { routes } from './routes';
 import { LandingShell } from './shell';
 
-export { defaultHead, FEED_TITLE, SITE_ORIGIN } from './lib/page-head';
+export { defaultHead, FEED_TITLE, SITE_ORIGIN } from './lib/head-tags';
 export { entries };
 
 export interface RenderedPage {

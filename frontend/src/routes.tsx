@@ -10,11 +10,11 @@ type Page = Pick<RouteObject, 'element' | 'lazy'>;
 // complete pages and the browser replaces the prerendered HTML only once the page is ready.
 const PAGES: Record<SiteRouteId, Page> = {
   home: { lazy: () => import('./features/wizard/home-page').then((m) => ({ Component: m.default })) },
-  pricing: { lazy: () => import('./pages/pricing-page').then((m) => ({ Component: m.default })) },
+  pricing: { lazy: () => import('./pages/pricing/pricing-page').then((m) => ({ Component: m.default })) },
   terms: { lazy: () => import('./pages/legal/terms-page').then((m) => ({ Component: m.default })) },
   privacy: { lazy: () => import('./pages/legal/privacy-page').then((m) => ({ Component: m.default })) },
   refund: { lazy: () => import('./pages/legal/refund-page').then((m) => ({ Component: m.default })) },
-  status: { lazy: () => import('./pages/status-page').then((m) => ({ Component: m.default })) },
+  status: { lazy: () => import('./pages/status/status-page').then((m) => ({ Component: m.default })) },
   forget: { lazy: () => import('./pages/forget-page').then((m) => ({ Component: m.default })) },
   image: { lazy: () => import('./pages/image-page').then((m) => ({ Component: m.default })) },
   gallery: { lazy: () => import('./pages/gallery-page').then((m) => ({ Component: m.default })) },

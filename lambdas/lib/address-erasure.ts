@@ -6,10 +6,11 @@ import { renderErasureEmail } from '../../domain/erasure-email';
 import { TABLE_INDEXES, type TableName } from '../../domain/wiring';
 import { ddb, writeIf } from './aws';
 import { eraseOrder } from './erasure';
+import { getGeneration } from './generations';
 import { updateCommand } from './item-update';
 import { sendMail } from './mail';
 import { logger } from './observability';
-import { getGeneration, getOrder } from './orders';
+import { getOrder } from './orders';
 import { settings } from './settings';
 
 /**
@@ -54,7 +55,19 @@ export async function requestErasure(email: string): Promise<void> {
     token,
     validHours: LINK_VALID_HOURS,
   });
-  await sendMail(address, message, ['erasure', 'request']);
+  try {
+    await sendMail(address, message, ['erasure', 'request']);
+  } catch (err) {
+    // Not sent: the visitor is told to try again, so this request's turn is given back (not a newer one's).
+    await writeIf(
+      updateCommand('erasures', `address#${address}`, {
+        remove: ['sent_at'],
+        condition: 'sent_at = :sent',
+        values: { ':sent': now },
+      }),
+    );
+    throw err;
+  }
 }
 
 /** Every item of a table whose by-email index holds the address. */

@@ -46,10 +46,20 @@ export function s3(): S3Client {
   );
 }
 
+/** DynamoDB's own client: the idempotency records' persistence layer (lambdas/lib/idempotency.ts) speaks it. */
+export const dynamodb = () => client('AWS_ENDPOINT_URL_DYNAMODB', () => new DynamoDBClient({}));
+
+let documents: { base: DynamoDBClient; client: DynamoDBDocumentClient } | undefined;
+
+/** The document client every table access uses, over the one DynamoDB client (remade with it). */
 export function ddb(): DynamoDBDocumentClient {
-  return client('AWS_ENDPOINT_URL_DYNAMODB', () =>
-    DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } }),
-  );
+  const base = dynamodb();
+  if (documents?.base !== base)
+    documents = {
+      base,
+      client: DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } }),
+    };
+  return documents.client;
 }
 
 /**

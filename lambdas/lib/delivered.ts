@@ -1,8 +1,8 @@
-import type { GeneratedImage } from '../../domain/contract';
+import type { GeneratedImage } from '../../domain/contract-shapes';
 import { imageFileName } from '../../domain/download-names';
 import { getStyle, STYLES } from '../../domain/styles';
+import type { GenerationItem, GenerationRecord } from './generations';
 import { mediaKey, presignDownload } from './media';
-import type { GenerationItem, GenerationRecord } from './orders';
 import { isGenerative } from './renderer';
 
 const styleOrder = new Map<string, number>(STYLES.map((s, i) => [s.id, i]));

@@ -15,7 +15,8 @@ import { pendingPreviews, rendererFor } from './renderer';
  * Computed before the verdict, shown only after it: they are recorded on the image (what get-thumbnails lists, and
  * only for an allowed photo) once the verdict is 'allowed' and the stored object is still the one judged. A photo
  * refused, invalid or changed has every one of their objects deleted. Best effort: a render that fails (no engine
- * capacity, an engine error) leaves the previews job to make them, as before. Resolves to the styles recorded.
+ * capacity, an engine error) leaves the previews job to make them, as before. A verdict that fails counts as none.
+ * Resolves to the styles recorded.
  */
 export async function previewsDuringModeration(
   hash: string,
@@ -30,7 +31,8 @@ export async function previewsDuringModeration(
     (made) => ({ made }),
     (error: Error) => ({ error }),
   );
-  const [rendered, moderation] = await Promise.all([render, verdict]);
+  // A verdict that failed (the job fails with it) is no verdict: what was drawn goes, like a refused photo's.
+  const [rendered, moderation] = await Promise.all([render, verdict.catch(() => null)]);
   const use = moderation === 'allowed' ? await allowedUpload(hash) : null;
   if (!use?.ok) {
     // Every key, not only those reported made: a failed batch may have written some before it failed.

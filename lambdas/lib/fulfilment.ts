@@ -1,8 +1,9 @@
 import type Stripe from 'stripe';
 import { METRICS } from '../../domain/wiring';
 import { pausePoint } from './fault-points';
+import { createGeneration } from './generations';
 import { countMetric, logContext, logger } from './observability';
-import { createGeneration, getOrder, markOrderPaid, markOrderRefunded, type OrderRecord } from './orders';
+import { getOrder, markOrderPaid, markOrderRefunded, type OrderRecord } from './orders';
 import { settings } from './settings';
 import { startExecution } from './workflows';
 

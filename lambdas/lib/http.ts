@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import type { GoneOf, GoneRoute, ResponseOf, RouteName } from '../../domain/contract';
 import { API_SECURITY_HEADERS, ORIGIN_VERIFY_HEADER } from '../../domain/security-headers';
@@ -8,28 +9,12 @@ import { ENV, METRICS } from '../../domain/wiring';
 import { secretsManager } from './aws';
 import { type InvocationContext, instrumented, logger, metrics } from './observability';
 
-/** Minimal API Gateway HTTP API (payload 2.0) shapes: the only parts the handlers use. */
-export interface HttpEvent {
-  version?: string;
-  routeKey?: string;
-  rawPath: string;
-  rawQueryString?: string;
-  headers: Record<string, string | undefined>;
-  /** Payload 2.0 hands the request's cookies here, not in `headers.cookie`. */
-  cookies?: string[];
-  pathParameters?: Record<string, string | undefined>;
-  queryStringParameters?: Record<string, string | undefined>;
-  body?: string;
-  isBase64Encoded?: boolean;
-  requestContext: {
-    http: { method: string; path: string; sourceIp?: string };
-    requestId?: string;
-    domainName?: string;
-    timeEpoch?: number;
-  };
-}
-
-export interface HttpResult {
+/**
+ * A route's answer (payload 2.0). Narrower than aws-lambda's result type, where everything is optional and header
+ * values may be numbers: every answer here has a status and a body, and headers are strings (they are merged with the
+ * security headers and read back by the local gateway and the tests).
+ */
+export interface HttpResult extends APIGatewayProxyStructuredResultV2 {
   statusCode: number;
   headers?: Record<string, string>;
   /** Set-Cookie values (payload 2.0: API Gateway sends one Set-Cookie header each). */
@@ -74,13 +59,13 @@ export function respondGone<R extends GoneRoute>(_route: R, value: GoneOf<R>): H
   return json(410, value);
 }
 
-export function rawBody(event: HttpEvent): string {
+export function rawBody(event: APIGatewayProxyEventV2): string {
   if (!event.body) return '';
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
 /** Parses a JSON object body or throws a 400 that says what is wrong. */
-export function jsonBody(event: HttpEvent): Record<string, unknown> {
+export function jsonBody(event: APIGatewayProxyEventV2): Record<string, unknown> {
   const text = rawBody(event);
   if (!text.trim()) throw badRequest('Request body must be a JSON object.');
   let value: unknown;
@@ -96,7 +81,7 @@ export function jsonBody(event: HttpEvent): Record<string, unknown> {
 }
 
 /** A request cookie's value, or undefined (payload 2.0's `cookies`: "name=value" each). */
-export function cookieValue(event: HttpEvent, name: string): string | undefined {
+export function cookieValue(event: APIGatewayProxyEventV2, name: string): string | undefined {
   for (const c of event.cookies ?? []) {
     const eq = c.indexOf('=');
     if (eq > 0 && c.slice(0, eq).trim() === name) return c.slice(eq + 1).trim();
@@ -109,7 +94,7 @@ export function cookieValue(event: HttpEvent, name: string): string | undefined 
  * (a "simple request"), so a hostile page could otherwise make its visitors start work here; JSON needs a CORS
  * preflight, which this API never grants.
  */
-function unsupportedMediaType(event: HttpEvent): boolean {
+function unsupportedMediaType(event: APIGatewayProxyEventV2): boolean {
   if (event.requestContext?.http?.method !== 'POST') return false;
   const type = (event.headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   return type !== 'application/json';
@@ -122,7 +107,7 @@ export const MAX_PATH_PARAM = 200;
  * A path parameter, percent-decoded. Malformed escapes (`%E0%A4%A`), over-long values and control characters are the
  * caller's mistake: a short 400, never a 500, and the value is not echoed back.
  */
-export function pathParam(event: HttpEvent, name: string): string {
+export function pathParam(event: APIGatewayProxyEventV2, name: string): string {
   const raw = event.pathParameters?.[name];
   if (!raw) throw badRequest(`Missing path parameter ${name}.`);
   if (raw.length > MAX_PATH_PARAM) throw badRequest(`Path parameter ${name} is too long.`);
@@ -155,7 +140,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
 }
 
 /** The JSON body, parsed by the route's request schema. */
-export function parseBody<S extends z.ZodType>(event: HttpEvent, schema: S): z.output<S> {
+export function parseBody<S extends z.ZodType>(event: APIGatewayProxyEventV2, schema: S): z.output<S> {
   return parseWith(schema, jsonBody(event));
 }
 
@@ -212,7 +197,7 @@ function oneOf(given: string, values: readonly string[]): boolean {
  * given as ORIGIN_VERIFY_SECRET wins (the local runtime has no Secrets Manager, as with the Stripe keys). With neither
  * (unit tests calling a handler directly) there is nothing to check.
  */
-async function fromCloudFront(event: HttpEvent): Promise<boolean> {
+async function fromCloudFront(event: APIGatewayProxyEventV2): Promise<boolean> {
   const given = event.headers?.[ORIGIN_VERIFY_HEADER] ?? '';
   const plain = process.env[ENV.originVerifySecret];
   if (plain) return oneOf(given, [plain]);
@@ -233,8 +218,8 @@ async function fromCloudFront(event: HttpEvent): Promise<boolean> {
  * answer carries the API's security headers; every log line the request id (lambdas/lib/observability.ts).
  */
 export function httpHandler(
-  fn: (event: HttpEvent) => Promise<HttpResult>,
-): (event: HttpEvent, context?: InvocationContext) => Promise<HttpResult> {
+  fn: (event: APIGatewayProxyEventV2) => Promise<HttpResult>,
+): (event: APIGatewayProxyEventV2, context?: InvocationContext) => Promise<HttpResult> {
   return async (event, context) => {
     const route = event.routeKey ?? 'unknown route';
     const result = await instrumented(route, context, { request_id: event.requestContext?.requestId }, async () => {

@@ -7,7 +7,7 @@ import { updateCommand } from './item-update';
 import type { ObjectBinding } from './media';
 import { settings } from './settings';
 
-/** 'allowed' passes; 'rejected' failed moderation; 'invalid' failed the upload check (object removed). */
+/** 'allowed' passes; 'rejected' failed moderation; 'invalid' failed the upload check (both: object removed). */
 export type ModerationVerdict = 'allowed' | 'rejected' | 'invalid';
 
 export interface ImageRecord {
@@ -48,9 +48,12 @@ export interface ImageRecord {
   object_size?: number;
 }
 
-/** The object a verdict is bound to, or null for a record judged before verdicts were bound (judge it again). */
-export function verdictBinding(record: ImageRecord): ObjectBinding | null {
-  return record.object_etag && typeof record.object_size === 'number'
+/**
+ * The object a pass is bound to: null for any other verdict (a refusal stands without its photo, lambdas/lib/
+ * moderation.ts) and for a pass made before verdicts were bound (judge it again).
+ */
+export function passBinding(record: ImageRecord): ObjectBinding | null {
+  return record.moderation === 'allowed' && record.object_etag && typeof record.object_size === 'number'
     ? { etag: record.object_etag, size: record.object_size }
     : null;
 }
@@ -98,8 +101,8 @@ export async function markVerified(hash: string, info: ImageInfo): Promise<void>
 }
 
 /**
- * Records a verdict. 'allowed' and 'rejected' are bound to the object they judged; 'invalid' means the object is
- * gone (deleted or never there), so the verification, the binding and the preview list go too.
+ * Records a verdict. 'allowed' is bound to the object it judged ('rejected' stands for the bytes' hash, its object
+ * deleted); 'invalid' means the object is gone (deleted or never there), so the verification, the binding and the preview list go too.
  */
 export async function recordModeration(
   hash: string,

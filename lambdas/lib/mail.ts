@@ -3,29 +3,20 @@ import type { RenderedEmail } from '../../domain/email-template';
 import { renderOrderEmail } from '../../domain/order-email';
 import { ses } from './aws';
 import { pausePoint } from './fault-points';
-import { claimEmail, type GenerationRecord, markEmailSent, releaseEmail } from './orders';
+import { type FinishedGeneration, type GenerationRecord, isFinished, markEmailSent } from './generations';
+import { InProgress, once } from './idempotency';
 import { receiptOf } from './receipt';
 import { settings } from './settings';
-
-/** Longer than a send can take (the e-mail task's timeout), so a live sender's claim is never taken over. */
-export const EMAIL_LEASE_SECONDS = 30;
 
 export class EmailInProgress extends Error {
   override name = 'EmailInProgress';
 }
 
 /**
- * Sends the order's e-mail at most once per generation (see claimEmail). A claim held by another run that may still
- * be sending makes this throw EmailInProgress, which the state machine retries until the lease runs out.
+ * The order's e-mail, sent once per generation (lambdas/lib/idempotency.ts). Only a sender that dies after SES accepted
+ * the message but before its result was stored leaves a second copy possible.
  */
-export async function sendOrderEmail(generation: GenerationRecord): Promise<'sent' | 'already-sent'> {
-  if (generation.status !== 'completed' && generation.status !== 'failed') {
-    throw new Error(`Generation ${generation.generation_id} is ${generation.status}; the e-mail waits for the outcome`);
-  }
-  const claim = await claimEmail(generation.generation_id, EMAIL_LEASE_SECONDS);
-  if (claim === 'sent') return 'already-sent';
-  if (claim === 'busy')
-    throw new EmailInProgress(`E-mail for ${generation.generation_id} is being sent by another run`);
+const sendOnce = once({ name: 'order-email', key: 'generation_id' }, async (generation: FinishedGeneration) => {
   await pausePoint('email:claimed');
   const items = Object.values(generation.items);
   const delivered = items.filter((i) => i.status === 'done');
@@ -44,15 +35,30 @@ export async function sendOrderEmail(generation: GenerationRecord): Promise<'sen
     notice: generation.error ?? null,
     receipt: await receiptOf(generation),
   });
-  let messageId: string | undefined;
+  const messageId = await sendMail(generation.email, message, ['generation_id', generation.generation_id]);
+  return { message_id: messageId ?? '' };
+});
+
+/**
+ * Sends the order's e-mail at most once per generation, and records it on the generation (the reconciler reads that).
+ * Another run at it now makes this throw EmailInProgress, which the state machine retries until that run sent it or
+ * its function's timeout passed (it died: this run then sends).
+ */
+export async function sendOrderEmail(generation: GenerationRecord): Promise<'sent' | 'already-sent'> {
+  if (!isFinished(generation)) {
+    throw new Error(`Generation ${generation.generation_id} is ${generation.status}; the e-mail waits for the outcome`);
+  }
+  let sent: Awaited<ReturnType<typeof sendOnce>>;
   try {
-    messageId = await sendMail(generation.email, message, ['generation_id', generation.generation_id]);
+    sent = await sendOnce(generation);
   } catch (err) {
-    await releaseEmail(generation.generation_id);
+    if (err instanceof InProgress)
+      throw new EmailInProgress(`E-mail for ${generation.generation_id} is being sent by another run`);
     throw err;
   }
-  await markEmailSent(generation.generation_id, messageId);
-  return 'sent';
+  // After the send's record, and again on a replay: a run that died in between leaves it to the next.
+  await markEmailSent(generation.generation_id, sent.result.message_id);
+  return sent.replayed ? 'already-sent' : 'sent';
 }
 
 /** Sends one e-mail through SES (Reply-To: the support address), tagged with what it is about. Returns its id. */

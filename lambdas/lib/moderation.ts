@@ -9,8 +9,8 @@ import {
   type ImageRecord,
   type ModerationVerdict,
   markVerified,
+  passBinding,
   recordModeration,
-  verdictBinding,
 } from './images';
 import { checkBinding, deleteObject, mediaKey, verifyUpload } from './media';
 import { countMetric, timed } from './observability';
@@ -31,12 +31,18 @@ const IMAGE_ERRORS = new Set(['InvalidImageFormatException', 'ImageTooLargeExcep
  * Moderates one uploaded photo (never a cartoon of it), once: a verdict bound to the object still stored is reused
  * (one HEAD, no model call). Otherwise: verify the bytes against the hash, Rekognition's DetectModerationLabels on
  * the stored object, judged by the Terms' policy; the verdict is recorded with the ETag of the bytes that were
- * hashed, after checking Rekognition read that same object. Objects that fail anywhere are deleted.
+ * hashed, after checking Rekognition read that same object. Objects that fail anywhere, or are refused, are deleted.
  */
 export async function moderateImage(hash: string): Promise<ModerationOutcome> {
   const record = await getImage(hash);
   if (!record) return done(hash, 'invalid', ['Image was never registered.']);
-  const judged = record.moderation === 'allowed' || record.moderation === 'rejected' ? verdictBinding(record) : null;
+  if (record.moderation === 'rejected') {
+    // A refusal is a fact about the bytes (their hash was checked), not about a stored object: it stands without
+    // them, and a refused photo is never kept (a copy stored since, by a new registration, goes too).
+    await deleteObject(mediaKey.upload(hash));
+    return { image_hash: hash, moderation: 'rejected', reasons: record.moderation_reasons ?? [], reused: true };
+  }
+  const judged = passBinding(record);
   if (judged) {
     const still = await checkBinding(hash, judged);
     if (!still.ok) return done(hash, 'invalid', [still.message]);
@@ -71,7 +77,11 @@ export async function moderateImage(hash: string): Promise<ModerationOutcome> {
   // Rekognition read the object by name: it must still be the one whose bytes were hashed.
   const after = await checkBinding(hash, check.binding);
   if (!after.ok) return done(hash, 'invalid', [after.message]);
-  return done(hash, verdict.allowed ? 'allowed' : 'rejected', verdict.reasons, verdict.category, check.binding);
+  if (verdict.allowed) return done(hash, 'allowed', verdict.reasons, verdict.category, check.binding);
+  const outcome = await done(hash, 'rejected', verdict.reasons, verdict.category);
+  // Recorded first: a run that dies here leaves the photo for the next run's reuse above to delete.
+  await deleteObject(mediaKey.upload(hash));
+  return outcome;
 }
 
 /**
@@ -126,7 +136,7 @@ export type UploadUse = { ok: true; record: ImageRecord } | { ok: false; reason:
 export async function allowedUpload(hash: string): Promise<UploadUse> {
   const record = await getImage(hash);
   if (record?.moderation !== 'allowed') return { ok: false, reason: 'Image has not passed moderation.' };
-  const bound = verdictBinding(record);
+  const bound = passBinding(record);
   if (!bound) return { ok: false, reason: 'Image has not passed moderation.' };
   const still = await checkBinding(hash, bound);
   if (still.ok) return { ok: true, record };

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
@@ -95,6 +96,12 @@ export interface InvocationContext {
   getRemainingTimeInMillis(): number;
 }
 
+/** Each invocation's context, for code deep in a call that needs it (lambdas/lib/idempotency.ts: the time it has left). */
+const invocations = new AsyncLocalStorage<InvocationContext>();
+
+/** The context of the invocation this code runs in; undefined outside one (a test calling a library directly). */
+export const invocationContext = (): InvocationContext | undefined => invocations.getStore();
+
 /**
  * Runs one invocation instrumented: request id (and the given ids) on every log line, a trace subsegment named after
  * the handler, and the invocation's metrics published at its end, whether it succeeded or not.
@@ -117,7 +124,7 @@ export async function instrumented<T>(
     tracer.addServiceNameAnnotation();
   }
   try {
-    return await work();
+    return await (context ? invocations.run(context, work) : work());
   } catch (err) {
     if (sub) tracer.addErrorAsMetadata(err as Error);
     throw err;

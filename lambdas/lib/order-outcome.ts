@@ -1,7 +1,7 @@
 import { failureText, finalStatus, ITEM_ERRORS } from '../../domain/orders';
+import { finishGeneration, finishItem, getGeneration } from './generations';
 import { sendOrderEmail } from './mail';
 import { logger } from './observability';
-import { finishGeneration, finishItem, getGeneration } from './orders';
 import { refundUndelivered } from './refunds';
 
 /**

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { OWNER_COOKIE, OWNER_COOKIE_MAX_AGE_SECONDS, OWNER_SECRET_RE } from '../../domain/ownership';
 import { expiresAt } from '../../domain/privacy';
 import { TABLE_INDEXES } from '../../domain/wiring';
 import { ddb } from './aws';
-import { cookieValue, type HttpEvent, notFound } from './http';
+import { cookieValue, notFound } from './http';
 import { getImage, type ImageRecord } from './images';
 import { settings } from './settings';
 
@@ -20,7 +21,7 @@ export const randomId = (): string => randomBytes(16).toString('base64url');
 const ownerIdOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /** The caller's owner id, or null when the request carries no (well-formed) owner secret. */
-export function callerOwner(event: HttpEvent): string | null {
+export function callerOwner(event: APIGatewayProxyEventV2): string | null {
   const secret = cookieValue(event, OWNER_COOKIE);
   return secret && OWNER_SECRET_RE.test(secret) ? ownerIdOf(secret) : null;
 }
@@ -29,7 +30,7 @@ export function callerOwner(event: HttpEvent): string | null {
  * The caller's owner id, issuing a new secret when the request has none: `cookie` is then the Set-Cookie value to
  * answer with. Secure: CloudFront serves the API over https only; browsers also accept it from http://localhost.
  */
-export function ownerOrIssue(event: HttpEvent): { owner: string; cookie?: string } {
+export function ownerOrIssue(event: APIGatewayProxyEventV2): { owner: string; cookie?: string } {
   const known = callerOwner(event);
   if (known) return { owner: known };
   const secret = randomBytes(32).toString('base64url');
@@ -115,7 +116,7 @@ export function ownerHold(hash: string, owner: string, state: 'pending' | 'owner
 export const notYours = (hash: string) => notFound(`Image ${hash} not found. Upload it first.`);
 
 /** The caller's hold on a photo when they own it (proof checked), else null. */
-export async function ownedHold(event: HttpEvent, hash: string): Promise<HoldRecord | null> {
+export async function ownedHold(event: APIGatewayProxyEventV2, hash: string): Promise<HoldRecord | null> {
   const owner = callerOwner(event);
   if (!owner) return null;
   const hold = await getHold(hash, `owner#${owner}`);
@@ -123,7 +124,7 @@ export async function ownedHold(event: HttpEvent, hash: string): Promise<HoldRec
 }
 
 /** The photo's record for its owner; 404 for anyone else (as for a photo never registered). */
-export async function ownedImage(event: HttpEvent, hash: string): Promise<ImageRecord> {
+export async function ownedImage(event: APIGatewayProxyEventV2, hash: string): Promise<ImageRecord> {
   const [hold, image] = await Promise.all([ownedHold(event, hash), getImage(hash)]);
   if (!hold || !image) throw notYours(hash);
   return image;

@@ -1,6 +1,7 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mediaKey } from '../../domain/wiring';
-import { badRequest, type HttpEvent } from './http';
-import { markVerified, recordModeration } from './images';
+import { badRequest } from './http';
+import { getImage, markVerified, recordModeration } from './images';
 import { copyObject, deleteObject, objectExists, verifyUpload } from './media';
 import { logger } from './observability';
 import { callerOwner, deleteHold, getHold, type HoldRecord, notYours, ownerHold } from './owners';
@@ -34,7 +35,8 @@ export async function confirmProof(
     await deleteHold(hash, `owner#${owner}`);
     return { refused: check.message };
   }
-  if (!(await objectExists(mediaKey.upload(hash)))) {
+  // A refused photo is never stored (lambdas/lib/moderation.ts): its bytes proved ownership, nothing more.
+  if ((await getImage(hash))?.moderation !== 'rejected' && !(await objectExists(mediaKey.upload(hash)))) {
     await copyObject(key, mediaKey.upload(hash));
     await markVerified(hash, check.info);
   }
@@ -47,7 +49,7 @@ export async function confirmProof(
  * The caller must own every photo: a pending registration whose bytes are now uploaded is confirmed here (the style
  * step's first call after the upload); anything else is answered as a photo never registered (404).
  */
-export async function requireOwnership(event: HttpEvent, hashes: string[]): Promise<void> {
+export async function requireOwnership(event: APIGatewayProxyEventV2, hashes: string[]): Promise<void> {
   const owner = callerOwner(event);
   await Promise.all(
     hashes.map(async (hash) => {

@@ -1,5 +1,6 @@
 import { type ReceiptLine, receiptLines } from '../../domain/order-receipt';
-import { type GenerationRecord, getOrder } from './orders';
+import type { GenerationRecord } from './generations';
+import { getOrder } from './orders';
 
 /**
  * An order's receipt, for the e-mail and the status page alike: the figures charged (the order record) and the

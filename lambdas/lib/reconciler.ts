@@ -1,9 +1,10 @@
 import type Stripe from 'stripe';
 import { orderTimeline } from '../../domain/orders';
 import { fulfilSession, isOrdersSession } from './fulfilment';
+import { getGeneration, isFinished } from './generations';
 import { logger } from './observability';
 import { closeBrokenOrder } from './order-outcome';
-import { type GenerationRecord, getGeneration, getOrder } from './orders';
+import { getOrder } from './orders';
 import { settings } from './settings';
 import { executionArn, executionStatus, stopExecution } from './workflows';
 
@@ -25,8 +26,6 @@ export interface Repair {
   session_id: string;
   detail: string;
 }
-
-const isFinal = (g: GenerationRecord) => g.status === 'completed' || g.status === 'failed';
 
 /**
  * Brings one paid Checkout Session's order to where it must be, or returns null when nothing is wrong:
@@ -57,16 +56,16 @@ export async function reconcileSession(
     const outcome = await fulfilSession(session, stripe);
     return repair(order.status === 'paid' ? 'order-paid-without-generation' : 'session-paid-order-unpaid', outcome);
   }
-  if (isFinal(generation) && generation.email_status === 'sent') return null;
+  if (isFinished(generation) && generation.email_sent_at) return null;
 
   const arn = executionArn(settings.orderMachineArn, orderId);
   const execution = await executionStatus(arn);
-  if (execution.status === 'MISSING' && !isFinal(generation)) {
+  if (execution.status === 'MISSING' && !isFinished(generation)) {
     return repair('generation-without-execution', await fulfilSession(session, stripe));
   }
   if (execution.status === 'RUNNING' || execution.status === 'PENDING_REDRIVE') {
     // A live pipeline finishes the order itself (e-mail included), unless it is past any sane deadline.
-    if (isFinal(generation) || nowMs - Date.parse(generation.created_at) < stuckAfterSeconds() * 1000) return null;
+    if (isFinished(generation) || nowMs - Date.parse(generation.created_at) < stuckAfterSeconds() * 1000) return null;
     const reason = `generation still ${generation.status} ${Math.round((nowMs - Date.parse(generation.created_at)) / 60_000)} min after it was created`;
     await stopExecution(arn, reason);
     const closed = await closeBrokenOrder(orderId, reason);
@@ -76,7 +75,7 @@ export async function reconcileSession(
     );
   }
   // The execution ended (or never existed for a finished generation) without a final state or without the e-mail.
-  const reason = `execution ${execution.status}${execution.error ? ` (${execution.error})` : ''} with the generation ${generation.status}, e-mail ${generation.email_status ?? 'not sent'}`;
+  const reason = `execution ${execution.status}${execution.error ? ` (${execution.error})` : ''} with the generation ${generation.status}, e-mail ${generation.email_sent_at ? 'sent' : 'not sent'}`;
   const closed = await closeBrokenOrder(orderId, reason);
   return repair(
     'execution-ended-unfinished',

@@ -1,7 +1,7 @@
 import { refundFor } from '../../domain/orders';
 import { METRICS } from '../../domain/wiring';
+import { type GenerationRecord, getGeneration, type RefundInfo, recordRefund } from './generations';
 import { countMetric, logger } from './observability';
-import { type GenerationRecord, getGeneration, type RefundInfo, recordRefund } from './orders';
 import { payments } from './payments';
 
 /**

@@ -1,6 +1,6 @@
 import { getStyle, type StyleInfo } from '../../domain/styles';
 import { deliveredItems } from './delivered';
-import { type GenerationRecord, getGeneration } from './orders';
+import { type GenerationRecord, getGeneration } from './generations';
 import { getShare, type ShareRecord } from './shares';
 
 export interface OpenShare {

@@ -35,7 +35,10 @@ export const handler = httpHandler(async (event) => {
     return problem ? [`Photo ${h.slice(0, 12)} ${problem}.`] : [];
   });
   if (small.length) {
-    throw badRequest(`${small[0]}${small.length > 1 ? ` ${small.length - 1} more photos cannot be used either.` : ''}`);
+    const more = small.length - 1;
+    throw badRequest(
+      `${small[0]}${more ? ` ${more} more ${more === 1 ? 'photo' : 'photos'} cannot be used either.` : ''}`,
+    );
   }
   const refused = hashes.filter((_, i) => images[i]?.moderation !== 'allowed');
   if (refused.length) {

@@ -1,7 +1,9 @@
-import { contract, isServerId } from '../../domain/contract';
+import { contract } from '../../domain/contract';
+import { isServerId } from '../../domain/contract-shapes';
 import { eraseOrder } from '../lib/erasure';
+import { getGeneration } from '../lib/generations';
 import { HttpError, httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
-import { getGeneration, getOrder } from '../lib/orders';
+import { getOrder } from '../lib/orders';
 
 /**
  * POST /api/generation/{id}/delete → what was deleted. The id is the order's (its status page's) capability: whoever

@@ -1,9 +1,9 @@
-import { isServerId } from '../../domain/contract';
+import { isServerId } from '../../domain/contract-shapes';
 import { itemProgress } from '../../domain/orders';
 import { getStyle } from '../../domain/styles';
 import { deliveredImages } from '../lib/delivered';
+import { getGeneration } from '../lib/generations';
 import { httpHandler, notFound, pathParam, respond, respondGone } from '../lib/http';
-import { getGeneration } from '../lib/orders';
 import { receiptOf } from '../lib/receipt';
 
 /**

@@ -1,4 +1,5 @@
-import { contract, isServerId } from '../../domain/contract';
+import { contract } from '../../domain/contract';
+import { isServerId } from '../../domain/contract-shapes';
 import { JOB_WAIT_MS } from '../../domain/job-polling';
 import { clip, httpHandler, notFound, parseWith, pathParam, respond } from '../lib/http';
 import { settledJobStatus } from '../lib/job-wait';

@@ -1,8 +1,8 @@
 import { contract } from '../../domain/contract';
 import { PLACEHOLDER_IMAGE_HASH } from '../../domain/ownership';
 import { httpHandler, parseBody, respond } from '../lib/http';
-import { putSignup } from '../lib/orders';
 import { notYours, ownedHold } from '../lib/owners';
+import { putSignup } from '../lib/signups';
 
 /**
  * POST /api/preview-signup {email, image_hash} → 201 {status: 'signed_up'}, or 200 {status: 'already_signed_up'}

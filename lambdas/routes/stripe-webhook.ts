@@ -3,8 +3,9 @@ import { METRICS } from '../../domain/wiring';
 import { pausePoint } from '../lib/fault-points';
 import { fulfilSession, isOrdersSession } from '../lib/fulfilment';
 import { badRequest, HttpError, httpHandler, respond } from '../lib/http';
+import { InProgress, once } from '../lib/idempotency';
 import { countMetric, logContext, logger } from '../lib/observability';
-import { claimEvent, completeEvent, getOrder, markOrderDisputed, markOrderExpired, releaseEvent } from '../lib/orders';
+import { getOrder, markOrderDisputed, markOrderExpired } from '../lib/orders';
 import { payments } from '../lib/payments';
 import { settings } from '../lib/settings';
 
@@ -29,11 +30,22 @@ const HANDLED = new Set([
 ]);
 
 /**
- * POST /api/stripe-webhook: Stripe's signed events. The signature is checked on the raw body; then the event id is
- * claimed in the events table with a lease (EVENT_CLAIM_LEASE_SECONDS). The claim is marked handled only after
- * the fulfilment is durable (the execution exists). A redelivery while another delivery holds a live claim gets a
- * 409, so Stripe tries again later; once the lease ran out (that run died), a redelivery takes over and runs the
- * idempotent fulfilment again. A failure releases the claim and answers 500, so Stripe's retry does the work.
+ * Each event is handled once (lambdas/lib/idempotency.ts), keyed by its id; its outcome is kept only once everything
+ * it causes is durable (for a payment: the execution exists). The work's result is the outcome.
+ */
+const handleOnce = once(
+  { name: 'stripe-event', key: 'evt.id' },
+  async ({ evt, stripe }: { evt: Stripe.Event; stripe: Stripe }) => {
+    await pausePoint('webhook:claimed');
+    return handle(evt, stripe);
+  },
+);
+
+/**
+ * POST /api/stripe-webhook: Stripe's signed events. The signature is checked on the raw body; then the event is
+ * handled once. A redelivery while another delivery is at work gets a 409, so Stripe tries again later; once that
+ * delivery's function would have timed out (it died), a redelivery takes over and runs the idempotent fulfilment
+ * again. A failure answers 500 and leaves no record, so Stripe's retry does the work.
  */
 export const handler = httpHandler(async (event) => {
   // No payments are taken before launch, so there is no signing secret to check anything against.
@@ -56,19 +68,17 @@ export const handler = httpHandler(async (event) => {
     throw badRequest('Webhook timestamp is in the future.');
   logContext({ event_id: evt.id });
   if (!HANDLED.has(evt.type)) return respond('stripe-webhook', 200, { received: true, ignored: evt.type });
-  const claim = await claimEvent(evt.id, evt.type);
-  if (claim === 'handled') return respond('stripe-webhook', 200, { received: true, duplicate: true });
-  if (claim === 'busy') throw new HttpError(409, 'This event is being handled by another delivery. Try again later.');
+  let handled: { result: string; replayed: boolean };
   try {
-    await pausePoint('webhook:claimed');
-    const outcome = await handle(evt, stripe);
-    await completeEvent(evt.id, outcome);
-    logger.info('webhook handled', { type: evt.type, outcome });
-    return respond('stripe-webhook', 200, { received: true, outcome });
+    handled = await handleOnce({ evt, stripe });
   } catch (err) {
-    await releaseEvent(evt.id).catch(() => {});
+    if (err instanceof InProgress)
+      throw new HttpError(409, 'This event is being handled by another delivery. Try again later.');
     throw err;
   }
+  if (handled.replayed) return respond('stripe-webhook', 200, { received: true, duplicate: true });
+  logger.info('webhook handled', { type: evt.type, outcome: handled.result });
+  return respond('stripe-webhook', 200, { received: true, outcome: handled.result });
 });
 
 async function handle(evt: Stripe.Event, stripe: Stripe): Promise<string> {

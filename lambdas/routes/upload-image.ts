@@ -2,7 +2,7 @@ import { contract } from '../../domain/contract';
 import { mediaKey } from '../../domain/wiring';
 import { busyAnswer, takeCaps } from '../lib/caps';
 import { httpHandler, parseBody, respond } from '../lib/http';
-import { getImage, markVerified, registerImage, verdictBinding } from '../lib/images';
+import { getImage, markVerified, passBinding, registerImage } from '../lib/images';
 import { checkBinding, objectExists, presignUpload, verifyUpload } from '../lib/media';
 import { getHold, ownerHold, ownerOrIssue, randomId } from '../lib/owners';
 import { confirmProof } from '../lib/proofs';
@@ -28,8 +28,9 @@ export const handler = httpHandler(async (event) => {
   const record = await getImage(hash);
 
   if (hold?.state === 'owner') {
-    const judged =
-      record && (record.moderation === 'allowed' || record.moderation === 'rejected') ? verdictBinding(record) : null;
+    // Refused photos are not kept, and the refusal stands for their bytes: nothing to upload again.
+    if (record?.moderation === 'rejected') return answer({ status: 'exists' });
+    const judged = record ? passBinding(record) : null;
     if (judged) {
       if ((await checkBinding(hash, judged)).ok) return answer({ status: 'exists' });
       // The judged object changed or vanished (and was removed): the verdict no longer stands; upload afresh below.
@@ -49,7 +50,9 @@ export const handler = httpHandler(async (event) => {
   // A new registration: this caller's own upload key, pending until its bytes are checked (also for an owner whose
   // copy is gone). The photo's record is reset only when no copy is stored (another owner's photo and its verdict stay).
   const registration = randomId();
-  if (!record || !(await objectExists(mediaKey.upload(hash)))) await registerImage(hash, type, size);
+  // A refused photo's record keeps its verdict: the new owner's bytes are checked against the hash and refused too.
+  if (!record || (record.moderation !== 'rejected' && !(await objectExists(mediaKey.upload(hash)))))
+    await registerImage(hash, type, size);
   await ownerHold(hash, owner, 'pending', registration);
   const url = await presignUpload(mediaKey.proof(registration), type, size, hash);
   return answer({ status: 'upload', url: { url } });

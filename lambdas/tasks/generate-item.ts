@@ -5,11 +5,6 @@ import { GenerativeError, seedFor } from '../lib/bedrock';
 import { CapacityBusyError, withCapacity } from '../lib/capacity';
 import { renderOnEngine } from '../lib/engine';
 import { pausePoint } from '../lib/fault-points';
-import { checkGenerative, renderGenerative } from '../lib/generative';
-import { getImage } from '../lib/images';
-import { deleteObject, mediaKey, objectExists } from '../lib/media';
-import { allowedUpload } from '../lib/moderation';
-import { countMetric, logger } from '../lib/observability';
 import {
   countQualityTry,
   finishItem,
@@ -18,7 +13,12 @@ import {
   getGeneration,
   markItemQueued,
   markItemRendered,
-} from '../lib/orders';
+} from '../lib/generations';
+import { checkGenerative, renderGenerative } from '../lib/generative';
+import { getImage } from '../lib/images';
+import { deleteObject, mediaKey, objectExists } from '../lib/media';
+import { allowedUpload } from '../lib/moderation';
+import { countMetric, logger } from '../lib/observability';
 import { ENGINE_RENDERER, previewRenderer, type Renderer, rendererFor } from '../lib/renderer';
 import { settings } from '../lib/settings';
 import { makeShareCard } from '../lib/share-card';

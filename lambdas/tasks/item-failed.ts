@@ -1,6 +1,6 @@
 import { ITEM_ERRORS } from '../../domain/orders';
+import { finishItem } from '../lib/generations';
 import { logger } from '../lib/observability';
-import { finishItem } from '../lib/orders';
 import { taskHandler } from '../lib/task';
 import { describeFailure, type JobFailedInput } from './job-failed';
 import type { WorkItem } from './order-prepare';

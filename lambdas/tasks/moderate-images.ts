@@ -44,7 +44,11 @@ async function run(input: ModerateInput) {
             return [];
           })
       : Promise.resolve([]);
-    const [outcomes] = await Promise.all([verdicts, early]);
+    // Settled, not all: a verdict that failed ends the job only once the early previews have ended (kept or
+    // deleted), so nothing of an unjudged photo is left stored or still running after it.
+    const [judged] = await Promise.allSettled([verdicts, early]);
+    if (judged.status === 'rejected') throw judged.reason;
+    const outcomes = judged.value;
     const allowed = outcomes.filter((o) => o.moderation === 'allowed').map((o) => o.image_hash);
     if (allowed[0] && allowed[0] !== first) {
       const engineStyles = STYLE_IDS.filter(isEngineStyle);

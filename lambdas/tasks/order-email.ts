@@ -1,6 +1,6 @@
 import { pausePoint } from '../lib/fault-points';
+import { getGeneration } from '../lib/generations';
 import { sendOrderEmail } from '../lib/mail';
-import { getGeneration } from '../lib/orders';
 import { taskHandler } from '../lib/task';
 import type { OrderInput } from './order-prepare';
 

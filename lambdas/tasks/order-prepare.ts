@@ -1,6 +1,6 @@
 import { ITEM_ERRORS } from '../../domain/orders';
+import { finishItem, getGeneration, markGenerationProcessing } from '../lib/generations';
 import { mapLimit, moderateImage } from '../lib/moderation';
-import { finishItem, getGeneration, markGenerationProcessing } from '../lib/orders';
 import { taskHandler } from '../lib/task';
 
 export interface OrderInput {

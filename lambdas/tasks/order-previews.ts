@@ -1,4 +1,4 @@
-import { getGeneration } from '../lib/orders';
+import { getGeneration } from '../lib/generations';
 import { makePreviews } from '../lib/previews';
 import { taskHandler } from '../lib/task';
 

@@ -1,43 +1,30 @@
 /**
- * What Bedrock checks of an InvokeModel call before the model runs, as the local stand-in plays it, with AWS's own
- * answers (what the handlers must tell apart: lambdas/lib/bedrock.ts):
- *  - the invocation type: a model offered only through inference profiles (domain/generative.ts PROFILE_ONLY_MODELS)
- *    called by its plain id → 400 ValidationException "... with on-demand throughput isn't supported ...";
- *  - access to the model (model access not granted to the account) → 403 AccessDeniedException;
- *  - the Marketplace subscription of a third-party model → 403 AccessDeniedException with AWS's Marketplace wording;
- *  - the account's requests-per-minute quota per model (a sliding 60 s window) → 429 ThrottlingException.
- * The access and subscription lists and the quota can be changed while running (tests fix the "account" and see items delivered).
+ * What Bedrock checks of an InvokeModel call before the model runs, with AWS's own answers (what the handlers must
+ * tell apart: lambdas/lib/bedrock.ts): the invocation type (a profile-only model called by its plain id), access to the
+ * model, the Marketplace subscription of a third-party model, and the account's requests-per-minute quota per model
+ * (a sliding 60 s window). The lists and the quota can be changed while running (tests fix the "account").
  */
-import { PROFILE_ONLY_MODELS, parseModelId } from '../../domain/generative';
-
-export class BedrockError extends Error {
-  constructor(
-    readonly type: string,
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
+import { foundationModelOf, PROFILE_ONLY_MODELS, parseModelId } from '../../domain/generative';
+import { AwsError } from '../serve';
 
 export const onDemandNotSupported = (modelId: string) =>
-  new BedrockError(
+  new AwsError(
     'ValidationException',
     `Invocation of model ID ${modelId} with on-demand throughput isn't supported. Retry your request with the ID or ARN of an inference profile that contains this model.`,
   );
 
 export const accessDenied = () =>
-  new BedrockError('AccessDeniedException', "You don't have access to the model with the specified model ID.", 403);
+  new AwsError('AccessDeniedException', "You don't have access to the model with the specified model ID.", 403);
 
 export const notSubscribed = () =>
-  new BedrockError(
+  new AwsError(
     'AccessDeniedException',
     'Model access is denied due to IAM user or service role is not authorized to perform the required AWS Marketplace actions (aws-marketplace:ViewSubscriptions, aws-marketplace:Subscribe) to enable access to this model. Refer to the Amazon Bedrock documentation for further details. Your AWS Marketplace subscription for this model cannot be completed at this time. If you recently fixed this issue, try again after 2 minutes.',
     403,
   );
 
 export const throttled = () =>
-  new BedrockError('ThrottlingException', 'Too many requests, please wait before trying again.', 429);
+  new AwsError('ThrottlingException', 'Too many requests, please wait before trying again.', 429);
 
 const WINDOW_MS = 60_000;
 
@@ -46,15 +33,12 @@ export interface GateOptions {
   requestsPerMinute?: number;
   /** Model ids (as called, or the foundation model a profile contains) the account is not subscribed to. */
   unsubscribedModels?: readonly string[];
-  /** Model ids (as called, or the foundation model a profile contains) the account has no access to. */
-  deniedModels?: readonly string[];
 }
 
 export function accountGate(opts: GateOptions = {}) {
   let rpm = opts.requestsPerMinute;
   let unsubscribed = new Set(opts.unsubscribedModels ?? []);
-  let denied = new Set(opts.deniedModels ?? []);
-  /** Start times of the admitted calls of each model id in the last 60 s. */
+  let denied = new Set<string>();
   const recent = new Map<string, number[]>();
   const check = (v: number | undefined) => {
     if (v !== undefined && (!Number.isInteger(v) || v < 1))
@@ -69,7 +53,7 @@ export function accountGate(opts: GateOptions = {}) {
       const ref = parseModelId(modelId);
       if (ref?.kind === 'foundation-model' && PROFILE_ONLY_MODELS.includes(ref.modelId))
         throw onDemandNotSupported(modelId);
-      const foundation = ref?.kind === 'inference-profile' ? ref.foundationModel : modelId;
+      const foundation = foundationModelOf(modelId);
       if (denied.has(modelId) || denied.has(foundation)) throw accessDenied();
       if (unsubscribed.has(modelId) || unsubscribed.has(foundation)) throw notSubscribed();
       if (rpm === undefined) return;

@@ -4,17 +4,16 @@
  * credentials, which a real endpoint would refuse, so they reach it through this relay: the same InvokeModel API on
  * a local port, forwarded with credentials from the default chain (profile, SSO, environment) resolved at start.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import type { LocalBedrock } from './server';
+import { AwsError, serve } from '../serve';
+import { invokeModelServer, type LocalBedrock } from './server';
 
 export async function startBedrockRelay(opts: {
   endpoint: string;
   region: string;
-  log?: (line: string) => void;
+  log: (line: string) => void;
 }): Promise<LocalBedrock> {
   // Resolved now, before the runtime puts its emulator credentials into the environment.
   const credentials = await fromNodeProviderChain()().catch((err: Error) => {
@@ -30,57 +29,32 @@ export async function startBedrockRelay(opts: {
     maxAttempts: 1,
     requestHandler: new NodeHttpHandler({ requestTimeout: 110_000 }),
   });
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const m = /^\/model\/([^/]+)\/invoke$/.exec((req.url ?? '').split('?')[0]);
-      if (req.method !== 'POST' || !m) {
-        res.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'UnknownOperationException' });
-        res.end(JSON.stringify({ message: `No operation at ${req.method} ${req.url}` }));
-        return;
-      }
-      client
-        .send(
-          new InvokeModelCommand({
-            modelId: decodeURIComponent(m[1]),
-            body: Buffer.concat(chunks),
-            contentType: 'application/json',
-            accept: 'application/json',
-          }),
-        )
-        .then((out) => {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(Buffer.from(out.body));
-        })
-        .catch((err: Error & { $metadata?: { httpStatusCode?: number } }) => {
-          opts.log?.(`bedrock relay: ${err.name}: ${err.message}`);
-          res.writeHead(err.$metadata?.httpStatusCode ?? 502, {
-            'content-type': 'application/json',
-            'x-amzn-errortype': err.name,
-          });
-          res.end(JSON.stringify({ message: err.message }));
-        });
+  const forward = async (modelId: string, body: Buffer) => {
+    const command = new InvokeModelCommand({
+      modelId,
+      body,
+      contentType: 'application/json',
+      accept: 'application/json',
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+    const out = await client.send(command).catch((err: Error & { $metadata?: { httpStatusCode?: number } }) => {
+      opts.log(`bedrock relay: ${err.name}: ${err.message}`);
+      throw new AwsError(err.name, err.message, err.$metadata?.httpStatusCode ?? 502);
+    });
+    return Buffer.from(out.body);
+  };
+  const running = await serve(invokeModelServer(forward, opts.log));
   const notHere = () => {
     throw new Error("The Bedrock relay forwards to a real endpoint: its quota and subscriptions are that account's");
   };
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...running,
     setRequestsPerMinute: notHere,
     setUnsubscribed: notHere,
-    setBlankOutputs: notHere,
-    setFacelessOutputs: notHere,
     setAccessDenied: notHere,
     upscaleCalls: notHere,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-        client.destroy();
-      }),
+    close: async () => {
+      await running.close();
+      client.destroy();
+    },
   };
 }

@@ -7,7 +7,6 @@
 import Stripe from 'stripe';
 import { type Form, invalid, StripeApiError } from './http-io';
 import {
-  type Delivery,
   type EventRecord,
   formatAmount,
   type LineItem,
@@ -132,9 +131,7 @@ export class LocalStripeApi {
     return rec;
   }
 
-  retrieveSession(id: string) {
-    return this.view(this.requireSession(id).session);
-  }
+  retrieveSession = (id: string) => this.view(this.requireSession(id).session);
 
   /** Filtered by `status`, `payment_intent` and `created[gte]` (the reconciler's window); other filters are ignored. */
   listSessions(p: Form) {
@@ -174,10 +171,7 @@ export class LocalStripeApi {
 
   private expire(rec: SessionRecord): void {
     rec.session.status = 'expired';
-    const event = this.emit('checkout.session.expired', this.view(rec.session));
-    this.o.store.save();
-    this.o.log(`checkout session ${rec.session.id} expired`);
-    void this.deliver(event);
+    this.announce('checkout.session.expired', this.view(rec.session), `checkout session ${rec.session.id} expired`);
   }
 
   /**
@@ -207,12 +201,10 @@ export class LocalStripeApi {
       payment_intent: intent.id,
       customer_details: { email: payer.email, name: null },
     });
-    const completed = this.emit('checkout.session.completed', this.view(s));
-    this.o.store.save();
-    this.o.log(`checkout session ${id} paid: ${formatAmount(s.amount_total, s.currency)} by ${payer.email}`);
-    const delivery = this.deliver(completed);
+    const paid = `checkout session ${id} paid: ${formatAmount(s.amount_total, s.currency)} by ${payer.email}`;
+    const { event, delivery } = this.announce('checkout.session.completed', this.view(s), paid);
     if (payer.card === DISPUTE_CARD) void delivery.then(() => this.dispute(intent));
-    return { session: this.view(s), payment_intent: intent, event: completed.event, delivery };
+    return { session: this.view(s), payment_intent: intent, event, delivery };
   }
 
   private dispute(intent: PaymentIntent): void {
@@ -226,10 +218,7 @@ export class LocalStripeApi {
       reason: 'fraudulent',
       status: 'needs_response',
     };
-    const event = this.emit('charge.dispute.created', dispute);
-    this.o.store.save();
-    this.o.log(`payment ${intent.id} disputed as fraudulent (${dispute.id})`);
-    void this.deliver(event);
+    this.announce('charge.dispute.created', dispute, `payment ${intent.id} disputed as fraudulent (${dispute.id})`);
   }
 
   retrievePaymentIntent(id: string): PaymentIntent {
@@ -274,9 +263,7 @@ export class LocalStripeApi {
     return refund;
   }
 
-  listRefunds(p: Form) {
-    return this.list(this.refunds(str(p.payment_intent)).reverse(), p, '/v1/refunds');
-  }
+  listRefunds = (p: Form) => this.list(this.refunds(str(p.payment_intent)).reverse(), p, '/v1/refunds');
 
   private refunds(paymentIntent: string | undefined): Refund[] {
     return Object.values(this.state.refunds).filter((r) => !paymentIntent || r.payment_intent === paymentIntent);
@@ -289,7 +276,8 @@ export class LocalStripeApi {
     return { object: 'list', data: items.slice(start, start + limit), has_more: start + limit < items.length, url };
   }
 
-  private emit(type: string, object: unknown): EventRecord {
+  /** Records an event with the state that caused it, then sends it; `delivery` settles after the first attempt. */
+  private announce(type: string, object: unknown, line: string) {
     const rec: EventRecord = {
       event: {
         id: randomId('evt_'),
@@ -302,11 +290,8 @@ export class LocalStripeApi {
       delivery: { status: 'pending', attempts: [], next_attempt_at: null },
     };
     this.o.store.addEvent(rec);
-    return rec;
-  }
-
-  /** Sends an event once the state that caused it is saved. */
-  private deliver(rec: EventRecord): Promise<Delivery> {
-    return this.o.dispatcher.dispatch(rec);
+    this.o.store.save();
+    this.o.log(line);
+    return { event: rec.event, delivery: this.o.dispatcher.dispatch(rec) };
   }
 }

@@ -8,7 +8,7 @@
  *   Test hook  POST /__simulate/pay/:id: pays with the test card, answers {event, session, payment_intent, delivery}
  */
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type Running, serve } from '../serve';
 import { LocalStripeApi } from './api';
 import { type Form, parseForm, readText, StripeApiError, send, sendJson } from './http-io';
 import { checkoutPages } from './page';
@@ -16,10 +16,6 @@ import { Store } from './store';
 import { WebhookDispatcher } from './webhooks';
 
 export interface LocalStripeOptions {
-  /** 0 or omitted: any free port. */
-  port?: number;
-  /** Default 127.0.0.1. */
-  host?: string;
   /** Where events are POSTed (the app's webhook route). */
   webhookUrl: string;
   /** The endpoint's signing secret (whsec_…), as the app would get it from the Stripe dashboard. */
@@ -35,11 +31,9 @@ export interface LocalStripeOptions {
   log?: (line: string) => void;
 }
 
-export interface LocalStripe {
-  /** Base URL of the API and the pages, e.g. http://127.0.0.1:4242. */
-  url: string;
+/** Its `url` is the base URL of the API and the pages, e.g. http://127.0.0.1:4242. */
+export interface LocalStripe extends Running {
   secretKey: string;
-  close(): Promise<void>;
 }
 
 const SECRET_KEY = 'sk_test_toonzap_local_simulated';
@@ -130,13 +124,8 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
       send(res, 500, 'local Stripe error', { 'Content-Type': 'text/plain' });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const host = opts.host ?? '127.0.0.1';
-  // Listening on every interface, it is reached on this machine's loopback.
-  url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${(server.address() as AddressInfo).port}`;
+  const running = await serve(server);
+  url = running.url;
 
   // Catch up with what happened while stopped: overdue expiries, unfinished deliveries.
   api.sweepExpired();
@@ -152,8 +141,7 @@ export async function startLocalStripe(opts: LocalStripeOptions): Promise<LocalS
       clearInterval(sweeper);
       dispatcher.close();
       store.save();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await running.close();
     },
   };
 }

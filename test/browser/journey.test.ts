@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { PHOTOS, photo, sha256 } from '../support/api-client';
 import { useRuntimeAndBrowser } from '../support/browser';
-import { PHOTOS, photo, sha256 } from '../support/runtime';
-import { DESKTOP, newContext, PHONE, until } from './site-helpers';
+import { DESKTOP, newContext, PHONE, until, WORK_MS } from './site-helpers';
 
 /**
  * A visitor's journey that never strands them (issue 13): refused photos stay visible with a reason and can be
@@ -62,7 +62,7 @@ describe('the wizard keeps the visitor on track', () => {
     await page.locator('input[type=file]').first().setInputFiles(files);
     await page.getByText(`${files.length} of 50 files selected`).waitFor();
     await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: WORK_MS });
   }
 
   test('a refused photo stays on the style step with its reason and a remove button; the order says what is left out', async () => {
@@ -75,7 +75,7 @@ describe('the wizard keeps the visitor on track', () => {
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png'), path.join(PHOTOS, 'chelsea.png'), broken]);
 
     const refused = page.getByRole('region', { name: /not included/ });
-    await refused.getByText('This photo looks like it may contain nudity.').waitFor({ timeout: 120_000 });
+    await refused.getByText('This photo looks like it may contain nudity.').waitFor({ timeout: WORK_MS });
     await refused.getByText('This photo could not be read as a JPG or PNG photo.').waitFor();
     expect(await refused.getByRole('heading').innerText()).toBe('2 photos are not included');
     expect(await refused.locator('img').count()).toBe(2);
@@ -106,7 +106,7 @@ describe('the wizard keeps the visitor on track', () => {
     const page = await open({ viewport: PHONE });
     await toStyles(page, [broken]);
     const alert = page.getByRole('alert').filter({ hasText: 'None of your photos passed our content check' });
-    await alert.waitFor({ timeout: 120_000 });
+    await alert.waitFor({ timeout: WORK_MS });
     await alert.getByRole('button', { name: 'Back to upload' }).click();
     await page.getByRole('heading', { name: 'Upload Your Photos' }).waitFor();
     await page.close();
@@ -115,7 +115,7 @@ describe('the wizard keeps the visitor on track', () => {
   test('refresh and Back keep the step and the choices', async () => {
     const page = await open();
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
-    await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: 120_000 });
+    await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: WORK_MS });
     await page.getByRole('button', { name: /Anime/ }).first().click();
     expect(new URL(page.url()).search).toBe('?step=styles');
 
@@ -189,8 +189,8 @@ describe('the wizard keeps the visitor on track', () => {
 
     // And uploadable: both reach the server and pass the check; once uploaded, the kept files are gone.
     await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
-    await page.getByText('2 / 2 images passed moderation.').first().waitFor({ timeout: 120_000 });
+    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: WORK_MS });
+    await page.getByText('2 / 2 images passed moderation.').first().waitFor({ timeout: WORK_MS });
     // Read as the page reads them: with the browser's owner secret (a stranger gets 404).
     for (const f of ['astronaut.png', 'coffee.png']) {
       const status = await page.evaluate(
@@ -228,13 +228,13 @@ describe('the wizard keeps the visitor on track', () => {
     const origin = site.runtime.url.replace('localhost', '127.0.0.1');
     const page = await open({ origin });
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
-    await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: 120_000 });
+    await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: WORK_MS });
     await page.getByRole('button', { name: /3D/ }).first().click();
     await page.getByRole('button', { name: /Anime/ }).first().click();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Email address').fill('cancel@example.com');
     await page.getByRole('button', { name: 'Continue to Checkout' }).click();
-    await page.getByRole('button', { name: 'Cancel' }).click({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Cancel' }).click({ timeout: WORK_MS });
 
     await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
     expect(new URL(page.url()).origin).toBe(origin);
@@ -261,11 +261,11 @@ describe('the wizard keeps the visitor on track', () => {
       await page
         .getByRole('region', { name: 'Notifications' })
         .getByText('1 / 1 images passed moderation.')
-        .waitFor({ timeout: 120_000 });
+        .waitFor({ timeout: WORK_MS });
       await page.getByRole('button', { name: /3D/ }).first().click();
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
-      await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 2000 });
+      await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: WORK_MS });
 
       // A failing checkout shows a toast while the e-mail field sits at the bottom of the screen.
       await page.route('**/api/checkout', (route) =>

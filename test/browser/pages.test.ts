@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { siteUrl } from '../../frontend/build/site-url';
+import { PHOTOS } from '../support/api-client';
 import { useRuntimeAndBrowser } from '../support/browser';
-import { PHOTOS } from '../support/runtime';
 import { captureFileChoosers, mainText, newContext, SPEC_TAGLINE } from './site-helpers';
 
 /**

@@ -15,12 +15,20 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const SHOTS_DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
 
 /** A fresh context: its own storage, the given colour scheme, no animations (stable contrast checks). */
-export function newContext(
+/**
+ * The outer limit of a wait on the product's work (moderation, previews, an order) or on any page action: a wait ends
+ * when its event comes, and on a loaded machine that can take far longer than Playwright's 30 s default.
+ */
+export const WORK_MS = 180_000;
+
+export async function newContext(
   browser: Browser,
   opts: { scheme?: Scheme; viewport?: { width: number; height: number } } & BrowserContextOptions = {},
 ): Promise<BrowserContext> {
   const { scheme = 'light', viewport = DESKTOP, ...rest } = opts;
-  return browser.newContext({ colorScheme: scheme, reducedMotion: 'reduce', viewport, ...rest });
+  const context = await browser.newContext({ colorScheme: scheme, reducedMotion: 'reduce', viewport, ...rest });
+  context.setDefaultTimeout(WORK_MS);
+  return context;
 }
 
 /** Collects uncaught page errors, so a test can assert the page ran cleanly. */
@@ -74,7 +82,12 @@ export function captureFileChoosers(page: Page): {
 
 /** axe-core on the page as it is now (all rules but experimental); violations as readable lines. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  // Only violations are read, so axe computes nothing else; legacy mode runs axe in the page itself (the app has no
+  // frames), not in a second page per check: half the CPU of the default.
+  const result = await new AxeBuilder({ page })
+    .setLegacyMode(true)
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   return result.violations.map((v) => {
     const nodes = v.nodes
       .slice(0, 5)
@@ -83,9 +96,11 @@ export async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
+/** Screenshots are for a person to look at: CI has nobody to (set SHOTS_DIR to keep them there too). */
+export const SHOTS_WANTED = !process.env.CI || !!process.env.SHOTS_DIR;
+
 export async function screenshot(page: Page, name: string): Promise<void> {
-  // Screenshots are for a person to look at: CI has nobody to (set SHOTS_DIR to keep them there too).
-  if (process.env.CI && !process.env.SHOTS_DIR) return;
+  if (!SHOTS_WANTED) return;
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
 }

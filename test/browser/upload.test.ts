@@ -3,13 +3,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { PHOTOS } from '../support/api-client';
 import { launchChromium } from '../support/browser';
-import { PHOTOS, startTestRuntime } from '../support/runtime';
-import { captureFileChoosers, newContext } from './site-helpers';
+import { sharedRuntime } from '../support/shared-runtime';
+import { captureFileChoosers, newContext, WORK_MS } from './site-helpers';
 
-/** The upload step's rules (spec section 5) and the style step by keyboard, in Chromium against the local runtime. */
+/** The upload step's rules (docs/product-spec.md §5) and the style step by keyboard, in Chromium against the local runtime. */
 describe('upload and style steps in the browser', () => {
-  let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+  const runtime = sharedRuntime();
   let browser: Browser;
   let dir: string;
   let pngs: string[];
@@ -19,8 +20,7 @@ describe('upload and style steps in the browser', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-upload-'));
-    const [rt, br] = await Promise.all([
-      startTestRuntime(),
+    const [br] = await Promise.all([
       launchChromium(),
       (async () => {
         const pixel = { width: 8, height: 8, channels: 3 as const };
@@ -50,12 +50,10 @@ describe('upload and style steps in the browser', () => {
         );
       })(),
     ]);
-    runtime = rt;
     browser = br;
   });
   afterAll(async () => {
     await browser?.close();
-    await runtime?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
   afterEach(() => expect(errors.splice(0)).toEqual([]));
@@ -206,7 +204,7 @@ describe('upload and style steps in the browser', () => {
     const choose = page.getByRole('button', { name: 'Choose Your Styles' });
     await choose.focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: WORK_MS });
     const styles = (
       (await (await fetch(`${runtime.url}/api/available-styles`)).json()) as { styles: { id: string; name: string }[] }
     ).styles;
@@ -240,7 +238,7 @@ describe('upload and style steps in the browser', () => {
 
     // Moderation runs on entry and reports in a toast in the Notifications region.
     const toasts = page.getByRole('region', { name: 'Notifications' });
-    await toasts.getByText('Moderation Completed').waitFor({ timeout: 30_000 });
+    await toasts.getByText('Moderation Completed').waitFor({ timeout: WORK_MS });
     expect(await toasts.getByText('1 / 1 images passed moderation.').count()).toBe(1);
 
     // Back keeps the selected photos.

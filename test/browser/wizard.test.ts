@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { mediaClient, PHOTOS, photo, sha256 } from '../support/api-client';
 import { useRuntimeAndBrowser } from '../support/browser';
-import { mediaClient, PHOTOS, photo, sha256 } from '../support/runtime';
+import { WORK_MS } from './site-helpers';
 
 /** A visitor in Chromium: upload a photo, reach the style step, see their own photo in every style. */
 describe('wizard in the browser', () => {
@@ -18,12 +19,12 @@ describe('wizard in the browser', () => {
     await page.locator('input[type=file]').first().setInputFiles(path.join(PHOTOS, 'astronaut.png'));
     await page.getByText('1 of 50 files selected').waitFor();
     await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: WORK_MS });
 
     await page
       .getByRole('region', { name: 'Notifications' })
       .getByText('1 / 1 images passed moderation.')
-      .waitFor({ timeout: 30_000 });
+      .waitFor({ timeout: WORK_MS });
     // Checked at the style step, the page's upload is now the photo's stored copy, under its hash.
     const hash = sha256(photo('astronaut.png'));
     const s3 = mediaClient(site.runtime);
@@ -51,7 +52,7 @@ describe('wizard in the browser', () => {
     await page.waitForFunction(
       ({ hash, count }) => document.querySelectorAll(`img[src*="/previews/${hash}/"]`).length === count,
       { hash, count: styles.length },
-      { timeout: 30_000 },
+      { timeout: WORK_MS },
     );
     // Each preview the page shows is a real PNG behind its URL (tiles below the fold load lazily, so fetch them).
     const srcs = await page.$$eval(`img[src*="/previews/${hash}/"]`, (imgs) =>
@@ -80,7 +81,7 @@ describe('wizard in the browser', () => {
     await page
       .getByRole('region', { name: 'Notifications' })
       .getByText('1 / 1 images passed moderation.')
-      .waitFor({ timeout: 30_000 });
+      .waitFor({ timeout: WORK_MS });
     // From now on every job the page polls is still running: the previews job never ends for the page.
     await page.route('**/api/jobs/**', (route) => route.fulfill({ json: 'STARTED' }));
     const styles = (await (await fetch(`${site.runtime.url}/api/available-styles`)).json()).styles as {
@@ -93,7 +94,7 @@ describe('wizard in the browser', () => {
     await page.waitForFunction(
       ({ hash, count }) => document.querySelectorAll(`img[src*="/previews/${hash}/"]`).length === count,
       { hash, count: styles.length },
-      { timeout: 30_000 },
+      { timeout: WORK_MS },
     );
     await page.close();
   });

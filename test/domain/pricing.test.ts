@@ -1,4 +1,4 @@
-import { DISCOUNT_PERCENT, formatPrice, orderSummary, PRICE_TIERS, pricePerImage } from '../../domain/pricing';
+import { DISCOUNT_PERCENT, formatPrice, orderSummary, pricePerImage } from '../../domain/pricing';
 
 describe('pricePerImage', () => {
   it.each([
@@ -18,10 +18,6 @@ describe('pricePerImage', () => {
     expect(pricePerImage(-1)).toBe(0);
     expect(pricePerImage(1.5)).toBe(0);
     expect(pricePerImage(Number.NaN)).toBe(0);
-  });
-
-  it('exposes the five tiers in order', () => {
-    expect(PRICE_TIERS.map((t) => t.cents)).toEqual([80, 70, 65, 60, 50]);
   });
 });
 

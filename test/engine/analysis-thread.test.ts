@@ -16,7 +16,6 @@ import { analyzeImage as analyzeInThisThread, warmModels } from '../../engine/an
 import { loadedModels } from '../../engine/analysis/models';
 import { photo } from './helpers';
 
-jest.setTimeout(240_000);
 afterAll(() => closeAnalysisThread());
 
 describe('the analysis thread', () => {

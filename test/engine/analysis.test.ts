@@ -32,7 +32,6 @@ import { createRaster } from '../../engine/raster';
 import { personFocus } from '../../engine/renderers/three-d-focus';
 import { photo, smallPhoto } from './helpers';
 
-jest.setTimeout(240_000);
 afterAll(() => Promise.all([closeStylePool(), closeAnalysisThread()]));
 
 const interIris = (a: Analysis) => {

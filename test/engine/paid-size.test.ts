@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { PAID_LONG_SIDE } from '../../domain/image-format';
 import {
   analyzePhoto,
   closeAnalysisThread,
@@ -12,16 +13,22 @@ import { smallPhoto } from './helpers';
 afterAll(() => Promise.all([closeStylePool(), closeAnalysisThread()]));
 
 describe('paid size', () => {
-  it('enlarges a 548-px photo so every style is sold at 2048 px on its long side', async () => {
+  it('enlarges a 548-px photo so every style is sold at exactly the size asked for', async () => {
     const small = await smallPhoto('grace_hopper.jpg', 548);
     expect((await sharp(small).metadata()).height).toBe(548);
     // analysed once, as the engine server does for an order's styles (its cache)
     const analysis = await analyzePhoto(small);
     expect(analysis.faces).toHaveLength(1);
+    // Every style through the enlarging path at a size between, one at the paid size itself (a 2048-px render has 8.6
+    // times the pixels of a 700-px one).
     for (const id of STYLE_IDS) {
-      const m = await sharp(await renderStyle(small, id, { maxSize: 2048, enlarge: true, analysis })).metadata();
-      expect([id, Math.max(m.width ?? 0, m.height ?? 0)]).toEqual([id, 2048]);
+      const m = await sharp(await renderStyle(small, id, { maxSize: 700, enlarge: true, analysis })).metadata();
+      expect([id, Math.max(m.width ?? 0, m.height ?? 0)]).toEqual([id, 700]);
     }
+    const paid = await sharp(
+      await renderStyle(small, 'sketch', { maxSize: PAID_LONG_SIDE, enlarge: true, analysis }),
+    ).metadata();
+    expect(Math.max(paid.width ?? 0, paid.height ?? 0)).toBe(PAID_LONG_SIDE);
   });
 
   it('enlarges a tiny photo too, keeping its aspect', async () => {

@@ -76,7 +76,7 @@ describe('quality gate', () => {
       expect({ style, ok: q.ok }).toEqual({ style, ok: true });
       expect(q.edgeCorrelation).toBeGreaterThan(STRUCTURE_FLOOR + 0.2);
     }
-  }, 120_000);
+  });
 
   test('the verdict names the floor a failure is under', () => {
     expect(verdict({ edgeCorrelation: 0.9, contrast: 50 }).ok).toBe(true);
@@ -131,5 +131,5 @@ describe('quality gate', () => {
       ok: true,
       faces: [],
     });
-  }, 120_000);
+  });
 });

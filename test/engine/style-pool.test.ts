@@ -47,7 +47,7 @@ describe('style pool', () => {
     expect(await warmStylePool()).toBe(0);
     const inline = await renderAllFromDecoded(img);
     for (let i = 0; i < STYLE_IDS.length; i++) expect(pooled[i].png.equals(inline[i].png)).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe('style pool lifetime', () => {
@@ -62,7 +62,7 @@ describe('style pool lifetime', () => {
     await renderAllFromDecoded(img);
     expect(stylesRenderedByWorkers()).toBeGreaterThan(n);
     expect(held()).toBe(before);
-  }, 60_000);
+  });
 });
 
 type Engine = typeof import('../../engine');
@@ -120,7 +120,7 @@ describe('the engine as the container ships it', () => {
     } finally {
       await shipped.closeAnalysisThread();
     }
-  }, 60_000);
+  });
 
   it('bundles the server with its style worker, which the bundled pool finds and uses', async () => {
     const shipped = bundleEngine('test-engine-bundle');
@@ -134,7 +134,7 @@ describe('the engine as the container ships it', () => {
     } finally {
       await shipped.closeStylePool();
     }
-  }, 60_000);
+  });
 
   it('stays alive while its workers warm up (a server awaits warmStylePool before listening)', () => {
     bundleEngine('test-engine-bundle');
@@ -145,7 +145,7 @@ describe('the engine as the container ships it', () => {
       { env: { ...process.env, TOONZAP_ENGINE_WORKERS: '1' }, encoding: 'utf8', timeout: 60_000 },
     );
     expect(child.stdout.trim()).toBe('warm 1');
-  }, 70_000);
+  });
 
   it("renders a worker's share in the calling thread when the worker dies mid-job: same bytes, nothing missing", async () => {
     const dying = [
@@ -171,5 +171,5 @@ describe('the engine as the container ships it', () => {
       warn.mockRestore();
       await shipped.closeStylePool();
     }
-  }, 60_000);
+  });
 });

@@ -20,7 +20,6 @@ import { eyesSeen } from '../../engine/renderers/three-d-eyes';
 import { photo } from './helpers';
 import { stripeProfile, stripes } from './stripes';
 
-jest.setTimeout(240_000);
 afterAll(() => Promise.all([closeStylePool(), closeAnalysisThread()]));
 
 const PORTRAITS = ['astronaut.png', 'grace_hopper.jpg', 'camera.png'];

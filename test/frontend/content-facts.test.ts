@@ -33,7 +33,7 @@ const TYPED: Array<[string, RegExp]> = [
   [
     // How many styles the model draws and how many the engine draws follow `generativeStyles` (domain/config.ts).
     'a count of generative or engine-drawn styles',
-    /\b(the other|one of( the)?|the|these|both)\s+(one|two|three|four|five|six|seven|\d+)\s+([a-z-]+\s+)?styles\b|\b(one|two|three|four|five|six|seven|\d+) of the styles\b/gi,
+    /\b(the other|one of( the)?|the|these|both)\s+(one|two|three|four|five|six|seven|\d+)\s+([a-z-]+\s+)?styles\b|\b(one|two|three|four|five|six|seven|\d+) of the styles\b|\bthe other (one|two|three|four|five|six|seven|\d+)\b/gi,
   ],
   ['the photo limit', /\b50\s+(photos|files|pictures)\b|\b(up to|at most|of|maximum( of)?)\s+(\*\*)?50\b|\bfifty\b/gi],
 ];

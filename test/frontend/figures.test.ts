@@ -43,7 +43,7 @@ beforeAll(() => {
     maxBuffer: 1 << 28,
   });
   printed = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Printed;
-}, 300_000);
+});
 
 const IMG = /<img\b[^>]*>/g;
 const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];

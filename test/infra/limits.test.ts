@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { ROUTES, routeId } from '../../domain/api-routes';
 import { configDefault } from '../../domain/config';
 import { REPO_ROOT } from '../../domain/repo-paths';
@@ -12,7 +13,7 @@ import { ENTRY_METADATA_KEY, ENV, TABLES, type TableName } from '../../domain/wi
 import { routeThrottle } from '../../lib/api';
 import { buildToonZap } from '../../lib/app';
 import { ENVIRONMENTS, resolveConfig } from '../../lib/config';
-import { TABLE_WRITE_EXTRAS } from '../../lib/toonzap-stack';
+import { IDEMPOTENCY_ACTIONS, TABLE_WRITE_EXTRAS } from '../../lib/grants';
 
 type Json = any;
 
@@ -137,7 +138,7 @@ describe('least privilege', () => {
       'dynamodb:GetItem',
       'dynamodb:Query',
     ]);
-    // DeleteItem and BatchWriteItem only on the tables TABLE_WRITE_EXTRAS names.
+    // DeleteItem and BatchWriteItem only on the tables TABLE_WRITE_EXTRAS names, and the idempotency records' DeleteItem.
     const tableOf = (logicalId: string) =>
       (Object.keys(TABLES) as TableName[]).find(
         (t) => main.getLogicalId(main.storage.tables[t].node.defaultChild as never) === logicalId,
@@ -148,7 +149,8 @@ describe('least privilege', () => {
       );
       for (const extra of ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
         if (s.actions.includes(extra))
-          for (const t of tables) expect(TABLE_WRITE_EXTRAS[t as TableName] ?? []).toContain(extra);
+          for (const t of tables)
+            expect(t === 'events' ? IDEMPOTENCY_ACTIONS : (TABLE_WRITE_EXTRAS[t as TableName] ?? [])).toContain(extra);
     }
   });
 
@@ -182,6 +184,26 @@ describe('least privilege', () => {
     for (const [t, actions] of Object.entries(needed))
       for (const a of actions) expect(TABLE_WRITE_EXTRAS[t as TableName] ?? []).toContain(a);
     expect(Object.keys(needed).sort()).toEqual(Object.keys(TABLE_WRITE_EXTRAS).sort());
+  });
+
+  test('the events table: exactly the calls of the installed idempotency persistence layer, for the work done once', () => {
+    const layer = fs.readFileSync(require.resolve('@aws-lambda-powertools/idempotency/dynamodb'), 'utf8');
+    const calls = [...new Set([...layer.matchAll(/new (?:\w+\.)?(\w+Item)Command\(/g)].map((m) => `dynamodb:${m[1]}`))];
+    expect(calls.length).toBeGreaterThan(0);
+    expect([...IDEMPOTENCY_ACTIONS].sort()).toEqual(calls.sort());
+    const events = main.getLogicalId(main.storage.tables.events.node.defaultChild as never);
+    const onEvents = statements.filter((s) => JSON.stringify(s.resources).includes(`"${events}"`));
+    for (const s of onEvents) expect([...s.actions].sort()).toEqual(calls);
+    // The webhook (each event once) and every function that may send the order e-mail (once per generation).
+    const roleId = (fn: lambda.Function) => main.getLogicalId(fn.role!.node.defaultChild as never);
+    expect([...new Set(onEvents.flatMap((s) => s.roles))].sort()).toEqual(
+      [
+        roleOf('stripe-webhook'),
+        roleId(main.orderPipeline.functions.orderEmail),
+        roleId(main.orderPipeline.functions.orderFailed),
+        roleId(main.schedules.functions.reconcile),
+      ].sort(),
+    );
   });
 
   test("the origin secret is in no function's environment: route functions get its ARN and may read it, nothing more", () => {

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { CAPS, ENTRY_METADATA_KEY, METRICS, SERVICE_NAME } from '../../domain/wiring';
 import { buildToonZap } from '../../lib/app';
 import { ENVIRONMENTS } from '../../lib/config';
-import { WEBHOOK_ROUTE } from '../../lib/monitoring';
+import { WEBHOOK_ROUTE } from '../../lib/monitoring-metrics';
 
 describe('monitoring', () => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });

@@ -9,6 +9,9 @@ import { MEDIA_PREFIX } from '../../domain/wiring';
 import { buildToonZap } from '../../lib/app';
 import { ENVIRONMENTS, type EnvConfig } from '../../lib/config';
 
+// As `cdk synth` runs: CDK's own CloudFormation validation on (test/support/quiet-env.cjs turns it off elsewhere).
+process.env.CDK_VALIDATION = 'true';
+
 /** Synthesizes the whole app (edge + main stack) with cdk-nag's AwsSolutions checks; returns the unacknowledged findings. */
 function nag(
   config: EnvConfig,

@@ -55,6 +55,13 @@ describe('order pipeline stack', () => {
         expect.objectContaining({ ErrorEquals: ['GenerativeQualityRetry'], MaxAttempts: 2 }),
       ]),
     );
+    // A refusal is failed at once; any other error (a table or bucket hiccup) is tried again, not refunded: the catch-all
+    // comes last, since Step Functions uses the first retrier that matches.
+    const names = (generate.Retry as Json[]).map((r) => r.ErrorEquals.join());
+    const refused = (generate.Retry as Json[]).find((r) => r.ErrorEquals.includes('GenerativeRefused'));
+    expect(refused).toEqual({ ErrorEquals: ['GenerativeRefused', 'RendererChanged'], MaxAttempts: 0 });
+    expect(names.at(-1)).toBe('States.TaskFailed');
+    expect(generate.Retry.at(-1).MaxAttempts).toBeGreaterThan(0);
     expect(entryOf(map.ItemProcessor.States[generate.Catch[0].Next].Resource)).toBe('lambdas/tasks/item-failed.ts');
     // Previews are made per photo, and a photo whose previews fail is skipped (best effort), never the order.
     const previews = states['Make previews'];

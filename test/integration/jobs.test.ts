@@ -1,16 +1,7 @@
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { jobStatusPath } from '../../frontend/src/lib/api';
-import {
-  api,
-  mediaClient,
-  photo,
-  sha256,
-  startTestRuntime,
-  uploadHeaders,
-  uploadPhoto,
-  waitForJob,
-} from '../support/runtime';
+import { api, mediaClient, photo, sha256, startTestRuntime, uploadPhoto, waitForJob } from '../support/runtime';
 
 /** Moderation and preview jobs run as executions of the synthesized jobs state machine. */
 describe('moderation and preview jobs', () => {
@@ -94,21 +85,6 @@ describe('moderation and preview jobs', () => {
       new ListObjectsV2Command({ Bucket: runtime.env.MEDIA_BUCKET, Prefix: `previews/${hash}/` }),
     );
     expect(left.KeyCount ?? 0).toBe(0);
-  });
-
-  test('a file that is not an image is refused by moderation', async () => {
-    const bytes = Buffer.from('%PDF-1.4 not an image at all');
-    const hash = sha256(bytes);
-    const reg = await client.post('/api/upload-image', {
-      image_hash: hash,
-      file_type: 'image/png',
-      file_size: bytes.length,
-    });
-    expect(reg.status).toBe(200);
-    await fetch(reg.body.url.url, { method: 'PUT', headers: uploadHeaders(hash, 'image/png'), body: bytes });
-    const job = await client.post('/api/process-moderation', { image_hashes: [hash] });
-    expect(await waitForJob(client, job.body.job_id)).toBe('SUCCESS');
-    expect((await client.get(`/api/get-moderation/${hash}`)).body.moderation).toBe('invalid');
   });
 
   test('a status read with wait=1 is held until the job ends (long polling), as the page reads it', async () => {

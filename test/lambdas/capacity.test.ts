@@ -11,7 +11,8 @@ import {
   withCapacity,
 } from '../../lambdas/lib/capacity';
 import type { Renderer } from '../../lambdas/lib/renderer';
-import { type Running, S3RVER_CREDENTIALS, startDynamo } from '../../local/emulators';
+import { S3RVER_CREDENTIALS, startDynamo } from '../../local/emulators';
+import type { Running } from '../../local/serve';
 
 /** Admission control against dynalite (the local DynamoDB): conditional UpdateItem only, as on AWS. */
 describe('capacity', () => {
@@ -22,7 +23,6 @@ describe('capacity', () => {
   beforeAll(async () => {
     dynamo = await startDynamo(dataDir, [
       {
-        logicalId: 'Counters',
         name: 'counters',
         keySchema: [{ AttributeName: 'counter_id', KeyType: 'HASH' }],
         attributeDefinitions: [{ AttributeName: 'counter_id', AttributeType: 'S' }],

@@ -95,6 +95,26 @@ describe('previews during moderation', () => {
     },
   );
 
+  test('a verdict that failed counts as none: the render is waited for and every one deleted', async () => {
+    const verdict = deferred<ModerationVerdict | null>();
+    const run = previewsDuringModeration(
+      'h',
+      verdict.promise.then(() => Promise.reject(new Error('throttled'))),
+    );
+    await tick();
+    verdict.resolve('allowed');
+    await tick();
+    expect(events).toEqual(['render comic,sketch']);
+    finishRender(['comic', 'sketch']);
+    expect(await run).toEqual([]);
+    expect(events).toEqual([
+      'render comic,sketch',
+      'rendered',
+      'delete previews/h/comic.png',
+      'delete previews/h/sketch.png',
+    ]);
+  });
+
   test('an allowed photo whose object changed after the verdict has them deleted', async () => {
     stillBound = false;
     const run = previewsDuringModeration('h', Promise.resolve('allowed'));

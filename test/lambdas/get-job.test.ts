@@ -16,6 +16,7 @@ jest.mock('../../lambdas/lib/jobs', () => ({
 import { JOB_WAIT_MS, JOB_WAIT_READ_MS } from '../../domain/job-polling';
 import { JOB_POLL_MS } from '../../frontend/src/lib/polling';
 import { handler } from '../../lambdas/routes/get-job';
+import { httpEvent } from '../support/http-event';
 
 const JOB_ID = '0b6d2f4e-3c1a-4f5e-9d8c-7b6a5f4e3d2c';
 /** The owner secret of the browser that started the job (43 base64url characters), and its owner id. */
@@ -36,15 +37,13 @@ function job(status: JobStatus): JobRecord {
 }
 
 function get(query?: Record<string, string>, jobId = JOB_ID, secret: string | null = SECRET) {
-  return handler({
-    rawPath: `/api/jobs/${jobId}`,
-    headers: {},
-    cookies: secret ? [`tz_owner=${secret}`] : undefined,
-    routeKey: 'GET /api/jobs/{job_id}',
-    pathParameters: { job_id: jobId },
-    queryStringParameters: query,
-    requestContext: { http: { method: 'GET', path: `/api/jobs/${jobId}` } },
-  });
+  return handler(
+    httpEvent('GET /api/jobs/{job_id}', {
+      pathParameters: { job_id: jobId },
+      query,
+      cookies: secret ? [`tz_owner=${secret}`] : undefined,
+    }),
+  );
 }
 
 /** The answer's promise, and whether it has settled yet. */

@@ -5,7 +5,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, writeIf } from '../../lambdas/lib/aws';
 import { capUsed, giveBack, takeCap } from '../../lambdas/lib/caps';
 import { updateCommand } from '../../lambdas/lib/item-update';
-import { type Running, S3RVER_CREDENTIALS, startDynamo } from '../../local/emulators';
+import { S3RVER_CREDENTIALS, startDynamo } from '../../local/emulators';
+import type { Running } from '../../local/serve';
 
 /** lambdas/lib/item-update.ts against dynalite (the local DynamoDB): the expressions it builds, as DynamoDB runs them. */
 describe('updateCommand', () => {

@@ -5,21 +5,12 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import { mockClient } from 'aws-sdk-client-mock';
 import { refusalReason } from '../../domain/moderation-policy';
 import { moderateImage, uploadHeaderFits } from '../../lambdas/lib/moderation';
+import { pngHeader } from '../support/png-header';
 
 /**
  * A photo too long and narrow for the generative models (1:600, 256×156,250 px: at the pixel limit, over the 10 MB
  * limit nowhere) is refused from its header, before Rekognition; the visitor is told why.
  */
-function pngHeader(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'latin1');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr.set([8, 2, 0, 0, 0], 16);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(64)]);
-}
-
 describe('moderation refuses shapes the models refuse', () => {
   const saved = { ...process.env };
   const s3 = mockClient(S3Client);

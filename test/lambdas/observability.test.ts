@@ -1,4 +1,5 @@
 import { METRICS } from '../../domain/wiring';
+import { httpEvent } from '../support/http-event';
 
 /** The wrappers publish an invocation's metrics as CloudWatch EMF on stdout, failures included (Powertools Metrics). */
 describe('metrics from the wrappers', () => {
@@ -62,12 +63,9 @@ describe('metrics from the wrappers', () => {
     const handler = http.httpHandler(async () => {
       throw new Error('boom');
     });
-    const res = await handler({
-      rawPath: '/api/x',
-      headers: { 'content-type': 'application/json' },
-      routeKey: 'POST /api/stripe-webhook',
-      requestContext: { http: { method: 'POST', path: '/api/x' } },
-    });
+    const res = await handler(
+      httpEvent('POST /api/stripe-webhook', { path: '/api/x', headers: { 'content-type': 'application/json' } }),
+    );
     expect(res.statusCode).toBe(500);
     const doc = emf().find((d) => d[METRICS.serverErrors] === 1);
     expect(doc).toMatchObject({ route: 'POST /api/stripe-webhook', service: 'toonzap' });

@@ -7,6 +7,7 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { type AwsClientStub, mockClient } from 'aws-sdk-client-mock';
 import { ORIGIN_VERIFY_HEADER } from '../../domain/security-headers';
 import { ENV } from '../../domain/wiring';
+import { httpEvent } from '../support/http-event';
 
 const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:OriginSecret-abc';
 const saved = { ...process.env };
@@ -42,12 +43,9 @@ function freshHandler() {
   return mod.httpHandler(async () => mod.json(200, { ok: true }));
 }
 const call = (handler: ReturnType<typeof freshHandler>, secret?: string) =>
-  handler({
-    routeKey: 'GET /api/status',
-    rawPath: '/api/status',
-    headers: secret === undefined ? {} : { [ORIGIN_VERIFY_HEADER]: secret },
-    requestContext: { http: { method: 'GET', path: '/api/status' } },
-  }).then((r) => r.statusCode);
+  handler(
+    httpEvent('GET /api/status', { headers: secret === undefined ? {} : { [ORIGIN_VERIFY_HEADER]: secret } }),
+  ).then((r) => r.statusCode);
 
 const stages = (values: { current: string; previous?: string }) => {
   sm.on(SM.GetSecretValueCommand, { SecretId: ARN, VersionStage: 'AWSCURRENT' }).resolves({

@@ -1,43 +1,40 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import {
-  BatchWriteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type Stripe from 'stripe';
 import type { OrderRecord } from '../../lambdas/lib/orders';
 import { handler } from '../../lambdas/routes/stripe-webhook';
 import { type LocalStripe, startLocalStripe } from '../../local/stripe/server';
+import { FakeTables, tableEnv } from '../support/fake-dynamo';
+import { httpEvent } from '../support/http-event';
+import { lambdaContext } from '../support/lambda-context';
 import { clientFor, formValues, sessionParams, waitFor } from '../support/local-stripe';
 
 /**
  * A dispute end to end, without the whole runtime: the local Stripe's checkout page is paid with Stripe's dispute
  * test card, its signed webhooks reach the real webhook handler (the app's SDK client pointed at the local Stripe),
- * and the order, in a DynamoDB stand-in, is paid and then marked disputed.
+ * and the order, in the in-memory tables (test/support/fake-dynamo.ts), is paid and then marked disputed; each event
+ * is handled once.
  */
 const SECRET = 'whsec_test_dispute_flow';
-const ddb = mockClient(DynamoDBDocumentClient);
+const tables = new FakeTables();
 const sfn = mockClient(SFNClient);
 let local: LocalStripe;
 let app: http.Server;
-let order: OrderRecord;
 
 beforeAll(async () => {
   app = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const result = await handler({
-      routeKey: 'POST /api/stripe-webhook',
-      rawPath: '/api/stripe-webhook',
-      headers: req.headers as Record<string, string>,
-      body: Buffer.concat(chunks).toString('utf8'),
-      requestContext: { http: { method: 'POST', path: '/api/stripe-webhook' } },
-    });
+    const result = await handler(
+      httpEvent('POST /api/stripe-webhook', {
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+      }),
+      lambdaContext(),
+    );
     res.writeHead(result.statusCode).end(result.body);
   });
   await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
@@ -51,10 +48,7 @@ beforeAll(async () => {
     STRIPE_SECRET_KEY: local.secretKey,
     STRIPE_WEBHOOK_SECRET: SECRET,
     STRIPE_API_BASE: local.url,
-    ORDERS_TABLE: 'orders',
-    EVENTS_TABLE: 'events',
-    GENERATIONS_TABLE: 'generations',
-    SHARES_TABLE: 'shares',
+    ...tableEnv,
     ORDER_MACHINE_ARN: 'arn:aws:states:us-east-1:123456789012:stateMachine:orders',
   });
 });
@@ -69,7 +63,7 @@ test("paid with Stripe's dispute card: the order is paid, then marked disputed",
   const session = await stripe.checkout.sessions.create(
     sessionParams({ metadata: { order_id: 'order-1' }, payment_intent_data: { metadata: { order_id: 'order-1' } } }),
   );
-  order = {
+  const order: OrderRecord = {
     order_id: 'order-1',
     status: 'created',
     email: 'ada@example.com',
@@ -85,29 +79,20 @@ test("paid with Stripe's dispute card: the order is paid, then marked disputed",
     session_expires_at: session.expires_at,
     session_id: session.id,
   };
-  // The orders table: marking it paid stores the PaymentIntent, as markOrderPaid's update does.
-  ddb.on(GetCommand, { TableName: 'orders' }).callsFake(async () => ({ Item: order }));
-  ddb.on(UpdateCommand, { TableName: 'orders' }).callsFake(async (input) => {
-    const pi = Object.values(input.ExpressionAttributeValues ?? {}).find((v) => String(v).startsWith('pi_'));
-    if (pi) order = { ...order, status: 'paid', payment_intent: String(pi) };
-    return {};
-  });
-  ddb.on(PutCommand).resolves({});
-  // the order's share links, written with its generation
-  ddb.on(BatchWriteCommand).resolves({});
-  sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn:execution' });
+  tables.put('orders', order);
 
   const form = formValues(await (await fetch(session.url as string)).text());
   form.set('card_number', '4000 0000 0000 0259');
   expect(
     (await fetch(`${local.url}/pay/${session.id}`, { method: 'POST', body: form, redirect: 'manual' })).status,
   ).toBe(303);
-  expect(order).toMatchObject({ status: 'paid', payment_intent: expect.stringMatching(/^pi_/) });
+  const paid = tables.get<OrderRecord>('orders', 'order-1');
+  expect(paid).toMatchObject({ status: 'paid', payment_intent: expect.stringMatching(/^pi_/) });
   expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(1);
 
   const marked = await waitFor(
     () =>
-      ddb
+      tables.stub
         .commandCalls(UpdateCommand, { TableName: 'orders' })
         .map((c) => Object.values(c.args[0].input.ExpressionAttributeValues ?? {}))
         .find((values) => values.includes('fraudulent')),
@@ -117,5 +102,6 @@ test("paid with Stripe's dispute card: the order is paid, then marked disputed",
   expect(dispute).toBeDefined();
   expect(marked).toEqual(expect.arrayContaining([order.total, 'usd']));
   const retrieved = await stripe.checkout.sessions.retrieve(session.id);
-  expect((retrieved as Stripe.Checkout.Session).payment_intent).toBe(order.payment_intent);
+  expect((retrieved as Stripe.Checkout.Session).payment_intent).toBe(paid?.payment_intent);
+  expect(tables.get('orders', 'order-1')).toMatchObject({ dispute_id: dispute, disputed_at: expect.any(String) });
 });

@@ -10,13 +10,16 @@ import { mockClient } from 'aws-sdk-client-mock';
 import Stripe from 'stripe';
 import { METRICS } from '../../domain/wiring';
 import type { OrderRecord } from '../../lambdas/lib/orders';
+import { startTables } from '../support/dynamo';
+import { lambdaContext } from '../support/lambda-context';
 import { recordMetrics } from '../support/metrics';
 
 /**
  * POST /api/stripe-webhook and the reconciler: a paid session fulfils only the order it was made for (its id stored
- * on the order, its amount the order's total); a dispute is recorded on the order its payment paid, counted.
- * DynamoDB and Step Functions are aws-sdk-client-mock stand-ins; Stripe is the real SDK (signatures) with its two
- * outgoing calls replaced.
+ * on the order, its amount the order's total); a dispute is recorded on the order its payment paid, counted; each
+ * event is handled once. The events table is dynalite (the local DynamoDB: the idempotency records as DynamoDB keeps
+ * them); the other tables and Step Functions are aws-sdk-client-mock stand-ins; Stripe is the real SDK (signatures)
+ * with its two outgoing calls replaced.
  */
 const SECRET = 'whsec_test_handler';
 const stripe = new Stripe('sk_test_handler');
@@ -28,6 +31,7 @@ jest.mock('../../lambdas/lib/payments', () => ({
 
 import { reconcileSession } from '../../lambdas/lib/reconciler';
 import { handler } from '../../lambdas/routes/stripe-webhook';
+import { httpEvent } from '../support/http-event';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sfn = mockClient(SFNClient);
@@ -70,18 +74,22 @@ const session = (id: string, over: Partial<Stripe.Checkout.Session> = {}) =>
 let stored: OrderRecord;
 let eventSeq = 0;
 
-async function deliver(type: string, object: unknown) {
-  const payload = JSON.stringify({ id: `evt_${++eventSeq}`, object: 'event', type, data: { object } });
+/** Delivers an event (a new one unless `id` names one), in an invocation with `context`'s time left. */
+async function deliver(type: string, object: unknown, { id = `evt_${++eventSeq}`, context = lambdaContext() } = {}) {
+  const payload = JSON.stringify({ id, object: 'event', type, data: { object } });
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
-  const res = await handler({
-    routeKey: 'POST /api/stripe-webhook',
-    rawPath: '/api/stripe-webhook',
-    headers: { 'stripe-signature': signature, 'content-type': 'application/json' },
-    body: payload,
-    requestContext: { http: { method: 'POST', path: '/api/stripe-webhook' } },
-  });
+  const res = await handler(
+    httpEvent('POST /api/stripe-webhook', { headers: { 'stripe-signature': signature }, body: payload }),
+    context,
+  );
   return { status: res.statusCode, body: JSON.parse(res.body ?? '{}') };
 }
+
+let tables: Awaited<ReturnType<typeof startTables>>;
+beforeAll(async () => {
+  tables = await startTables(['events']);
+});
+afterAll(() => tables?.close());
 
 /** The order updates the handler sent, as their SET clauses. */
 const orderUpdates = () =>
@@ -94,7 +102,6 @@ beforeEach(() => {
   Object.assign(process.env, {
     PAYMENT_MODE: 'stripe',
     ORDERS_TABLE: 'orders',
-    EVENTS_TABLE: 'events',
     GENERATIONS_TABLE: 'generations',
     SHARES_TABLE: 'shares',
     ORDER_MACHINE_ARN: MACHINE,
@@ -237,4 +244,80 @@ describe('charge.dispute.created', () => {
     }
     expect(orderUpdates()).toEqual([]);
   });
+});
+
+describe('each event is handled once', () => {
+  const paid = () => session('cs_test_own');
+
+  test('a redelivery of a handled event is acknowledged as a duplicate and starts nothing', async () => {
+    const id = `evt_twice_${++eventSeq}`;
+    expect(await deliver('checkout.session.completed', paid(), { id })).toEqual({
+      status: 200,
+      body: { received: true, outcome: 'order paid, generation started' },
+    });
+    expect(await deliver('checkout.session.completed', paid(), { id })).toEqual({
+      status: 200,
+      body: { received: true, duplicate: true },
+    });
+    expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(1);
+  });
+
+  test("a failed handling leaves no record: Stripe's retry of the event handles it", async () => {
+    const id = `evt_fails_${++eventSeq}`;
+    sfn
+      .on(StartExecutionCommand)
+      .rejectsOnce(new Error('Step Functions is unreachable'))
+      .resolves({ executionArn: `${MACHINE}:${ORDER_ID}` });
+    expect((await deliver('checkout.session.completed', paid(), { id })).status).toBe(500);
+    expect(await deliver('checkout.session.completed', paid(), { id })).toEqual({
+      status: 200,
+      body: { received: true, outcome: 'order paid, generation started' },
+    });
+    expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(2);
+  });
+
+  test("while a delivery is at work a redelivery gets 409; once that delivery's time ran out, one takes over", async () => {
+    const id = `evt_held_${++eventSeq}`;
+    // The first delivery stops inside the handling (as a run that died there), with a second of its time left.
+    let started!: () => void;
+    const reached = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    sfn
+      .on(StartExecutionCommand)
+      .callsFakeOnce(async () => {
+        started();
+        await held;
+        return { executionArn: `${MACHINE}:${ORDER_ID}` };
+      })
+      .resolves({ executionArn: `${MACHINE}:${ORDER_ID}` });
+    const first = deliver('checkout.session.completed', paid(), { id, context: lambdaContext(1000) });
+    await reached;
+    const busy = await deliver('checkout.session.completed', paid(), { id });
+    expect(busy.status).toBe(409);
+    expect(busy.body.detail).toMatch(/being handled by another delivery/);
+
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await deliver('checkout.session.completed', paid(), { id })).toEqual({
+      status: 200,
+      body: { received: true, outcome: 'order paid, generation started' },
+    });
+    expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(2);
+    finish();
+    await first;
+    expect((await deliver('checkout.session.completed', paid(), { id })).body).toEqual({
+      received: true,
+      duplicate: true,
+    });
+  });
+});
+
+test('before payments are live (prelaunch) every delivery is refused with 409, and nothing is read or started', async () => {
+  process.env.PAYMENT_MODE = 'prelaunch';
+  expect(await deliver('checkout.session.completed', session('cs_test_own'))).toEqual({
+    status: 409,
+    body: { detail: 'Payments are not live yet.' },
+  });
+  expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+  expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(0);
 });

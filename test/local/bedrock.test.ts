@@ -19,7 +19,7 @@ import { metrics } from '../../lambdas/lib/observability';
 import { upscaleBody } from '../../lambdas/lib/upscale';
 import { accountGate } from '../../local/bedrock/gate';
 import { type LocalBedrock, parseControlStructure, startLocalBedrock } from '../../local/bedrock/server';
-import { bedrockRpmFromEnv } from '../../local/runtime';
+import { bedrockRpmFromEnv } from '../../local/env-options';
 import { photo } from '../fixtures/photos';
 
 /** The Bedrock stand-in through the real SDK: the documented Control Structure body in, the documented answer out. */

@@ -18,7 +18,7 @@ describe('local engine bundle', () => {
     const built = fs.statSync(`${entry}.js`).mtimeMs;
     expect(await engineBundle()).toBe(entry);
     expect(fs.statSync(`${entry}.js`).mtimeMs).toBe(built);
-  }, 120_000);
+  });
 
   test('a source that is gone has no key', () => {
     expect(bundleKey(['engine/no-such-file.ts'])).toBeNull();

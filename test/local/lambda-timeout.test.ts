@@ -83,5 +83,5 @@ describe('a Lambda task past its timeout', () => {
       client.destroy();
       await sfn.close();
     }
-  }, 60_000);
+  });
 });

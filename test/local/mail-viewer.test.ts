@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { startSes } from '../../local/emulators';
-import { mailPortFromEnv } from '../../local/runtime';
+import { mailPortFromEnv } from '../../local/env-options';
 
 /** The local SES's mail viewer keeps its e-mails across restarts (in the data dir) and listens where it is told. */
 describe('mail viewer', () => {

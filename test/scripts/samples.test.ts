@@ -56,7 +56,7 @@ describe('npm run samples', () => {
     const meta = await sharp(file).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', written['3d'].width, written['3d'].height]);
     expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(512);
-  }, 120_000);
+  });
 
   test('refuses to make a stand-in image the site sample, and reports a model the account lacks', async () => {
     await expect(samples(['--styles', '3d'], { AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.url })).rejects.toMatchObject({
@@ -81,5 +81,5 @@ describe('npm run samples', () => {
       ),
     ).rejects.toMatchObject({ stderr: expect.stringContaining('GenerativeMisconfigured') });
     expect(fs.existsSync(path.join(dir, 'x.json'))).toBe(false);
-  }, 120_000);
+  });
 });

@@ -71,7 +71,7 @@ export type BedrockFaults = Awaited<ReturnType<typeof startBedrockFaults>>;
 export async function startRuntimeBehindBedrockFaults(options: Parameters<typeof startTestRuntime>[0]) {
   const saved = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
   const runtime = await startTestRuntime(options);
-  const faults = await startBedrockFaults(runtime.bedrockUrl).catch(async (err) => {
+  const faults = await startBedrockFaults(runtime.bedrock.url).catch(async (err) => {
     await runtime.close();
     throw err;
   });

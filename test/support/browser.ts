@@ -1,7 +1,5 @@
 import { type Browser, chromium } from 'playwright-core';
-import { startTestRuntime } from './runtime';
-
-type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;
+import { type SharedRuntime, sharedRuntime } from './shared-runtime';
 
 /** Debian's Chromium, headless; flags keep it off the (closed) network. Browsers are never downloaded. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,17 +21,16 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /**
- * The local runtime and Chromium for a browser suite, started together before its tests and stopped after them (this
- * call registers the hooks): read them as `site.runtime` and `site.browser` in tests and later hooks.
+ * The shared local runtime (test/support/shared-runtime.ts) and Chromium for a browser suite, Chromium started before
+ * its tests and stopped after them (this call registers the hooks): read them as `site.runtime` and `site.browser`.
  */
-export function useRuntimeAndBrowser(): { runtime: TestRuntime; browser: Browser } {
-  const site = {} as { runtime: TestRuntime; browser: Browser };
+export function useRuntimeAndBrowser(): { runtime: SharedRuntime; browser: Browser } {
+  const site = { runtime: sharedRuntime() } as { runtime: SharedRuntime; browser: Browser };
   beforeAll(async () => {
-    [site.runtime, site.browser] = await Promise.all([startTestRuntime(), launchChromium()]);
+    site.browser = await launchChromium();
   });
   afterAll(async () => {
     await site.browser?.close();
-    await site.runtime?.close();
   });
   return site;
 }

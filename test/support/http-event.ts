@@ -1,4 +1,5 @@
-import type { HttpEvent } from '../../lambdas/lib/http';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { apiEvent } from '../../local/api-event';
 
 /**
  * An API Gateway HTTP API (payload 2.0) event as a route handler receives it, for handler tests. `routeKey` is the
@@ -15,33 +16,27 @@ export interface EventInit {
   sourceIp?: string;
 }
 
-export function httpEvent(routeKey: string, init: EventInit = {}): HttpEvent {
-  const [method, template] = routeKey.split(' ');
-  let path = init.path ?? template;
+export function httpEvent(routeKey: string, init: EventInit = {}): APIGatewayProxyEventV2 {
+  let path = init.path ?? routeKey.split(' ')[1];
   for (const [k, v] of Object.entries(init.pathParameters ?? {})) path = path.replace(`{${k}}`, v);
   const body =
     init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-  const headers: Record<string, string> = {
-    ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    ...init.headers,
-  };
-  return {
-    version: '2.0',
+  return apiEvent({
     routeKey,
-    rawPath: path,
+    path,
     rawQueryString: new URLSearchParams(init.query ?? {}).toString(),
-    headers,
+    headers: {
+      host: 'example.test',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
+    },
     cookies: init.cookies,
     pathParameters: init.pathParameters,
-    queryStringParameters: init.query,
     body,
-    requestContext: {
-      http: { method, path, sourceIp: init.sourceIp ?? '203.0.113.7' },
-      requestId: 'test-request',
-      domainName: 'example.test',
-      timeEpoch: Date.now(),
-    },
-  };
+    isBase64Encoded: false,
+    sourceIp: init.sourceIp ?? '203.0.113.7',
+    requestId: 'test-request',
+  });
 }
 
 /** The JSON body of a handler's answer. */

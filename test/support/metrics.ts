@@ -9,6 +9,9 @@ export function recordMetrics() {
   const addMetric = jest.spyOn(metrics, 'addMetric').mockImplementation(() => metrics);
   return {
     count: (name: MetricName) => addMetric.mock.calls.filter(([n]) => n === name).length,
+    /** The values added under `name`, summed (a count of items is one call with its number). */
+    sum: (name: MetricName) =>
+      addMetric.mock.calls.filter(([n]) => n === name).reduce((total, [, , value]) => total + value, 0),
     restore: () => addMetric.mockRestore(),
   };
 }

@@ -6,4 +6,6 @@
 process.env.POWERTOOLS_METRICS_NAMESPACE ??= 'ToonZapTest';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-process.env.POWERTOOLS_DEV ??= 'false';
+// CDK's built-in CloudFormation validation (a WebAssembly engine, about 5 s to start and 2 s a synth) is left to the
+// tests that check the whole app as `cdk synth` does (test/infra/nag.test.ts turns it on); the rest read templates.
+process.env.CDK_VALIDATION ??= 'false';

@@ -3,7 +3,7 @@
  * Usage: node --import tsx test/support/runtime-process.ts <dataDir> [paymentMode]
  * Prints one JSON line {url, stripeUrl, mailUrl, env} when ready; SIGTERM closes it, SIGKILL is a crash.
  */
-import type { PaymentMode } from '../../domain/contract';
+import type { PaymentMode } from '../../domain/contract-shapes';
 import { logUnhandledRejections } from '../../local/process-guard';
 import { startLocalRuntime } from '../../local/runtime';
 

@@ -11,6 +11,7 @@
  *   {refund:PxS:U}       what is refunded when U of its images are not delivered: {refund:1x3:1} → $0.45
  *   {discount.percent}   the current discount: 30%
  *   {styles.count}       number of styles in the catalogue: 8 ({styles.count:word} → eight, :Word → Eight)
+ *   {styles.engine.count} number of styles the engine draws by default (the rest are generative): 6 (:word, :Word)
  *   {limits.maxPhotos}   photos per order: 50
  *   {limits.maxFileMb}   upload size limit in MB (files must be smaller): 10
  *   {limits.maxMegapixels} largest photo in megapixels: 40
@@ -21,6 +22,8 @@
  *   {poll.seconds}       seconds between the style screen's checks for new previews: 2 ({poll.seconds:word} → two)
  * `{brand}` is left as it is: the brand comes from the runtime config and the page fills it in (content.ts).
  */
+
+import { DEFAULT_GENERATIVE } from '../../../domain/generative';
 import { MAX_PIXELS, MIN_SHORT_SIDE, PAID_LONG_SIDE, PREVIEW_LONG_SIDE } from '../../../domain/image-format';
 import { JOB_POLL_MS } from '../../../domain/job-polling';
 import { refundFor } from '../../../domain/orders';
@@ -84,6 +87,10 @@ const FACTS: Record<string, (args: string[]) => string> = {
   'styles.count': ([form, ...rest]) => {
     if (rest.length) throw new Error('styles.count takes one form at most');
     return count(STYLES.length, form);
+  },
+  'styles.engine.count': ([form, ...rest]) => {
+    if (rest.length) throw new Error('styles.engine.count takes one form at most');
+    return count(STYLES.length - DEFAULT_GENERATIVE.length, form);
   },
   'limits.maxPhotos': noArgs('limits.maxPhotos', () => String(MAX_FILES)),
   'limits.maxFileMb': noArgs('limits.maxFileMb', () => String(MAX_FILE_BYTES / (1024 * 1024))),

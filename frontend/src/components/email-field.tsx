@@ -1,7 +1,7 @@
 /**
  * The e-mail field of the order and preview sign-up forms: one label, help line, validation (domain/email.ts) and
  * error display for both. Validated on submit; once an error shows it is re-checked on each keystroke, and a
- * server error clears on typing (spec section 5).
+ * server error clears on typing (docs/product-spec.md §5).
  */
 import { useId, useState } from 'react';
 import { validateEmail } from '../../../domain/email';

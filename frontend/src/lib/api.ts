@@ -9,10 +9,8 @@ import type {
   AppConfig,
   CheckoutResponse,
   ErasureReport,
-  GeneratedImage,
   Generation,
   GenerationGone,
-  JobStatus,
   ModerationResult,
   QueryOf,
   RegisterResult,
@@ -20,11 +18,13 @@ import type {
   Style,
   Thumbnail,
 } from '../../../domain/contract';
+import type { GeneratedImage, JobStatus } from '../../../domain/contract-shapes';
 import { hexToBase64 } from './hash';
 import { detailFromBody, getJson, postJson, readDetail, statusTextOf } from './http';
 
 // The API's shapes come from the one contract (type-only: nothing of zod reaches the bundle).
 export type * from '../../../domain/contract';
+export type * from '../../../domain/contract-shapes';
 
 /**
  * The order's photos and images were deleted at the customer's request (410): the message stays the spec's

@@ -1,4 +1,4 @@
-/** State of the generation status screen, as a pure reducer (spec sections 2, 4 and 8). */
+/** State of the generation status screen, as a pure reducer (docs/product-spec.md §2, §4, §8). */
 import { type ItemProgress, itemProgress } from '../../../domain/orders';
 import { type GeneratedImage, type Generation, type GenerationGone, GenerationGoneError } from './api';
 

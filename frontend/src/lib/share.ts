@@ -1,4 +1,4 @@
-/** Share texts and links (spec sections 7 and 9). Pure. */
+/** Share texts and links (docs/product-spec.md §7, §9). Pure. */
 
 export function galleryShareText(brand: string): string {
   return `Here's my photo in a bunch of cartoon styles from ${brand}! Which is your favorite?`;

@@ -7,14 +7,14 @@ import { Skeleton } from '../components/ui/skeleton';
 import { getGallery } from '../lib/api';
 import { useBrand } from '../lib/config';
 import { useDocumentTitle } from '../lib/head';
-import { useAsync } from '../lib/use-async';
+import { errorText, useQuery } from '../lib/use-query';
 import { TryYourOwn } from './image-page';
 
 export default function GalleryPage() {
   const { id = '' } = useParams();
   const brand = useBrand();
   useDocumentTitle(`Cartoon gallery | ${brand}`);
-  const state = useAsync((signal) => getGallery(id, signal), id, 'Failed to load images.');
+  const state = useQuery(`gallery/${id}`, () => getGallery(id));
 
   return (
     <div className="container-page py-10 sm:py-14">
@@ -42,7 +42,7 @@ export default function GalleryPage() {
         )}
         {state.status === 'error' && (
           <Alert variant="destructive" title="Error">
-            {state.error}
+            {errorText(state.error, 'Failed to load images.')}
           </Alert>
         )}
         {state.status === 'ready' && (

@@ -11,7 +11,7 @@ import { STAND_IN_LABEL, STAND_IN_NOTE, useBrand, useGenerativeStandIn } from '.
 import { downloadImage } from '../lib/downloads';
 import { useDocumentTitle } from '../lib/head';
 import { COPIED_MESSAGES, styleLink, styleShareText } from '../lib/share';
-import { useAsync } from '../lib/use-async';
+import { errorText, useQuery } from '../lib/use-query';
 
 export function TryYourOwn() {
   return (
@@ -25,7 +25,7 @@ export default function ImagePage() {
   const { id = '', style = '' } = useParams();
   const brand = useBrand();
   const standIn = useGenerativeStandIn();
-  const state = useAsync((signal) => getImage(id, style, signal), `${id}/${style}`, 'Failed to load image.');
+  const state = useQuery(`image/${id}/${style}`, () => getImage(id, style));
   useDocumentTitle(state.status === 'ready' ? `${state.data.styleName} style | ${brand}` : brand);
 
   if (state.status === 'loading') {
@@ -50,7 +50,7 @@ export default function ImagePage() {
       <div className="container-page space-y-8 py-10 sm:py-14">
         <h1 className="sr-only">Cartoon image</h1>
         <Alert variant="destructive" title="Error">
-          {state.error}
+          {errorText(state.error, 'Failed to load image.')}
         </Alert>
         <TryYourOwn />
       </div>

@@ -68,8 +68,8 @@ export default function PrivacyPage() {
         <ul>
           <li>
             uploaded photos: {days(RETENTION_DAYS.uploads)} after upload (a photo uploaded but never checked:{' '}
-            {RETENTION_DAYS.uncheckedUploads === 1 ? '1 day' : days(RETENTION_DAYS.uncheckedUploads)}), and the record
-            of their check: {`${days(RETENTION_DAYS.imageRecords)};`}
+            {RETENTION_DAYS.uncheckedUploads === 1 ? '1 day' : days(RETENTION_DAYS.uncheckedUploads)}; a photo our check
+            refuses: deleted at once), and the record of their check: {`${days(RETENTION_DAYS.imageRecords)};`}
           </li>
           <li>watermarked previews: {days(RETENTION_DAYS.previews)};</li>
           <li>generated images: {days(RETENTION_DAYS.outputs)} after they are made;</li>
