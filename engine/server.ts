@@ -1,15 +1,14 @@
 /**
  * ToonZap model server: SageMaker inference-container contract (GET /ping, POST /invocations),
  * also reachable as POST /endpoints/{name}/invocations so the SageMaker runtime SDK can be pointed
- * at it locally. Reads the input image from S3, renders, writes a PNG back to S3.
+ * at it locally. Reads the input image from S3, renders, writes a PNG back to S3 (server-io.ts).
  *
  *   PORT=8080 npx tsx engine/server.ts
  */
 
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import {
   type EngineBatchRequest,
@@ -18,15 +17,10 @@ import {
   EngineRequestError,
   type EngineSingleRequest,
   parseEngineRequest,
-  type S3Location,
 } from '../domain/engine-request';
-import { mediaKey } from '../domain/wiring';
 import { readBody } from './http-body';
 import {
   type Analysis,
-  analysisFromJson,
-  analysisToJson,
-  analyzePhoto,
   DEFAULT_MAX_SIZE,
   DEFAULT_THUMBNAIL_SIZE,
   ImageInputError,
@@ -38,6 +32,7 @@ import {
 } from './index';
 import { checkQuality, type QualityMeasures, type QualityResult } from './quality-gate';
 import type { Image8 } from './raster';
+import { ClientError, cachedAnalysis, defaultS3, modelError, readInput, sendJson } from './server-io';
 
 /** Largest accepted request body (JSON; a base64 `input.data` image must fit in it). */
 const MAX_BODY = 16 * 1024 * 1024;
@@ -53,54 +48,6 @@ export interface ModelServer {
   url: string;
   port: number;
   close(): Promise<void>;
-}
-
-/** A client error (input not found, body too large or not JSON): reported as SageMaker's ModelError, as are
- *  requests the shared schema refuses (EngineRequestError). */
-class ClientError extends Error {}
-
-async function readInput(s3: S3Client, { bucket, key }: S3Location): Promise<Buffer> {
-  try {
-    const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    if (!obj.Body) throw new Error('empty body');
-    return Buffer.from(await obj.Body.transformToByteArray());
-  } catch (err) {
-    const name = (err as { name?: string }).name;
-    if (name === 'NoSuchKey' || name === 'NoSuchBucket' || name === 'NotFound')
-      throw new ClientError(`Input object s3://${bucket}/${key} not found.`);
-    throw err;
-  }
-}
-
-/**
- * The photo's analysis, computed once per photo and kept beside the input in its bucket as
- * analysis/<sha256 of the bytes>.json, so the preview batch and every paid render share it. The cache is a
- * speed-up only: an unreadable or corrupt entry is recomputed, a failed write is logged.
- */
-export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer): Promise<Analysis> {
-  const key = mediaKey.analysis(createHash('sha256').update(bytes).digest('hex'));
-  try {
-    const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    if (obj.Body) return analysisFromJson(await obj.Body.transformToString());
-  } catch (err) {
-    const name = (err as { name?: string }).name;
-    if (name !== 'NoSuchKey' && name !== 'NotFound')
-      console.warn(`[toonzap-model] analysis cache read failed (${name ?? err}), recomputing`);
-  }
-  const analysis = await analyzePhoto(bytes);
-  try {
-    await s3.send(
-      new PutObjectCommand({
-        Bucket: bucket,
-        Key: key,
-        Body: analysisToJson(analysis),
-        ContentType: 'application/json',
-      }),
-    );
-  } catch (err) {
-    console.warn(`[toonzap-model] analysis cache write failed: ${(err as Error).message}`);
-  }
-  return analysis;
 }
 
 /** One log line per verdict of the gate (CloudWatch Logs of the endpoint; the local runtime's console). */
@@ -179,52 +126,9 @@ async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Recor
   return { outputs, ms: Math.round(performance.now() - t0) };
 }
 
-function modelError(res: http.ServerResponse, message: string): void {
-  const body = JSON.stringify({
-    ErrorCode: 'CLIENT_ERROR_FROM_MODEL',
-    LogStreamArn: '',
-    OriginalMessage: message,
-    OriginalStatusCode: 400,
-    Message: `Received client error (400) from model with message "${message}".`,
-  });
-  res.writeHead(424, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    'x-amzn-errortype': 'ModelError:http://internal.amazon.com/coral/com.amazon.sagemaker/',
-  });
-  res.end(body);
-}
-
-function sendJson(res: http.ServerResponse, status: number, obj: unknown): void {
-  const body = JSON.stringify(obj);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-function defaultS3(): S3Client {
-  // Endpoint from AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL and region from AWS_REGION (SDK v3 reads them).
-  return new S3Client({ forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' });
-}
-
 async function invoke(req: EngineSingleRequest, s3: S3Client): Promise<Record<string, unknown>> {
   const t0 = performance.now();
-  let bytes: Buffer;
-  if ('data' in req.input) {
-    bytes = Buffer.from(req.input.data, 'base64');
-  } else {
-    const { bucket, key } = req.input;
-    try {
-      const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-      if (!obj.Body) throw new Error('empty body');
-      bytes = Buffer.from(await obj.Body.transformToByteArray());
-    } catch (err) {
-      const name = (err as { name?: string }).name;
-      if (name === 'NoSuchKey' || name === 'NoSuchBucket' || name === 'NotFound') {
-        throw new ClientError(`Input object s3://${bucket}/${key} not found.`);
-      }
-      throw err;
-    }
-  }
+  const bytes = 'data' in req.input ? Buffer.from(req.input.data, 'base64') : await readInput(s3, req.input);
   // inline data is a one-off (no bucket to keep an analysis in); an S3 input shares its cached analysis
   const analysis = 'data' in req.input ? undefined : await cachedAnalysis(s3, req.input.bucket, bytes);
   let png: Buffer;
