@@ -4,6 +4,7 @@
  * similarity of two FaceRes descriptors. engine/likeness.ts (scripts, tests, bench) and engine/face-keep.ts (paid
  * renders) both use it, so they measure the same thing.
  */
+import { createHash } from 'node:crypto';
 import { crop } from './analysis/sample';
 import type { FaceInfo, Point } from './analysis/types';
 import type { Image8 } from './raster';
@@ -44,4 +45,40 @@ export function similarity(a: Float32Array, b: Float32Array): number {
   if (dist === 0) return 1;
   const norm = (1 - Math.sqrt(dist) / 100 - 0.2) / (0.8 - 0.2);
   return Math.round(100 * Math.max(0, Math.min(1, norm))) / 100;
+}
+
+/** FaceRes descriptors of face crops (analysis-thread.ts `describeFaces`). */
+export type Describe = (crops: Float32Array[]) => Promise<Float32Array[]>;
+
+/**
+ * Descriptors of recent crops, by the SHA-256 of the crop (FaceRes is deterministic): an order's styles of one photo
+ * cut the same photo crops, and the quality gate cuts the same crop of a render as face keeping's last measure of it;
+ * each would otherwise pay one FaceRes call (about 100 ms) per face again.
+ */
+const remembered = new Map<string, Float32Array>();
+const REMEMBERED = 64;
+
+/** `describe`'s descriptors of `crops`, those of crops seen recently remembered (only the others are described). */
+export async function describeRemembered(crops: Float32Array[], describe: Describe): Promise<Float32Array[]> {
+  const keys = crops.map((c) =>
+    createHash('sha256')
+      .update(new Uint8Array(c.buffer, c.byteOffset, c.byteLength))
+      .digest('hex'),
+  );
+  // taken before the wait (other calls may push them out meanwhile); each crop not remembered described once (two
+  // faces may cut the same crop)
+  const known = keys.map((key) => remembered.get(key));
+  const missing = new Map<string, Float32Array>();
+  keys.forEach((key, i) => {
+    if (!known[i]) missing.set(key, crops[i]);
+  });
+  const found = missing.size > 0 ? await describe([...missing.values()]) : [];
+  const fresh = new Map([...missing.keys()].map((key, i) => [key, found[i]]));
+  return keys.map((key, i) => {
+    const d = known[i] ?? (fresh.get(key) as Float32Array);
+    remembered.delete(key); // most recently used last
+    remembered.set(key, d);
+    if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+    return d;
+  });
 }

@@ -12,8 +12,9 @@
 
 import type { Analysis } from './analysis/types';
 import { describeFaces } from './analysis-thread';
-import { faceCrop, LIKENESS_THRESHOLD, similarity } from './face-compare';
+import { describeRemembered, faceCrop, LIKENESS_THRESHOLD, similarity } from './face-compare';
 import { analyzePhoto, decodeInput } from './index';
+import type { Image8 } from './raster';
 
 export { LIKENESS_THRESHOLD, similarity };
 
@@ -32,19 +33,27 @@ export interface Likeness {
 }
 
 /**
- * The likeness of each face of `photo` (JPEG/PNG bytes) in `render` (a render of it, any size). `known`: the
- * photo's analysis when the caller has it (e.g. the engine server's cached one); else computed here.
+ * The likeness of each face of `photo` (JPEG/PNG bytes) in `render` (a render of it, any size: its bytes, or its
+ * pixels when the caller has them, as the engine server has its own render's). `known`: the photo's analysis when the
+ * caller has it (e.g. the engine server's cached one); else computed here. Descriptors of crops described recently
+ * (face keeping's, an order's other styles') are remembered (face-compare.ts describeRemembered).
  */
-export async function likeness(photo: Buffer, render: Buffer, known?: Analysis): Promise<Likeness> {
+export async function likeness(photo: Buffer, render: Buffer | Image8, known?: Analysis): Promise<Likeness> {
   const [analysis, src, out] = await Promise.all([
     known ?? analyzePhoto(photo),
     decodeInput(photo),
-    decodeInput(render),
+    Buffer.isBuffer(render) ? decodeInput(render) : render,
   ]);
   const kp = src.width / analysis.width;
   const kr = out.width / analysis.width;
-  const mine = await describeFaces(analysis.faces.map((f) => faceCrop(src, f, analysis.width)));
-  const theirs = await describeFaces(analysis.faces.map((f) => faceCrop(out, f, analysis.width)));
+  const mine = await describeRemembered(
+    analysis.faces.map((f) => faceCrop(src, f, analysis.width)),
+    describeFaces,
+  );
+  const theirs = await describeRemembered(
+    analysis.faces.map((f) => faceCrop(out, f, analysis.width)),
+    describeFaces,
+  );
   const faces = analysis.faces.map((f, i) => {
     const box = (k: number) => f.box.map((v) => Math.round(v * k * 10) / 10) as FaceLikeness['box'];
     return { similarity: similarity(mine[i], theirs[i]), box: box(kp), renderBox: box(kr) };

@@ -17,6 +17,7 @@ import sharp from 'sharp';
 import type { Analysis } from './analysis/types';
 import { ImageInputError } from './errors';
 import { type FaceLikeness, LIKENESS_THRESHOLD, likeness } from './likeness';
+import type { Image8 } from './raster';
 
 /** Side of the square both images are compared at: edges of the photo's shapes, not of its texture. */
 export const GRID = 96;
@@ -130,16 +131,17 @@ export function verdict(m: QualityMeasures): QualityResult {
   return { ...m, ok: true };
 }
 
-/** Grey GRID × GRID pixels of an image (any size or aspect: stretched, so the photo's geometry lines up). */
-async function gridGrey(bytes: Buffer, what: string): Promise<Uint8Array> {
+/**
+ * Grey GRID × GRID pixels of an image (any size or aspect: stretched, so the photo's geometry lines up): its bytes,
+ * or its RGB pixels (the same values as its lossless PNG decoded).
+ */
+async function gridGrey(image: Buffer | Image8, what: string): Promise<Uint8Array> {
   let raw: Buffer;
   try {
-    raw = await sharp(bytes, { limitInputPixels: false })
-      .rotate()
-      .greyscale()
-      .resize(GRID, GRID, { fit: 'fill' })
-      .raw()
-      .toBuffer();
+    const input = Buffer.isBuffer(image)
+      ? sharp(image, { limitInputPixels: false }).rotate()
+      : sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
+    raw = await input.greyscale().resize(GRID, GRID, { fit: 'fill' }).raw().toBuffer();
   } catch (err) {
     throw new ImageInputError(`The ${what} is not a readable image.`, { cause: err });
   }
@@ -151,6 +153,11 @@ export interface CheckOptions {
   faces?: boolean;
   /** The photo's analysis when the caller has it (e.g. cached); else computed for the face check. */
   analysis?: Analysis;
+  /**
+   * The output's own pixels when the caller has them (the engine server's render, of which `output` is the lossless
+   * PNG): measured without decoding the PNG again, with the same results.
+   */
+  pixels?: Image8;
 }
 
 /**
@@ -158,10 +165,11 @@ export interface CheckOptions {
  * measured only when asked and the image passed the other checks (a blank image has no face to compare).
  */
 export async function checkQuality(photo: Buffer, output: Buffer, opts: CheckOptions = {}): Promise<QualityResult> {
-  const [p, o] = await Promise.all([gridGrey(photo, 'photo'), gridGrey(output, 'image to check')]);
+  const rendered = opts.pixels ?? output;
+  const [p, o] = await Promise.all([gridGrey(photo, 'photo'), gridGrey(rendered, 'image to check')]);
   const m = measure(p, o);
   const structural = verdict(m);
   if (!opts.faces || !structural.ok) return structural;
-  const { faces } = await likeness(photo, output, opts.analysis);
+  const { faces } = await likeness(photo, rendered, opts.analysis);
   return verdict({ ...m, faces });
 }

@@ -1,15 +1,14 @@
 /**
  * ToonZap model server: SageMaker inference-container contract (GET /ping, POST /invocations),
  * also reachable as POST /endpoints/{name}/invocations so the SageMaker runtime SDK can be pointed
- * at it locally. Reads the input image from S3, renders, writes a PNG back to S3.
+ * at it locally. Reads the input image from S3, renders, writes a PNG back to S3 (server-io.ts).
  *
  *   PORT=8080 npx tsx engine/server.ts
  */
 
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import {
   type EngineBatchRequest,
@@ -18,25 +17,22 @@ import {
   EngineRequestError,
   type EngineSingleRequest,
   parseEngineRequest,
-  type S3Location,
 } from '../domain/engine-request';
-import { mediaKey } from '../domain/wiring';
 import { readBody } from './http-body';
 import {
   type Analysis,
-  analysisFromJson,
-  analysisToJson,
-  analyzePhoto,
   DEFAULT_MAX_SIZE,
   DEFAULT_THUMBNAIL_SIZE,
   ImageInputError,
   renderAllThumbnails,
-  renderStyle,
+  renderStyleImage,
   renderThumbnail,
   warmAnalysisThread,
   warmStylePool,
 } from './index';
 import { checkQuality, type QualityMeasures, type QualityResult } from './quality-gate';
+import type { Image8 } from './raster';
+import { ClientError, cachedAnalysis, defaultS3, modelError, readInput, sendJson } from './server-io';
 
 /** Largest accepted request body (JSON; a base64 `input.data` image must fit in it). */
 const MAX_BODY = 16 * 1024 * 1024;
@@ -54,54 +50,6 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-/** A client error (input not found, body too large or not JSON): reported as SageMaker's ModelError, as are
- *  requests the shared schema refuses (EngineRequestError). */
-class ClientError extends Error {}
-
-async function readInput(s3: S3Client, { bucket, key }: S3Location): Promise<Buffer> {
-  try {
-    const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    if (!obj.Body) throw new Error('empty body');
-    return Buffer.from(await obj.Body.transformToByteArray());
-  } catch (err) {
-    const name = (err as { name?: string }).name;
-    if (name === 'NoSuchKey' || name === 'NoSuchBucket' || name === 'NotFound')
-      throw new ClientError(`Input object s3://${bucket}/${key} not found.`);
-    throw err;
-  }
-}
-
-/**
- * The photo's analysis, computed once per photo and kept beside the input in its bucket as
- * analysis/<sha256 of the bytes>.json, so the preview batch and every paid render share it. The cache is a
- * speed-up only: an unreadable or corrupt entry is recomputed, a failed write is logged.
- */
-export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer): Promise<Analysis> {
-  const key = mediaKey.analysis(createHash('sha256').update(bytes).digest('hex'));
-  try {
-    const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    if (obj.Body) return analysisFromJson(await obj.Body.transformToString());
-  } catch (err) {
-    const name = (err as { name?: string }).name;
-    if (name !== 'NoSuchKey' && name !== 'NotFound')
-      console.warn(`[toonzap-model] analysis cache read failed (${name ?? err}), recomputing`);
-  }
-  const analysis = await analyzePhoto(bytes);
-  try {
-    await s3.send(
-      new PutObjectCommand({
-        Bucket: bucket,
-        Key: key,
-        Body: analysisToJson(analysis),
-        ContentType: 'application/json',
-      }),
-    );
-  } catch (err) {
-    console.warn(`[toonzap-model] analysis cache write failed: ${(err as Error).message}`);
-  }
-  return analysis;
-}
-
 /** One log line per verdict of the gate (CloudWatch Logs of the endpoint; the local runtime's console). */
 function logVerdict(what: Record<string, unknown>, q: QualityResult): void {
   const line = JSON.stringify({ msg: 'quality gate', ...what, ...q });
@@ -116,8 +64,13 @@ function logVerdict(what: Record<string, unknown>, q: QualityResult): void {
  * reason). Previews are not gated: free, and their 2 s budget has no room for it. Engine styles are deterministic,
  * so no second try is made here.
  */
-async function gate(photo: Buffer, png: Buffer, style: string, analysis?: Analysis): Promise<QualityMeasures> {
-  const q = await checkQuality(photo, png, { faces: true, analysis });
+async function gate(
+  photo: Buffer,
+  render: { png: Buffer; image: Image8 },
+  style: string,
+  analysis?: Analysis,
+): Promise<QualityMeasures> {
+  const q = await checkQuality(photo, render.png, { faces: true, analysis, pixels: render.image });
   logVerdict({ style }, q);
   if (!q.ok) throw new ClientError(`Quality gate failed for ${style}: ${q.reason}`);
   return { edgeCorrelation: q.edgeCorrelation, contrast: q.contrast, faces: q.faces };
@@ -153,8 +106,12 @@ async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Recor
   } else {
     rendered = [];
     for (const style of wanted) {
-      const png = await renderStyle(bytes, style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis });
-      rendered.push({ style, png, quality: await gate(bytes, png, style, analysis) });
+      const render = await renderStyleImage(bytes, style, {
+        maxSize: req.size ?? DEFAULT_MAX_SIZE,
+        enlarge: true,
+        analysis,
+      });
+      rendered.push({ style, png: render.png, quality: await gate(bytes, render, style, analysis) });
     }
   }
   const byStyle = new Map(rendered.map((r) => [r.style, r]));
@@ -169,63 +126,28 @@ async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Recor
   return { outputs, ms: Math.round(performance.now() - t0) };
 }
 
-function modelError(res: http.ServerResponse, message: string): void {
-  const body = JSON.stringify({
-    ErrorCode: 'CLIENT_ERROR_FROM_MODEL',
-    LogStreamArn: '',
-    OriginalMessage: message,
-    OriginalStatusCode: 400,
-    Message: `Received client error (400) from model with message "${message}".`,
-  });
-  res.writeHead(424, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    'x-amzn-errortype': 'ModelError:http://internal.amazon.com/coral/com.amazon.sagemaker/',
-  });
-  res.end(body);
-}
-
-function sendJson(res: http.ServerResponse, status: number, obj: unknown): void {
-  const body = JSON.stringify(obj);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-function defaultS3(): S3Client {
-  // Endpoint from AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL and region from AWS_REGION (SDK v3 reads them).
-  return new S3Client({ forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' });
-}
-
 async function invoke(req: EngineSingleRequest, s3: S3Client): Promise<Record<string, unknown>> {
   const t0 = performance.now();
-  let bytes: Buffer;
-  if ('data' in req.input) {
-    bytes = Buffer.from(req.input.data, 'base64');
-  } else {
-    const { bucket, key } = req.input;
-    try {
-      const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-      if (!obj.Body) throw new Error('empty body');
-      bytes = Buffer.from(await obj.Body.transformToByteArray());
-    } catch (err) {
-      const name = (err as { name?: string }).name;
-      if (name === 'NoSuchKey' || name === 'NoSuchBucket' || name === 'NotFound') {
-        throw new ClientError(`Input object s3://${bucket}/${key} not found.`);
-      }
-      throw err;
-    }
-  }
+  const bytes = 'data' in req.input ? Buffer.from(req.input.data, 'base64') : await readInput(s3, req.input);
   // inline data is a one-off (no bucket to keep an analysis in); an S3 input shares its cached analysis
   const analysis = 'data' in req.input ? undefined : await cachedAnalysis(s3, req.input.bucket, bytes);
-  const png =
-    req.kind === 'thumbnail'
-      ? await renderThumbnail(bytes, req.style, {
-          size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
-          watermark: req.watermark,
-          analysis,
-        })
-      : await renderStyle(bytes, req.style, { maxSize: req.size ?? DEFAULT_MAX_SIZE, enlarge: true, analysis });
-  const quality = req.kind === 'thumbnail' ? undefined : await gate(bytes, png, req.style, analysis);
+  let png: Buffer;
+  let quality: QualityMeasures | undefined;
+  if (req.kind === 'thumbnail') {
+    png = await renderThumbnail(bytes, req.style, {
+      size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
+      watermark: req.watermark,
+      analysis,
+    });
+  } else {
+    const render = await renderStyleImage(bytes, req.style, {
+      maxSize: req.size ?? DEFAULT_MAX_SIZE,
+      enlarge: true,
+      analysis,
+    });
+    png = render.png;
+    quality = await gate(bytes, render, req.style, analysis);
+  }
   const meta = await sharp(png).metadata();
   const result: Record<string, unknown> = { width: meta.width, height: meta.height, style: req.style, quality };
   if (req.output) {

@@ -114,7 +114,7 @@ describe('face keeping', () => {
     expect(skinToneKept(after)).toBe(true);
   });
 
-  it("describes the photo's faces once for all the styles of an order", async () => {
+  it("describes the photo's faces once for all the styles of an order, and a render's once", async () => {
     const bytes = await sharp(photo('grace_hopper.jpg')).resize(320).png().toBuffer();
     const img = await decodeInput(bytes);
     const analysis = await analyzePhoto(bytes);
@@ -123,11 +123,17 @@ describe('face keeping', () => {
       crops.push(c.length);
       return describeFaces(c);
     };
-    const fine = { ...img, data: Buffer.from(img.data) }; // a render that keeps the face: one check, no steps
-    await keepFaces(img, fine, analysis, counting);
-    await keepFaces(img, fine, analysis, counting);
-    // first: the photo's crop and the render's; then the render's alone (the photo's is remembered)
-    expect(crops).toEqual([1, 1, 0, 1]);
+    // renders that keep the face (one check, no steps), each a little brighter than the photo: crops of their own
+    const brighter = (k: number) => ({ ...img, data: Buffer.from(img.data.map((v) => Math.min(255, v + k))) });
+    const one = brighter(2);
+    await keepFaces(img, one, analysis, counting);
+    expect(crops).toEqual([1, 1]); // the photo's crop, then the render's
+    // the same render again (the quality gate cuts that crop of it): nothing described
+    await keepFaces(img, one, analysis, counting);
+    expect(crops).toEqual([1, 1]);
+    // another style's render: its crop alone (the photo's is remembered)
+    await keepFaces(img, brighter(4), analysis, counting);
+    expect(crops).toEqual([1, 1, 1]);
   });
 
   it('changes nothing in a photo without people', async () => {

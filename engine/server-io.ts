@@ -1,0 +1,86 @@
+/**
+ * The model server's input and output (engine/server.ts): the photo read from S3, its analysis cached beside it,
+ * and the answers SageMaker's inference-container contract expects (JSON, and its ModelError for client errors).
+ */
+
+import { createHash } from 'node:crypto';
+import type http from 'node:http';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Location } from '../domain/engine-request';
+import { mediaKey } from '../domain/wiring';
+import { type Analysis, analysisFromJson, analysisToJson, analyzePhoto } from './index';
+
+/** A client error (input not found, body too large or not JSON): reported as SageMaker's ModelError, as are
+ *  requests the shared schema refuses (EngineRequestError). */
+export class ClientError extends Error {}
+
+export async function readInput(s3: S3Client, { bucket, key }: S3Location): Promise<Buffer> {
+  try {
+    const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    if (!obj.Body) throw new Error('empty body');
+    return Buffer.from(await obj.Body.transformToByteArray());
+  } catch (err) {
+    const name = (err as { name?: string }).name;
+    if (name === 'NoSuchKey' || name === 'NoSuchBucket' || name === 'NotFound')
+      throw new ClientError(`Input object s3://${bucket}/${key} not found.`);
+    throw err;
+  }
+}
+
+/**
+ * The photo's analysis, computed once per photo and kept beside the input in its bucket as
+ * analysis/<sha256 of the bytes>.json, so the preview batch and every paid render share it. The cache is a
+ * speed-up only: an unreadable or corrupt entry is recomputed, a failed write is logged.
+ */
+export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer): Promise<Analysis> {
+  const key = mediaKey.analysis(createHash('sha256').update(bytes).digest('hex'));
+  try {
+    const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    if (obj.Body) return analysisFromJson(await obj.Body.transformToString());
+  } catch (err) {
+    const name = (err as { name?: string }).name;
+    if (name !== 'NoSuchKey' && name !== 'NotFound')
+      console.warn(`[toonzap-model] analysis cache read failed (${name ?? err}), recomputing`);
+  }
+  const analysis = await analyzePhoto(bytes);
+  try {
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: analysisToJson(analysis),
+        ContentType: 'application/json',
+      }),
+    );
+  } catch (err) {
+    console.warn(`[toonzap-model] analysis cache write failed: ${(err as Error).message}`);
+  }
+  return analysis;
+}
+
+export function modelError(res: http.ServerResponse, message: string): void {
+  const body = JSON.stringify({
+    ErrorCode: 'CLIENT_ERROR_FROM_MODEL',
+    LogStreamArn: '',
+    OriginalMessage: message,
+    OriginalStatusCode: 400,
+    Message: `Received client error (400) from model with message "${message}".`,
+  });
+  res.writeHead(424, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'x-amzn-errortype': 'ModelError:http://internal.amazon.com/coral/com.amazon.sagemaker/',
+  });
+  res.end(body);
+}
+
+export function sendJson(res: http.ServerResponse, status: number, obj: unknown): void {
+  const body = JSON.stringify(obj);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export function defaultS3(): S3Client {
+  // Endpoint from AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL and region from AWS_REGION (SDK v3 reads them).
+  return new S3Client({ forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' });
+}
