@@ -22,9 +22,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { buildSync } from 'esbuild';
 import sharp from 'sharp';
 import * as engine from '../engine';
+import { engineBundle } from '../engine/bundle';
 import { LIKENESS_THRESHOLD } from '../engine/face-compare';
 import { ENGINE_PROCESS_ENV } from '../engine/process-env';
 import { SKIN_MAX_DAB, SKIN_MAX_DL } from '../engine/skin-tone';
@@ -38,33 +38,6 @@ type Engine = typeof engine;
 const CHILD_ENV = 'TOONZAP_ENGINE_BENCH_CHILD';
 const RESULTS_MARK = '@@engine-bench-results@@';
 const ROOT = process.env.TOONZAP_BENCH_ROOT ?? path.resolve(__dirname, '..');
-
-/** Bundle this bench (with the engine) and the style worker, as engine/Dockerfile does; returns the entry. */
-function bundleBench(): string {
-  // inside node_modules so that sharp resolves from the bundle's folder
-  const outdir = path.join(ROOT, 'node_modules/.cache/toonzap-engine-bench');
-  const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'error' } as const;
-  const external = ['sharp', '@aws-sdk/*', 'esbuild'];
-  buildSync({
-    ...common,
-    external,
-    entryPoints: [path.join(ROOT, 'bench/engine.ts')],
-    outfile: path.join(outdir, 'engine-bench.js'),
-  });
-  buildSync({
-    ...common,
-    external,
-    entryPoints: [path.join(ROOT, 'engine/style-worker.ts')],
-    outfile: path.join(outdir, 'style-worker.js'),
-  });
-  buildSync({
-    ...common,
-    external,
-    entryPoints: [path.join(ROOT, 'engine/analysis-worker.ts')],
-    outfile: path.join(outdir, 'analysis-worker.js'),
-  });
-  return path.join(outdir, 'engine-bench.js');
-}
 
 /** Issue 33: the 8 thumbnails of the 12 MP photo, analysis included, within 3x the bare decode. */
 const TARGET_THUMBS_VS_FLOOR = 3;
@@ -86,8 +59,10 @@ const mb = (kb: number) => kb / 1024;
 /** Runs the measurements in a bundled plain-node child; prints its table; returns its figures. */
 export async function runEngineBench(): Promise<Record<string, number>> {
   if (process.env[CHILD_ENV] === '1') return measure(engine);
-  const entry = bundleBench();
-  const child = spawnSync(process.execPath, [entry], {
+  // this bench with the engine, bundled as engine/Dockerfile ships it
+  const entry = await engineBundle('bench/engine.ts', console.error);
+  if (!entry) throw new Error('the engine bench could not be bundled');
+  const child = spawnSync(process.execPath, [`${entry}.js`], {
     // as the container runs it (engine/Dockerfile's ENV)
     env: { ...process.env, ...ENGINE_PROCESS_ENV, [CHILD_ENV]: '1', TOONZAP_BENCH_ROOT: ROOT },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,13 +1,13 @@
 /**
  * The engine's container, locally: engine/server.ts in its own worker thread, as SageMaker runs it in its own
- * container, bundled as the container ships it (engine-bundle.ts). Its renders (styles, face keeping, the quality gate) then never hold up the runtime's thread, where the
+ * container, bundled as the container ships it (engine/bundle.ts). Its renders (styles, face keeping, the quality gate) then never hold up the runtime's thread, where the
  * gateway, the functions and the other stand-ins answer. A container that dies is started again on the same port, as
  * SageMaker replaces a failed one; the endpoint (engine-endpoint.ts) meanwhile answers what SageMaker would.
  */
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
+import { engineBundle } from '../engine/bundle';
 import { spawnWorker } from '../engine/engine-worker';
-import { engineBundle } from './engine-bundle';
 import { LOCAL_HOST } from './serve';
 
 export interface ContainerData {
@@ -56,8 +56,8 @@ export async function startEngineContainer(opts: Options): Promise<EngineContain
     }
   };
 
-  // the engine as the container ships it (bundled), else its sources through tsx
-  const entry = (await engineBundle(log)) ?? ENTRY;
+  // the engine as the container ships it (bundled), else its sources through tsx (same results, slower)
+  const entry = (await engineBundle('local/engine-container-worker.ts', log)) ?? ENTRY;
   const start = async (port: number): Promise<{ url: string; port: number }> => {
     const w = spawnWorker(entry, { host: LOCAL_HOST, port, s3: opts.s3 } satisfies ContainerData);
     if (!w) throw new Error('No engine-container-worker module beside local/engine-container');

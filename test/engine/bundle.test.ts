@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { bundleKey, engineBundle } from '../../local/engine-bundle';
+import { bundleKey, engineBundle } from '../../engine/bundle';
 
-/** The local engine container runs the engine bundled, as engine/Dockerfile ships it, built once per change. */
-describe('local engine bundle', () => {
+/** The engine bundled as engine/Dockerfile ships it (the local container's and the bench's), built once per change. */
+describe('engine bundle', () => {
   test('holds the container entry and the engine worker threads side by side, keyed by its sources', async () => {
-    const entry = await engineBundle();
+    const entry = await engineBundle('local/engine-container-worker.ts');
     expect(entry).toBeDefined();
     const dir = path.dirname(entry as string);
     for (const file of ['engine-container-worker.js', 'style-worker.js', 'analysis-worker.js'])
@@ -16,7 +16,7 @@ describe('local engine bundle', () => {
     expect(bundleKey(sources)).toBe(path.basename(dir));
     // unchanged sources: the same bundle, not built again
     const built = fs.statSync(`${entry}.js`).mtimeMs;
-    expect(await engineBundle()).toBe(entry);
+    expect(await engineBundle('local/engine-container-worker.ts')).toBe(entry);
     expect(fs.statSync(`${entry}.js`).mtimeMs).toBe(built);
   });
 
