@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { TABLES, type TableName, tableEnvVar } from '../../domain/wiring';
+import { TABLES, type TableName } from '../../domain/wiring';
 import { ddb } from '../../lambdas/lib/aws';
 import * as capacity from '../../lambdas/lib/capacity';
 import * as caps from '../../lambdas/lib/caps';
@@ -12,7 +9,7 @@ import { once } from '../../lambdas/lib/idempotency';
 import * as images from '../../lambdas/lib/images';
 import * as jobs from '../../lambdas/lib/jobs';
 import { instrumented } from '../../lambdas/lib/observability';
-import { S3RVER_CREDENTIALS, startDynamo } from '../../local/emulators';
+import { startTables } from '../support/dynamo';
 import { FakeTables } from '../support/fake-dynamo';
 import { lambdaContext } from '../support/lambda-context';
 
@@ -125,24 +122,8 @@ async function scenario() {
 }
 
 test('the handlers’ writes answer and leave the same items on FakeTables as on dynalite', async () => {
-  const saved = { ...process.env };
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonzap-fake-tables-'));
-  const dynamo = await startDynamo(
-    dataDir,
-    USED.map((name) => ({
-      logicalId: name,
-      name,
-      keySchema: [{ AttributeName: TABLES[name], KeyType: 'HASH' as const }],
-      attributeDefinitions: [{ AttributeName: TABLES[name], AttributeType: 'S' as const }],
-    })),
-  );
+  const tables = await startTables(USED);
   try {
-    Object.assign(process.env, Object.fromEntries(USED.map((t) => [tableEnvVar(t), t])), {
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.url,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-    });
     const onDynalite = await scenario();
     const fake = new FakeTables();
     expect(await scenario()).toEqual(onDynalite);
@@ -150,8 +131,6 @@ test('the handlers’ writes answer and leave the same items on FakeTables as on
     expect(fake.stub.calls().length).toBeGreaterThan(40);
     expect(fake.plain.calls().length).toBeGreaterThan(5);
   } finally {
-    process.env = saved;
-    await dynamo.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await tables.close();
   }
 });
