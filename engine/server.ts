@@ -8,6 +8,7 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isMainThread } from 'node:worker_threads';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import {
@@ -226,7 +227,9 @@ export function startModelServer(opts: ModelServerOptions = {}): Promise<ModelSe
   });
 }
 
-if (require.main === module) {
+// The container's process (engine/Dockerfile). Not a worker thread: bundled, this file is its bundle's main module
+// too, and the local container (local/engine-container.ts) runs it in a thread on a port of its own.
+if (require.main === module && isMainThread) {
   const port = Number(process.env.PORT ?? 8080);
   // style worker threads started and JIT-warm, and the analysis threads' models loaded, before /ping answers:
   // the first request is not a cold one

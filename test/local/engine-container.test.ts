@@ -29,4 +29,26 @@ describe('local engine container', () => {
     }
     await expect(ping()).rejects.toThrow();
   });
+
+  test('two side by side (two runtimes on one machine) each answer on their own port, neither dies', async () => {
+    const logs: string[] = [];
+    const start = () =>
+      startEngineContainer({
+        s3: { endpoint: 'http://127.0.0.1:9', region: 'us-east-1', credentials: S3RVER_CREDENTIALS },
+        log: (m) => logs.push(m),
+      });
+    const containers = await Promise.all([start(), start()]);
+    try {
+      expect(new Set(containers.map((c) => c.url)).size).toBe(2);
+      // warmed as the runtime warms them: a container that then also took the SageMaker port (8080) would make the
+      // other one fail, and be restarted
+      await Promise.all(containers.map((c) => c.warm()));
+      await new Promise((r) => setTimeout(r, 2000));
+      for (const c of containers) expect((await fetch(`${c.url}/ping`)).status).toBe(200);
+      expect(containers.map((c) => c.restarts())).toEqual([0, 0]);
+      expect(logs).toEqual([]);
+    } finally {
+      await Promise.all(containers.map((c) => c.close()));
+    }
+  });
 });
