@@ -43,6 +43,8 @@ export class LambdaHost {
   async invoke(functionId: string, event: unknown): Promise<unknown> {
     const fn = this.functions.get(functionId);
     if (!fn) throw new Error(`Unknown function ${functionId}`);
+    // The code is loaded first, as Lambda's init phase: the function's timeout counts its invocation only.
+    const handler = this.load(fn);
     const deadline = Date.now() + fn.timeoutSeconds * 1000;
     const context = {
       awsRequestId: randomUUID(),
@@ -58,7 +60,6 @@ export class LambdaHost {
     // Each invocation in its own invocation store, as Lambda's runtime does where one environment serves several
     // invocations at once: Powertools keeps log keys and metrics per invocation there, so concurrent handlers in
     // this one process never see each other's request or order ids.
-    const handler = this.load(fn);
     try {
       return await Promise.race([invokeStore().run(context.awsRequestId, () => handler(event, context)), timeout]);
     } finally {

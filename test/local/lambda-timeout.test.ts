@@ -41,6 +41,24 @@ describe('a Lambda task past its timeout', () => {
     expect((err as Error).message).toMatch(/Task timed out after 1\.00 seconds/);
   });
 
+  test('the time its code takes to load (the init phase) is not counted against it, as on Lambda', async () => {
+    const host = new LambdaHost(
+      new Map([
+        [
+          'SlowInit',
+          {
+            logicalId: 'SlowInit',
+            arn: ARN,
+            entry: 'test/local/fixtures/slow-init.ts',
+            environment: {},
+            timeoutSeconds: 1,
+          },
+        ],
+      ]),
+    );
+    expect(await host.invoke('SlowInit', {})).toBe('answered');
+  });
+
   test("is run again by the order pipeline's retry, and the item goes on", async () => {
     const model = readModel(synthesizeLocal('simulated'));
     const order = model.stateMachines.find((m) => m.logicalId.startsWith('OrderPipelineOrderMachine'))!;
