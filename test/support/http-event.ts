@@ -38,6 +38,3 @@ export function httpEvent(routeKey: string, init: EventInit = {}): APIGatewayPro
     requestId: 'test-request',
   });
 }
-
-/** The JSON body of a handler's answer. */
-export const bodyOf = (res: { body: string }) => JSON.parse(res.body) as Record<string, unknown>;
