@@ -8,7 +8,7 @@ import { api, photo, sha256 } from '../support/api-client';
 import { launchChromium } from '../support/browser';
 import { isFinal, pay, waitForGeneration } from '../support/orders';
 import { sharedRuntime } from '../support/shared-runtime';
-import { axeViolations, DESKTOP, newContext, PHONE, screenshot, until, WORK_MS } from './site-helpers';
+import { axeViolations, chooseTile, DESKTOP, newContext, PHONE, screenshot, until, WORK_MS } from './site-helpers';
 
 /**
  * A paid order in the browser (docs/product-spec.md §2, §7): order step → checkout on the local Stripe → simulated payment →
@@ -66,7 +66,7 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     // Two styles whose names have a space, so file names show the underscores.
     for (const s of styles.filter((x) => /\s/.test(x.name)).slice(0, 2)) {
       chosen.push(s);
-      await page.getByRole('button', { name: new RegExp(`^${s.name} style preview`) }).click();
+      await chooseTile(page.getByRole('button', { name: new RegExp(`^${s.name} style preview`) }));
     }
     expect(chosen).toHaveLength(2);
     await page.getByRole('button', { name: 'Continue' }).click();

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PHOTOS, photo, sha256 } from '../support/api-client';
 import { useRuntimeAndBrowser } from '../support/browser';
-import { DESKTOP, newContext, PHONE, until, WORK_MS } from './site-helpers';
+import { chooseTile, DESKTOP, newContext, PHONE, until, WORK_MS } from './site-helpers';
 
 /**
  * A visitor's journey that never strands them (issue 13): refused photos stay visible with a reason and can be
@@ -81,7 +81,7 @@ describe('the wizard keeps the visitor on track', () => {
     expect(await refused.locator('img').count()).toBe(2);
     await page.getByText('1 / 3 images passed moderation.').first().waitFor();
 
-    await page.getByRole('button', { name: /3D/ }).first().click();
+    await chooseTile(page.getByRole('button', { name: /3D/ }).first());
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
     const summary = page.locator('dl');
@@ -229,7 +229,7 @@ describe('the wizard keeps the visitor on track', () => {
     const page = await open({ origin });
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
     await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: WORK_MS });
-    await page.getByRole('button', { name: /3D/ }).first().click();
+    await chooseTile(page.getByRole('button', { name: /3D/ }).first());
     await page.getByRole('button', { name: /Anime/ }).first().click();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Email address').fill('cancel@example.com');
@@ -262,7 +262,7 @@ describe('the wizard keeps the visitor on track', () => {
         .getByRole('region', { name: 'Notifications' })
         .getByText('1 / 1 images passed moderation.')
         .waitFor({ timeout: WORK_MS });
-      await page.getByRole('button', { name: /3D/ }).first().click();
+      await chooseTile(page.getByRole('button', { name: /3D/ }).first());
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { name: 'Almost Done! Confirm Your Order' }).waitFor();
       await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: WORK_MS });

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { PHOTOS, startTestRuntime } from '../support/runtime';
-import { axeViolations, newContext, type Scheme, screenshot, WORK_MS } from './site-helpers';
+import { axeViolations, chooseTile, newContext, type Scheme, screenshot, WORK_MS } from './site-helpers';
 
 /** Pre-launch mode: the wizard ends in the 'notify me' sign-up and the thank-you screen with its share links. */
 describe('pre-launch sign-up in the browser', () => {
@@ -41,7 +41,7 @@ describe('pre-launch sign-up in the browser', () => {
         .getByText('Moderation Completed')
         .waitFor({ timeout: WORK_MS });
       // Pre-launch: no prices on the style step.
-      await page.locator('main button[aria-pressed]').first().click();
+      await chooseTile(page.locator('main button[aria-pressed]').first());
       expect(await page.getByText(/per image/).count()).toBe(0);
       await page.getByRole('button', { name: 'Continue' }).click();
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, BrowserContextOptions, FileChooser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, FileChooser, Locator, Page } from 'playwright-core';
 
 /** Shared pieces of the site's browser tests (test/browser/*.test.ts). */
 
@@ -119,4 +119,13 @@ export async function until<T>(read: () => T | Promise<T>, done: (v: T) => boole
     if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Taps a style tile and waits until the page says it is chosen (a tap that missed fails here, not at Continue). */
+export async function chooseTile(tile: Locator): Promise<void> {
+  await tile.click();
+  await until(
+    () => tile.getAttribute('aria-pressed'),
+    (v) => v === 'true',
+  );
 }

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { mediaClient, PHOTOS, photo, sha256 } from '../support/api-client';
 import { useRuntimeAndBrowser } from '../support/browser';
-import { WORK_MS } from './site-helpers';
+import { chooseTile, WORK_MS } from './site-helpers';
 
 /** A visitor in Chromium: upload a photo, reach the style step, see their own photo in every style. */
 describe('wizard in the browser', () => {
@@ -18,6 +18,22 @@ describe('wizard in the browser', () => {
 
     await page.locator('input[type=file]').first().setInputFiles(path.join(PHOTOS, 'astronaut.png'));
     await page.getByText('1 of 50 files selected').waitFor();
+    // Every frame from here on: where the first style tile sits on the page, and whether a progress notice shows.
+    await page.evaluate(() => {
+      const seen = { tops: [] as number[], progress: false };
+      Object.assign(window, { __tiles: seen });
+      const look = () => {
+        const tile = document.querySelector('main button[aria-pressed]');
+        if (tile) {
+          const top = Math.round(tile.getBoundingClientRect().top + window.scrollY);
+          if (!seen.tops.includes(top)) seen.tops.push(top);
+          if (/in Progress|Generating Custom Thumbnails/.test(document.querySelector('main')?.textContent ?? ''))
+            seen.progress = true;
+        }
+        requestAnimationFrame(look);
+      };
+      look();
+    });
     await page.getByRole('button', { name: 'Choose Your Styles' }).click();
     await page.getByRole('heading', { name: 'Choose Your Styles' }).waitFor({ timeout: WORK_MS });
 
@@ -64,9 +80,16 @@ describe('wizard in the browser', () => {
       expect([...new Uint8Array(await res.arrayBuffer()).slice(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
     }
 
+    // The notices came and went, and the tiles never moved: a tap meant for one lands on it.
+    await page.locator('main').getByText('1 / 1 images passed moderation.', { exact: true }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __tiles: unknown }).__tiles)).toEqual({
+      tops: [expect.any(Number)],
+      progress: true,
+    });
+
     const cont = page.getByRole('button', { name: 'Continue' });
     expect(await cont.isDisabled()).toBe(true);
-    await page.getByRole('button', { name: /3D/ }).first().click();
+    await chooseTile(page.getByRole('button', { name: /3D/ }).first());
     expect(await cont.isDisabled()).toBe(false);
     expect(errors).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { ArrowLeft, ShieldCheck, Sparkles } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { MIN_SHORT_SIDE } from '../../../../domain/image-format';
 import { formatPrice, pricePerImage } from '../../../../domain/pricing';
 import { Alert } from '../../components/ui/alert';
@@ -52,6 +52,15 @@ export default function StyleStep({
     };
   }, []);
 
+  // The scan's and the previews' notices are taller than the line that follows them: the area never shrinks while
+  // the step is shown, so the tiles stay put under a finger about to tap one.
+  const statusRef = useRef<HTMLDivElement>(null);
+  const [statusHeight, setStatusHeight] = useState(0);
+  useLayoutEffect(() => {
+    const height = statusRef.current?.offsetHeight ?? 0;
+    if (height > statusHeight) setStatusHeight(height);
+  });
+
   function toggle(id: string) {
     onSelectedChange(selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id]);
   }
@@ -65,7 +74,7 @@ export default function StyleStep({
         step={{ current: 2, total: 3 }}
       />
 
-      <div className="space-y-3" aria-live="polite">
+      <div ref={statusRef} className="space-y-3" style={{ minHeight: statusHeight }} aria-live="polite">
         {phase === 'moderating' && (
           <Alert variant="progress" title="Security Scan in Progress...">
             We check every photo before it is processed.
