@@ -38,6 +38,8 @@ module.exports = {
   // Three: many runtime tests spend much of their time waiting (quotas, polls, retries' backoff), so a third
   // file overlaps those waits on a two-core machine.
   maxWorkers: 3,
+  // Without timings from an earlier run (a fresh clone, CI), the heaviest projects' files start first.
+  testSequencer: '<rootDir>/test/support/sequencer.cjs',
   projects: [
     project('unit', ['domain', 'frontend', 'lambdas', 'scripts']),
     project('engine', ['engine']),
