@@ -8,7 +8,17 @@ import { api, photo, sha256 } from '../support/api-client';
 import { launchChromium } from '../support/browser';
 import { isFinal, pay, waitForGeneration } from '../support/orders';
 import { sharedRuntime } from '../support/shared-runtime';
-import { axeViolations, chooseTile, DESKTOP, newContext, PHONE, screenshot, until, WORK_MS } from './site-helpers';
+import {
+  axeViolations,
+  chooseTile,
+  DESKTOP,
+  newContext,
+  PHONE,
+  screenshot,
+  switchScheme,
+  until,
+  WORK_MS,
+} from './site-helpers';
 
 /**
  * A paid order in the browser (docs/product-spec.md §2, §7): order step → checkout on the local Stripe → simulated payment →
@@ -251,44 +261,50 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
 
   test('share pages: the image and gallery at 390 and 1280 px, light and dark, axe clean, with their own card', async () => {
     if (!orderId) throw new Error('No completed order: the first test failed');
-    for (const scheme of ['light', 'dark'] as const) {
-      for (const [size, viewport] of [
-        ['phone', PHONE],
-        ['desktop', DESKTOP],
-      ] as const) {
-        const context = await newContext(browser, { scheme, viewport, acceptDownloads: true });
-        const page = await context.newPage();
-        await page.goto(`${runtime.url}/image/${share}/${chosen[0].id}`);
-        await page.getByRole('heading', { level: 1, name: chosen[0].name }).waitFor();
-        await page.waitForFunction(() => (document.querySelector('main img') as HTMLImageElement | null)?.naturalWidth);
-        // The page the browser runs is the one crawlers read: its own card, title and URL.
-        expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toBe(
-          `${runtime.url}/api/share-card/${share}/${chosen[0].id}`,
-        );
-        expect(await page.locator('meta[property="og:url"]').getAttribute('content')).toBe(
-          `${runtime.url}/image/${share}/${chosen[0].id}`,
-        );
-        expect(await page.getByRole('link', { name: 'Try Your Own' }).first().getAttribute('href')).toBe('/');
-        const [download] = await Promise.all([
-          page.waitForEvent('download'),
-          page.getByRole('button', { name: `Download: ${chosen[0].name} style` }).click(),
-        ]);
-        expect(download.suggestedFilename()).toBe(styleFile(chosen[0]));
-        expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `image-${scheme}-${size}`);
-
-        await page.goto(`${runtime.url}/image/${share}`);
-        await page.getByRole('heading', { level: 1, name: 'One photo, many styles' }).waitFor();
-        await page.locator('main li h2').first().waitFor();
-        expect(await page.locator('main li h2').allInnerTexts()).toEqual(chosen.map((s) => s.name));
-        expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toBe(
-          `${runtime.url}/api/share-card/${share}/${chosen[0].id}`,
-        );
-        expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `gallery-${scheme}-${size}`);
-        await context.close();
+    const context = await newContext(browser, { acceptDownloads: true });
+    const page = await context.newPage();
+    // Colours come from CSS media queries and layout from the width: one load of each page, looked at four ways.
+    const inEachLook = async (name: string) => {
+      for (const scheme of ['light', 'dark'] as const) {
+        await switchScheme(page, scheme);
+        for (const [size, viewport] of [
+          ['phone', PHONE],
+          ['desktop', DESKTOP],
+        ] as const) {
+          await page.setViewportSize(viewport);
+          expect([name, scheme, size, await axeViolations(page)]).toEqual([name, scheme, size, []]);
+          await screenshot(page, `${name}-${scheme}-${size}`);
+        }
       }
-    }
+    };
+
+    await page.goto(`${runtime.url}/image/${share}/${chosen[0].id}`);
+    await page.getByRole('heading', { level: 1, name: chosen[0].name }).waitFor();
+    await page.waitForFunction(() => (document.querySelector('main img') as HTMLImageElement | null)?.naturalWidth);
+    // The page the browser runs is the one crawlers read: its own card, title and URL.
+    expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toBe(
+      `${runtime.url}/api/share-card/${share}/${chosen[0].id}`,
+    );
+    expect(await page.locator('meta[property="og:url"]').getAttribute('content')).toBe(
+      `${runtime.url}/image/${share}/${chosen[0].id}`,
+    );
+    expect(await page.getByRole('link', { name: 'Try Your Own' }).first().getAttribute('href')).toBe('/');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: `Download: ${chosen[0].name} style` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(styleFile(chosen[0]));
+    await inEachLook('image');
+
+    await page.goto(`${runtime.url}/image/${share}`);
+    await page.getByRole('heading', { level: 1, name: 'One photo, many styles' }).waitFor();
+    await page.locator('main li h2').first().waitFor();
+    expect(await page.locator('main li h2').allInnerTexts()).toEqual(chosen.map((s) => s.name));
+    expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toBe(
+      `${runtime.url}/api/share-card/${share}/${chosen[0].id}`,
+    );
+    await inEachLook('gallery');
+    await context.close();
   });
 
   test('"Delete my photos and images": what was deleted; later the status link says when, beneath the spec error; the gallery is gone', async () => {

@@ -129,3 +129,19 @@ export async function chooseTile(tile: Locator): Promise<void> {
     (v) => v === 'true',
   );
 }
+
+/**
+ * Switches the page's colour scheme and waits for colour transitions to end: elements with `transition-colors` pass
+ * through mixed colours for a moment, which axe would read as low contrast.
+ */
+export async function switchScheme(page: Page, scheme: Scheme): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a instanceof CSSTransition)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
