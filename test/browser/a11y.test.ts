@@ -3,7 +3,17 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PHOTOS } from '../support/api-client';
 import { useRuntimeAndBrowser } from '../support/browser';
-import { axeViolations, DESKTOP, newContext, PHONE, type Scheme, screenshot, WORK_MS } from './site-helpers';
+import {
+  axeViolations,
+  chooseTile,
+  DESKTOP,
+  newContext,
+  PHONE,
+  type Scheme,
+  screenshot,
+  switchScheme,
+  WORK_MS,
+} from './site-helpers';
 
 /**
  * axe-core finds no violations on any kind of page a visitor reaches without an order, in light and dark, on a phone
@@ -38,76 +48,77 @@ describe('accessibility (axe) of every kind of page, light and dark', () => {
   ];
 
   const WIDTHS = { phone: PHONE, desktop: DESKTOP } as const;
+  /** Dark changes colours, not layout: light at both widths, dark at phone width (and desktop where told). */
+  const looks = (darkDesktop: boolean) =>
+    [['light', 'phone'], ['light', 'desktop'], ['dark', 'phone'], ...(darkDesktop ? [['dark', 'desktop']] : [])] as [
+      Scheme,
+      keyof typeof WIDTHS,
+    ][];
 
-  /** axe on the page at each width (phone and desktop unless told), with a full-page screenshot of each. */
-  async function check(
-    page: Page,
-    name: string,
-    scheme: Scheme,
-    widths: readonly (keyof typeof WIDTHS)[] = ['phone', 'desktop'],
-  ): Promise<string[]> {
+  /**
+   * axe on the page as loaded, in each look (the scheme and width switched in place: colours come from CSS media
+   * queries), with a full-page screenshot of each.
+   */
+  async function check(page: Page, name: string, darkDesktop = true): Promise<string[]> {
     const found: string[] = [];
-    for (const label of widths) {
-      const viewport = WIDTHS[label];
-      await page.setViewportSize(viewport);
+    for (const [scheme, label] of looks(darkDesktop)) {
+      await switchScheme(page, scheme);
+      await page.setViewportSize(WIDTHS[label]);
+      expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
       for (const v of await axeViolations(page)) found.push(`${name} ${scheme} ${label}: ${v}`);
       await screenshot(page, `${name}-${scheme}-${label}`);
     }
     return found;
   }
 
-  test.each<Scheme>(['light', 'dark'])('static and error pages (%s)', async (scheme) => {
-    const context = await newContext(site.browser, { scheme });
+  test('static and error pages, light and dark', async () => {
+    const context = await newContext(site.browser);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const violations: string[] = [];
     for (const [name, p, ready] of PAGES) {
+      await switchScheme(page, 'light');
       await page.goto(site.runtime.url + p);
       await ready(page);
-      expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
-      // Dark changes colours, not layout: each page at phone width, and the landing's desktop header once.
-      const widths = scheme === 'light' || name === 'landing' ? undefined : (['phone'] as const);
-      violations.push(...(await check(page, name, scheme, widths)));
+      // The landing's desktop header in dark once.
+      violations.push(...(await check(page, name, name === 'landing')));
     }
     await context.close();
     expect(violations).toEqual([]);
     expect(errors).toEqual([]);
   });
 
-  test.each<Scheme>(['light', 'dark'])(
-    'wizard: upload step with photos and a message, style step with previews (%s)',
-    async (scheme) => {
-      const context = await newContext(site.browser, { scheme });
-      const page = await context.newPage();
-      const violations: string[] = [];
-      await page.goto(site.runtime.url);
-      await page.getByRole('button', { name: 'Get Started' }).click();
-      await page.getByRole('heading', { name: 'Upload Your Photos', exact: true }).waitFor();
-      violations.push(...(await check(page, 'upload-empty', scheme)));
+  test('wizard: upload step with photos and a message, style step with previews, light and dark', async () => {
+    const context = await newContext(site.browser);
+    const page = await context.newPage();
+    const violations: string[] = [];
+    await page.goto(site.runtime.url);
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await page.getByRole('heading', { name: 'Upload Your Photos', exact: true }).waitFor();
+    violations.push(...(await check(page, 'upload-empty')));
 
-      await page.locator('input[type=file][multiple]').setInputFiles([
-        ...['astronaut.png', 'rocket.jpg'].map((name) => ({
-          name,
-          mimeType: 'image/png',
-          buffer: fs.readFileSync(path.join(PHOTOS, name)),
-        })),
-        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') },
-      ]);
-      await page.getByText('2 of 50 files selected').waitFor();
-      await page.getByRole('alert').waitFor();
-      violations.push(...(await check(page, 'upload-files', scheme)));
+    await page.locator('input[type=file][multiple]').setInputFiles([
+      ...['astronaut.png', 'rocket.jpg'].map((name) => ({
+        name,
+        mimeType: 'image/png',
+        buffer: fs.readFileSync(path.join(PHOTOS, name)),
+      })),
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') },
+    ]);
+    await page.getByText('2 of 50 files selected').waitFor();
+    await page.getByRole('alert').waitFor();
+    violations.push(...(await check(page, 'upload-files')));
 
-      await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-      await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: WORK_MS });
-      await page
-        .getByRole('region', { name: 'Notifications' })
-        .getByText('Moderation Completed')
-        .waitFor({ timeout: WORK_MS });
-      await page.locator('main button[aria-pressed]').nth(1).click();
-      violations.push(...(await check(page, 'styles', scheme)));
-      await context.close();
-      expect(violations).toEqual([]);
-    },
-  );
+    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+    await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: WORK_MS });
+    await page
+      .getByRole('region', { name: 'Notifications' })
+      .getByText('Moderation Completed')
+      .waitFor({ timeout: WORK_MS });
+    await chooseTile(page.locator('main button[aria-pressed]').nth(1));
+    violations.push(...(await check(page, 'styles')));
+    await context.close();
+    expect(violations).toEqual([]);
+  });
 });
