@@ -27,10 +27,11 @@ export const FIGURE_PHOTO_DIR = path.resolve(__dirname, '../../test/fixtures/pho
 /** Long side of a figure's images in px: a half column of the article (384 CSS px) at 1.25×, a few tens of KB. */
 export const FIGURE_LONG_SIDE = 480;
 /**
- * Long side of each image's smaller copy: on a phone a figure's image is about 180 CSS px wide, so 320 px covers
- * a 1.75× screen; browsers pick between the two by `sizes` (FIGURE_SIZES).
+ * Long side of each image's smaller copy: on a phone a figure's image is half the screen less 22 px (FIGURE_SIZES),
+ * 184 CSS px on a 412-px phone (Lighthouse's), so 336 px covers it at 1.75×. Browsers take the smallest copy that
+ * covers the slot at the screen's density: at 320 px that phone took the 480-px file.
  */
-export const FIGURE_SMALL_LONG_SIDE = 320;
+export const FIGURE_SMALL_LONG_SIDE = 336;
 /** How wide an article figure's image shows: half the column (max-w-3xl less its padding), half the screen on phones. */
 export const FIGURE_SIZES = '(min-width: 48rem) 362px, calc(50vw - 22px)';
 export const FIGURE_PUBLIC_DIR = path.resolve(__dirname, '../public/figures');

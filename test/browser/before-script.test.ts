@@ -1,9 +1,10 @@
 import { useRuntimeAndBrowser } from '../support/browser';
-import { newContext, PHONE } from './site-helpers';
+import { DESKTOP, newContext, PHONE } from './site-helpers';
 
 /**
  * What works before (or without) the site's script: Get Started is a link that opens the upload step by a full load,
- * and a content page loads no script until the visitor acts, then the app takes it over in place.
+ * a content page loads no script until the visitor acts, then the app takes it over in place, and the served HTML
+ * gives each figure the file its screen needs.
  */
 describe('the site before its script runs', () => {
   const site = useRuntimeAndBrowser();
@@ -61,5 +62,48 @@ describe('the site before its script runs', () => {
     expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  test('figures: each screen loads the smallest copy that covers the image at its density (Lighthouse mobile too)', async () => {
+    // For each figure image: its width on screen in device px, the copy shown, and the smallest copy covering it.
+    const picks = async (viewport: { width: number; height: number }, deviceScaleFactor: number, path: string) => {
+      const context = await newContext(site.browser, { viewport, deviceScaleFactor, javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(`${site.runtime.url}${path}`);
+      const images = page.locator('img[srcset]');
+      await images.first().scrollIntoViewIfNeeded();
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('img[srcset]')].every((i) => (i as HTMLImageElement).complete),
+      );
+      const seen = await images.evaluateAll((imgs) =>
+        (imgs as HTMLImageElement[]).map((i) => {
+          const copies = i.srcset
+            .split(', ')
+            .map((c) => c.split(' '))
+            .map(([url = '', w = '']) => ({ url: new URL(url, i.baseURI).href, width: Number.parseInt(w, 10) }))
+            .sort((a, b) => a.width - b.width);
+          const needs = i.getBoundingClientRect().width * window.devicePixelRatio;
+          const right = copies.find((c) => c.width >= needs) ?? copies[copies.length - 1];
+          return { needs: Math.round(needs), shown: i.currentSrc === right?.url ? 'right' : i.currentSrc };
+        }),
+      );
+      await context.close();
+      return seen;
+    };
+    const screens: [{ width: number; height: number }, number][] = [
+      [{ width: 412, height: 823 }, 1.75], // Lighthouse's phone
+      [PHONE, 3],
+      [{ width: 360, height: 780 }, 2],
+      [DESKTOP, 1],
+      [DESKTOP, 2],
+    ];
+    for (const path of ['/', '/blog/pixar-filter-ai-generator']) {
+      for (const [viewport, dpr] of screens) {
+        const seen = await picks(viewport, dpr, path);
+        expect(seen).toHaveLength(2);
+        for (const s of seen)
+          expect([path, viewport.width, dpr, s.needs, s.shown]).toEqual([path, viewport.width, dpr, s.needs, 'right']);
+      }
+    }
   });
 });

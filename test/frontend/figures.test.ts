@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
+import { FIGURE_LONG_SIDE, FIGURE_SMALL_LONG_SIDE } from '../../frontend/build/figures';
 
 const ROOT = path.resolve(__dirname, '../..');
 const MANIFEST = path.join(ROOT, 'frontend/build/figures.json');
@@ -108,10 +109,11 @@ it('keeps each figure image a small WebP of the size the manifest says', async (
         bad.push(
           `${key}: ${img.file} is ${meta.format} ${meta.width}×${meta.height}, not webp ${img.width}×${img.height}`,
         );
-      if (Math.max(img.width, img.height) > 480) bad.push(`${key}: ${img.file} is larger than the column needs`);
+      if (Math.max(img.width, img.height) > FIGURE_LONG_SIDE)
+        bad.push(`${key}: ${img.file} is larger than the column needs`);
     }
     for (const img of [r.before, r.after])
-      if (Math.max(img.small.width, img.small.height) > 320 || img.small.width >= img.width)
+      if (Math.max(img.small.width, img.small.height) > FIGURE_SMALL_LONG_SIDE || img.small.width >= img.width)
         bad.push(`${key}: ${img.small.file} is not a smaller copy of ${img.file} for phones`);
   }
   expect(bad).toEqual([]);

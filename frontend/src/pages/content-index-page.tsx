@@ -18,7 +18,7 @@ function EntryList({ entries, brand, cta }: { entries: ContentEntry[]; brand: st
         <li key={a.slug}>
           <Link
             to={contentPath(a.collection, a.slug)}
-            className="group flex h-full flex-col rounded-2xl border border-border bg-card p-6 shadow-sm transition hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md"
+            className="group render-near-screen flex h-full flex-col rounded-2xl border border-border bg-card p-6 shadow-sm transition hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md"
           >
             {a.date && (
               <p className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
