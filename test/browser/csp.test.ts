@@ -18,13 +18,10 @@ import { newContext } from './site-helpers';
 describe('Content-Security-Policy in the browser', () => {
   const site = useRuntimeAndBrowser();
 
-  /** Opens `path` and returns the CSP violations the page reported (events and console), plus its page errors. */
-  async function visit(
-    path: string,
-    act?: (page: Page) => Promise<void>,
-  ): Promise<{ violations: string[]; header: string | null }> {
+  /** A page that records the CSP violations each document it loads reports (events and console). */
+  async function watchedPage(): Promise<{ page: Page; logged: string[] }> {
     const page = await (await newContext(site.browser)).newPage();
-    const violations: string[] = [];
+    const logged: string[] = [];
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => {
         (window as unknown as { __csp: string[] }).__csp ??= [];
@@ -32,18 +29,29 @@ describe('Content-Security-Policy in the browser', () => {
       });
     });
     page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) violations.push(`${path}: ${m.text()}`);
+      if (/Content Security Policy/i.test(m.text())) logged.push(`${page.url()}: ${m.text()}`);
     });
+    return { page, logged };
+  }
+
+  /** Opens `path` in `watched` (a new page unless given) and returns the violations it reported, and its policy. */
+  async function visit(
+    path: string,
+    act?: (page: Page) => Promise<void>,
+    watched?: { page: Page; logged: string[] },
+  ): Promise<{ violations: string[]; header: string | null }> {
+    const { page, logged } = watched ?? (await watchedPage());
     const res = await page.goto(site.runtime.url + path, { waitUntil: 'load' });
     if (act) await act(page);
     await page.waitForTimeout(100);
-    violations.push(
+    const violations = [
+      ...logged.splice(0),
       ...(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])).map(
         (v) => `${path}: ${v}`,
       ),
-    );
+    ];
     const header = res?.headers()['content-security-policy'] ?? null;
-    await page.context().close();
+    if (!watched) await page.context().close();
     return { violations, header };
   }
 
@@ -67,11 +75,14 @@ describe('Content-Security-Policy in the browser', () => {
     expect(pages).toEqual(expect.arrayContaining(['/', '/pricing', '/blog', '/guides']));
     const expected = contentSecurityPolicy({ mediaOrigin: new URL(site.runtime.s3Url).origin, https: false });
     const all: string[] = [];
+    // One tab goes from page to page, as a visitor does; each load is a new document with its own policy.
+    const watched = await watchedPage();
     for (const page of pages) {
-      const { violations, header } = await visit(page);
+      const { violations, header } = await visit(page, undefined, watched);
       expect(header).toBe(expected);
       all.push(...violations);
     }
+    await watched.page.context().close();
     expect(all).toEqual([]);
   });
 
