@@ -116,7 +116,7 @@ describe('the wizard keeps the visitor on track', () => {
     const page = await open();
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
     await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: WORK_MS });
-    await page.getByRole('button', { name: /Anime/ }).first().click();
+    await chooseTile(page.getByRole('button', { name: /Anime/ }).first());
     expect(new URL(page.url()).search).toBe('?step=styles');
 
     await page.reload();
@@ -230,7 +230,7 @@ describe('the wizard keeps the visitor on track', () => {
     await toStyles(page, [path.join(PHOTOS, 'astronaut.png')]);
     await page.getByText('1 / 1 images passed moderation.').first().waitFor({ timeout: WORK_MS });
     await chooseTile(page.getByRole('button', { name: /3D/ }).first());
-    await page.getByRole('button', { name: /Anime/ }).first().click();
+    await chooseTile(page.getByRole('button', { name: /Anime/ }).first());
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Email address').fill('cancel@example.com');
     await page.getByRole('button', { name: 'Continue to Checkout' }).click();
