@@ -39,7 +39,9 @@ export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer
     if (obj.Body) return analysisFromJson(await obj.Body.transformToString());
   } catch (err) {
     const name = (err as { name?: string }).name;
-    if (name !== 'NoSuchKey' && name !== 'NotFound')
+    // A role that may list only by prefix (lib/storage.ts grantMedia) is told 403 for a missing key: a miss too; a
+    // real refusal shows on the write below.
+    if (name !== 'NoSuchKey' && name !== 'NotFound' && name !== 'AccessDenied')
       console.warn(`[toonzap-model] analysis cache read failed (${name ?? err}), recomputing`);
   }
   const analysis = await analyzePhoto(bytes);

@@ -10,12 +10,11 @@ import type { EnvConfig } from './config';
  * Grants one action on the objects under one media prefix: read = GetObject (GET, HEAD, presigned downloads);
  * write = PutObject (also presigned uploads); delete = DeleteObject.
  *
- * read and delete also get s3:ListBucket, never on the whole bucket: only with `s3:prefix` under this prefix.
- * read needs it because S3 answers a HEAD of a missing key 403 instead of 404 without ListBucket (objectExists);
- * delete because erasure lists a photo's files before deleting them (lambdas/lib/erasure.ts). The condition is
- * `StringLikeIfExists`: a listing always carries `s3:prefix` (the empty string when it names none, which AWS's own
- * home-folder examples match with ""), so a listing outside the prefix, or of the whole bucket, is refused; a HEAD or
- * GET carries no `s3:prefix`, so S3's ListBucket check for its 404 passes, and it still needs GetObject on the key.
+ * read and delete also get s3:ListBucket, never on the whole bucket: only a listing whose `s3:prefix` is under this
+ * prefix (`StringLike`: a listing that names no prefix carries no `s3:prefix` key, and is refused). Delete needs it
+ * because erasure lists a photo's files before deleting them (lambdas/lib/erasure.ts); read, because S3 answers a
+ * GET or HEAD of a missing key 403, not 404, to a caller who may not list the bucket, and lambdas/lib/media.ts then
+ * lists that one key to tell a missing object from a refusal.
  */
 export function grantMedia(
   media: s3.IBucket,
@@ -30,7 +29,7 @@ export function grantMedia(
       new iam.PolicyStatement({
         actions: ['s3:ListBucket'],
         resources: [media.bucketArn],
-        conditions: { StringLikeIfExists: { 's3:prefix': [`${prefix}*`] } },
+        conditions: { StringLike: { 's3:prefix': [`${prefix}*`] } },
       }),
     );
 }

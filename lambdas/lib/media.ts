@@ -5,6 +5,7 @@ import {
   GetObjectCommand,
   type GetObjectCommandOutput,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -75,7 +76,7 @@ export async function headObject(key: string): Promise<(ObjectBinding & { checks
     );
     return { etag: res.ETag ?? '', size: res.ContentLength ?? 0, checksumSha256: res.ChecksumSHA256 };
   } catch (err) {
-    if (isMissing(err)) return null;
+    if (await isMissingKey(err, key)) return null;
     throw err;
   }
 }
@@ -96,11 +97,7 @@ export async function readObject(key: string): Promise<Buffer | null> {
     }
     return Buffer.from(await res.Body!.transformToByteArray());
   } catch (err) {
-    if (
-      (err as Error).name === 'NoSuchKey' ||
-      (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
-    )
-      return null;
+    if (await isMissingKey(err, key)) return null;
     throw err;
   }
 }
@@ -121,9 +118,18 @@ export async function deleteObject(key: string): Promise<void> {
   await s3().send(new DeleteObjectCommand({ Bucket: settings.mediaBucket, Key: key }));
 }
 
-function isMissing(err: unknown): boolean {
+/**
+ * Whether a failed GET or HEAD of `key` says the object is missing. S3 answers a missing key 404 only to a caller
+ * who may list the bucket; the functions may list only under their own prefixes (lib/storage.ts grantMedia), so S3
+ * answers them 403. A listing of that one key, which their grant allows, tells a missing object from a refusal.
+ */
+async function isMissingKey(err: unknown, key: string): Promise<boolean> {
   const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-  return status === 404 || ['NotFound', 'NoSuchKey'].includes((err as Error).name);
+  if (status === 404 || ['NotFound', 'NoSuchKey'].includes((err as Error).name)) return true;
+  if (status !== 403) return false;
+  const listed = await s3().send(new ListObjectsV2Command({ Bucket: settings.mediaBucket, Prefix: key, MaxKeys: 1 }));
+  // The key itself sorts first among the keys it prefixes.
+  return listed.Contents?.[0]?.Key !== key;
 }
 
 export type BindingCheck = { ok: true; binding: ObjectBinding } | { ok: false; message: string };
@@ -180,7 +186,7 @@ export async function verifyUpload(hash: string, key = mediaKey.upload(hash)): P
   try {
     res = await s3().send(new GetObjectCommand({ Bucket: settings.mediaBucket, Key: key }));
   } catch (err) {
-    if (isMissing(err)) return { ok: false, reason: 'missing', message: 'Image has not been uploaded.' };
+    if (await isMissingKey(err, key)) return { ok: false, reason: 'missing', message: 'Image has not been uploaded.' };
     throw err;
   }
   // Replaced between the HEAD and the GET: still never read more than the limit into memory.

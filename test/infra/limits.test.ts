@@ -119,13 +119,15 @@ describe('least privilege', () => {
     expect(lists.length).toBeGreaterThan(0);
     for (const s of lists) {
       expect(s.actions).toEqual(['s3:ListBucket']);
-      const prefixes = [s.condition?.StringLikeIfExists?.['s3:prefix']].flat();
+      // Not StringLikeIfExists: a listing that names no prefix carries no s3:prefix key, and IfExists would pass it.
+      expect(Object.keys(s.condition)).toEqual(['StringLike']);
+      const prefixes = [s.condition?.StringLike?.['s3:prefix']].flat();
       expect(prefixes.length).toBeGreaterThan(0);
       for (const p of prefixes) expect(p).toMatch(/^[a-z]+\/\*$/);
     }
     // The upload route lists under uploads/ only.
     const upload = lists.filter((s) => s.roles.includes(roleOf('upload-image')));
-    expect(upload.flatMap((s) => s.condition.StringLikeIfExists['s3:prefix'])).toEqual(['uploads/*']);
+    expect(upload.flatMap((s) => s.condition.StringLike['s3:prefix'])).toEqual(['uploads/*']);
   });
 
   test('table grants: no Scan anywhere, not even for erasure; deletes and batch writes only where code calls them', () => {
