@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import matter from 'gray-matter';
 import sharp from 'sharp';
-import { closeAnalysisThread, closeStylePool, renderStyle } from '../../engine/index';
+import { type Analysis, analyzePhoto, closeAnalysisThread, closeStylePool, renderStyle } from '../../engine/index';
 import { pageHtml, readContent } from '../build/content';
 import { ENGINE_SAMPLE } from '../src/features/wizard/landing-sample';
 import {
@@ -39,12 +39,30 @@ interface Rendered {
   files: Map<string, Buffer>;
 }
 
-async function render(spec: FigureSpec): Promise<Rendered> {
+/** Each photo's analysis, once for all its figures (what renderStyle would compute for each: the same bytes). */
+const analyses = new Map<string, Promise<Analysis>>();
+function analysisOf(name: string, photo: Buffer): Promise<Analysis> {
+  let a = analyses.get(name);
+  if (!a) {
+    a = analyzePhoto(photo);
+    analyses.set(name, a);
+  }
+  return a;
+}
+
+/** A figure's render and its SHA-256; with `files`, its WebP images too (--print needs only the hash). */
+async function render(spec: FigureSpec, withFiles: boolean): Promise<Rendered> {
   const photo = fs.readFileSync(path.join(FIGURE_PHOTO_DIR, spec.photo));
-  const png = await renderStyle(photo, spec.style, { maxSize: FIGURE_LONG_SIDE });
+  const analysis = await analysisOf(spec.photo, photo);
+  const png = await renderStyle(photo, spec.style, { maxSize: FIGURE_LONG_SIDE, analysis });
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = info;
   const files = new Map<string, Buffer>();
+  const renderSha256 = sha256(data);
+  if (!withFiles) {
+    const none = { file: '', width, height, small: { file: '', width: 0, height: 0 } };
+    return { record: { before: none, after: none, renderSha256 }, files };
+  }
   // The image at the figure's size (`source`, width × height) and a smaller copy of it, each named by its content's hash.
   async function image(source: () => sharp.Sharp, name: string): Promise<FigureImage> {
     const scale = Math.min(1, FIGURE_SMALL_LONG_SIDE / Math.max(width, height));
@@ -61,7 +79,7 @@ async function render(spec: FigureSpec): Promise<Rendered> {
     stem(spec.photo),
   );
   const after = await image(() => sharp(png), `${stem(spec.photo)}-${spec.style}`);
-  return { record: { before, after, renderSha256: sha256(data) }, files };
+  return { record: { before, after, renderSha256 }, files };
 }
 
 /** Every page's figure, and the distinct figures in a stable order. */
@@ -78,11 +96,12 @@ async function main(): Promise<void> {
   const specs = [...new Map([...all.map((p) => p.spec), ENGINE_SAMPLE].map((s) => [figureKey(s), s])).values()].sort((a, b) =>
     figureKey(a).localeCompare(figureKey(b)),
   );
+  const print = process.argv.includes('--print');
   const rendered = new Map<string, Rendered>();
-  for (const spec of specs) rendered.set(figureKey(spec), await render(spec));
+  for (const spec of specs) rendered.set(figureKey(spec), await render(spec, !print));
   const manifest: FigureManifest = Object.fromEntries([...rendered].map(([k, r]) => [k, r.record]));
 
-  if (process.argv.includes('--print')) {
+  if (print) {
     const renders = Object.fromEntries([...rendered].map(([k, r]) => [k, r.record.renderSha256]));
     const html = Object.fromEntries(all.map((p) => [p.file, pageHtml(path.join(REPO_ROOT, p.file))]));
     process.stdout.write(`${JSON.stringify({ pages: all, renders, html })}\n`);

@@ -2,7 +2,7 @@
  * How every style keeps the faces of the face cases (the three portraits, a dark-skinned one made from the
  * astronaut, and the group of 8, 5 and 3 % faces): each face's likeness (engine/likeness.ts) and skin tone
  * (engine/skin-tone.ts) in the paid render (renderStyle, face keeping included), and what face keeping cost.
- * Used by test/engine/face-keep.test.ts (in a plain Node child, as the bench runs it) and by the bench.
+ * Used by test/engine/face-keep.test.ts (in its own process, sharing the file's analysis threads) and by the bench.
  *
  * `npx tsx test/engine/face-report.ts --print [--size 2048] [--cases a,b] [--styles a,b]`: the report as one JSON line.
  */
@@ -40,11 +40,16 @@ export interface FaceRow {
   skin: { dL: number; dAB: number; grey: boolean; photoL: number }[];
   toned: boolean[];
   steps: number[];
-  /** Likeness of the style's render before face keeping. */
+  /** Likeness of the style's render before face keeping (the bench's; empty when not asked for). */
   styledSimilarity: number[];
   /** Wall time of the style and of face keeping, ms. */
   styleMs: number;
   keepMs: number;
+}
+
+/** What a report measures beyond the finished render: `styled`, the likeness before face keeping too (the bench). */
+export interface ReportOptions {
+  styled?: boolean;
 }
 
 /**
@@ -57,6 +62,7 @@ export async function faceRow(
   bytes: Buffer,
   size: number,
   analysis: Analysis,
+  { styled: withStyled = true }: ReportOptions = {},
 ): Promise<FaceRow> {
   const img = await decodeInput(bytes, { maxSize: size, enlarge: true });
   let t = performance.now();
@@ -68,7 +74,7 @@ export async function faceRow(
   const out = { ...styled, data: kept.data };
   const [after, before] = await Promise.all([
     likeness(bytes, await encodeOutput(out, false, false), analysis),
-    likeness(bytes, await encodeOutput(styled, false, false), analysis),
+    withStyled ? likeness(bytes, await encodeOutput(styled, false, false), analysis) : { faces: [] },
   ]);
   return {
     style,
@@ -88,12 +94,13 @@ export async function faceReport(
   styles: readonly string[] = STYLE_IDS,
   cases: readonly FaceCase[] = FACE_CASES,
   size = 2048,
+  opts: ReportOptions = {},
 ): Promise<FaceRow[]> {
   const rows: FaceRow[] = [];
   for (const name of cases) {
     const bytes = await faceCase(name);
     const analysis = await analyzePhoto(bytes);
-    for (const style of styles) rows.push(await faceRow(style, name, bytes, size, analysis));
+    for (const style of styles) rows.push(await faceRow(style, name, bytes, size, analysis, opts));
   }
   return rows;
 }

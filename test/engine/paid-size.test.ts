@@ -19,11 +19,11 @@ describe('paid size', () => {
     // analysed once, as the engine server does for an order's styles (its cache)
     const analysis = await analyzePhoto(small);
     expect(analysis.faces).toHaveLength(1);
-    // Every style through the enlarging path at a size between, one at the paid size itself (a 2048-px render has 8.6
-    // times the pixels of a 700-px one).
+    // Every style through the enlarging path at a size just above the photo's, one at the paid size itself (a
+    // 2048-px render has 11.7 times the pixels of a 600-px one).
     for (const id of STYLE_IDS) {
-      const m = await sharp(await renderStyle(small, id, { maxSize: 700, enlarge: true, analysis })).metadata();
-      expect([id, Math.max(m.width ?? 0, m.height ?? 0)]).toEqual([id, 700]);
+      const m = await sharp(await renderStyle(small, id, { maxSize: 600, enlarge: true, analysis })).metadata();
+      expect([id, Math.max(m.width ?? 0, m.height ?? 0)]).toEqual([id, 600]);
     }
     const paid = await sharp(
       await renderStyle(small, 'sketch', { maxSize: PAID_LONG_SIDE, enlarge: true, analysis }),
