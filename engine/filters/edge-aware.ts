@@ -57,6 +57,9 @@ export function domainTransformPlane(
   return p;
 }
 
+/** Entries of the feedback weights' table (a^d sampled over the guide's range of d). */
+const LUT_N = 4096;
+
 /**
  * Recursive-filter feedback weights a^d of the first iteration, horizontal and vertical, in one pass:
  * d = 1 + (sigmaS / sigmaR) * sum over channels |difference to the left / upper neighbour|.
@@ -75,7 +78,6 @@ function feedbackWeights(
   const sigmaH0 = (sigmaS * Math.sqrt(3) * 2 ** (iterations - 1)) / Math.sqrt(4 ** iterations - 1);
   const lnA = -Math.SQRT2 / sigmaH0;
   // a^d over d in [1, 1 + ratio * dRange]; beyond the table the weight is ~0 (a hard edge) anyway
-  const LUT_N = 4096;
   const dRange = 1.5 * guide.length;
   const lut = new Float32Array(LUT_N + 1);
   for (let k = 0; k <= LUT_N; k++) {
@@ -85,29 +87,76 @@ function feedbackWeights(
   const toIdx = LUT_N / dRange;
   const VH = new Float32Array(n);
   const VV = new Float32Array(n);
-  const [c0, c1 = c0, c2 = c0] = guide;
-  const k1 = guide.length > 1 ? 1 : 0;
-  const k2 = guide.length > 2 ? 1 : 0;
-  const a0 = lut[0];
-  for (let y = 0; y < h; y++) {
+  // the first column and row have no left / upper neighbour; every other pixel has both (no per-pixel tests)
+  for (let y = 0; y < h; y++) VH[y * w] = lut[0];
+  VV.fill(lut[0], 0, w);
+  // a two-plane guide is not used (a Raster has three planes, domainTransformPlane one)
+  if (guide.length === 1) weights1(guide[0], w, h, lut, toIdx, VH, VV);
+  else weights3(guide[0], guide[1], guide[2], w, h, lut, toIdx, VH, VV);
+  return [VH, VV];
+}
+
+/** feedbackWeights' inner loop for a one-plane guide: the first row's horizontal weights, then whole rows. */
+function weights1(
+  c: Plane,
+  w: number,
+  h: number,
+  lut: Float32Array,
+  toIdx: number,
+  VH: Float32Array,
+  VV: Float32Array,
+): void {
+  for (let i = 1; i < w; i++) {
+    const t = Math.abs(c[i] - c[i - 1]) * toIdx + 0.5;
+    VH[i] = t >= LUT_N ? 0 : lut[t | 0];
+  }
+  for (let y = 1; y < h; y++) {
     const o = y * w;
-    for (let x = 0; x < w; x++) {
-      const i = o + x;
-      if (x > 0) {
-        const q = i - 1;
-        const d = Math.abs(c0[i] - c0[q]) + k1 * Math.abs(c1[i] - c1[q]) + k2 * Math.abs(c2[i] - c2[q]);
-        const t = d * toIdx + 0.5;
-        VH[i] = t >= LUT_N ? 0 : lut[t | 0];
-      } else VH[i] = a0;
-      if (y > 0) {
-        const q = i - w;
-        const d = Math.abs(c0[i] - c0[q]) + k1 * Math.abs(c1[i] - c1[q]) + k2 * Math.abs(c2[i] - c2[q]);
-        const t = d * toIdx + 0.5;
-        VV[i] = t >= LUT_N ? 0 : lut[t | 0];
-      } else VV[i] = a0;
+    const t = Math.abs(c[o] - c[o - w]) * toIdx + 0.5;
+    VV[o] = t >= LUT_N ? 0 : lut[t | 0];
+    for (let i = o + 1, end = o + w; i < end; i++) {
+      const v = c[i];
+      const th = Math.abs(v - c[i - 1]) * toIdx + 0.5;
+      VH[i] = th >= LUT_N ? 0 : lut[th | 0];
+      const tv = Math.abs(v - c[i - w]) * toIdx + 0.5;
+      VV[i] = tv >= LUT_N ? 0 : lut[tv | 0];
     }
   }
-  return [VH, VV];
+}
+
+/** feedbackWeights' inner loop for a three-plane guide: the channels' differences summed in this order. */
+function weights3(
+  c0: Plane,
+  c1: Plane,
+  c2: Plane,
+  w: number,
+  h: number,
+  lut: Float32Array,
+  toIdx: number,
+  VH: Float32Array,
+  VV: Float32Array,
+): void {
+  for (let i = 1; i < w; i++) {
+    const q = i - 1;
+    const t = (Math.abs(c0[i] - c0[q]) + Math.abs(c1[i] - c1[q]) + Math.abs(c2[i] - c2[q])) * toIdx + 0.5;
+    VH[i] = t >= LUT_N ? 0 : lut[t | 0];
+  }
+  for (let y = 1; y < h; y++) {
+    const o = y * w;
+    const q = o - w;
+    const t = (Math.abs(c0[o] - c0[q]) + Math.abs(c1[o] - c1[q]) + Math.abs(c2[o] - c2[q])) * toIdx + 0.5;
+    VV[o] = t >= LUT_N ? 0 : lut[t | 0];
+    for (let i = o + 1, end = o + w; i < end; i++) {
+      const v0 = c0[i];
+      const v1 = c1[i];
+      const v2 = c2[i];
+      const th = (Math.abs(v0 - c0[i - 1]) + Math.abs(v1 - c1[i - 1]) + Math.abs(v2 - c2[i - 1])) * toIdx + 0.5;
+      VH[i] = th >= LUT_N ? 0 : lut[th | 0];
+      const u = i - w;
+      const tv = (Math.abs(v0 - c0[u]) + Math.abs(v1 - c1[u]) + Math.abs(v2 - c2[u])) * toIdx + 0.5;
+      VV[i] = tv >= LUT_N ? 0 : lut[tv | 0];
+    }
+  }
 }
 
 function square(VH: Float32Array, VV: Float32Array): void {
