@@ -9,7 +9,7 @@ export function boxBlur(src: Plane, w: number, h: number, r: number, out?: Plane
   const dst = out ?? new Float32Array(w * h);
   r = Math.max(0, Math.round(r));
   if (r === 0) {
-    dst.set(src);
+    if (dst !== src) dst.set(src); // in place (a later pass of gaussBlur): nothing to do
     return dst;
   }
   const tmp = scratch ?? new Float32Array(w * h);

@@ -15,6 +15,9 @@ export function mergeSmallRegions(labels: Uint16Array, w: number, h: number, min
   const stack = new Int32Array(n);
   const members = new Int32Array(n);
   const border = new Uint32Array(numLabels);
+  // each pixel's column, looked up (an integer division per visit cost a tenth of the merge)
+  const col = new Int32Array(n);
+  for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) col[i] = x;
   for (let start = 0; start < n; start++) {
     if (comp[start] !== -1) continue;
     const lab = labels[start];
@@ -25,7 +28,7 @@ export function mergeSmallRegions(labels: Uint16Array, w: number, h: number, min
     while (sp > 0) {
       const i = stack[--sp];
       members[cnt++] = i;
-      const x = i % w;
+      const x = col[i];
       if (x > 0 && comp[i - 1] === -1 && labels[i - 1] === lab) {
         comp[i - 1] = start;
         stack[sp++] = i - 1;
@@ -59,7 +62,7 @@ export function mergeSmallRegions(labels: Uint16Array, w: number, h: number, min
     };
     for (let j = 0; j < cnt; j++) {
       const i = members[j];
-      const x = i % w;
+      const x = col[i];
       if (x > 0) vote(i - 1);
       if (x < w - 1) vote(i + 1);
       if (i >= w) vote(i - w);
