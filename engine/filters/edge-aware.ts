@@ -234,7 +234,29 @@ function sweepV3(r: Plane, g: Plane, b: Plane, V: Plane, w: number, h: number): 
 }
 
 function sweepH1(p: Plane, V: Plane, w: number, h: number): void {
-  for (let y = 0; y < h; y++) {
+  let y = 0;
+  // two rows at a time: each pixel waits on its left (right) neighbour's result, and a second, independent row keeps
+  // the core busy through that wait (the same operations per pixel as one row at a time)
+  for (; y + 1 < h; y += 2) {
+    const o = y * w;
+    let a = p[o];
+    let c = p[o + w];
+    for (let i = o + 1, end = o + w; i < end; i++) {
+      const j = i + w;
+      a = p[i] + V[i] * (a - p[i]);
+      c = p[j] + V[j] * (c - p[j]);
+      p[i] = a;
+      p[j] = c;
+    }
+    for (let i = o + w - 2; i >= o; i--) {
+      const j = i + w;
+      a = p[i] + V[i + 1] * (a - p[i]);
+      c = p[j] + V[j + 1] * (c - p[j]);
+      p[i] = a;
+      p[j] = c;
+    }
+  }
+  for (; y < h; y++) {
     const o = y * w;
     let prev = p[o];
     for (let i = o + 1, end = o + w; i < end; i++) {
