@@ -225,12 +225,38 @@ export function gaussKernelBlur(src: Plane, w: number, h: number, sigma: number)
     }
   }
   const lastY = h - 1;
+  // the taps added to `out` one after another, rounded to float32 after each as `out` holds them; two taps per
+  // sweep of the row (half the loads and stores of `out`, the same values)
+  const f32 = Math.fround;
+  const rowAt = (y: number) => (y < 0 ? 0 : y > lastY ? lastY : y) * w;
   for (let y = 0; y < h; y++) {
     const o = y * w;
-    for (let x = 0; x < w; x++) out[o + x] = k0 * tmp[o + x];
-    for (let t = 1; t <= r; t++) {
-      const up = (y - t < 0 ? 0 : y - t) * w;
-      const dn = (y + t > lastY ? lastY : y + t) * w;
+    let t = 1;
+    if (r >= 2) {
+      // the centre and the first two taps in the first sweep
+      const u1 = rowAt(y - 1);
+      const d1 = rowAt(y + 1);
+      const u2 = rowAt(y - 2);
+      const d2 = rowAt(y + 2);
+      const ka = k[r + 1];
+      const kb = k[r + 2];
+      for (let x = 0; x < w; x++)
+        out[o + x] = f32(f32(k0 * tmp[o + x]) + ka * (tmp[u1 + x] + tmp[d1 + x])) + kb * (tmp[u2 + x] + tmp[d2 + x]);
+      t = 3;
+    } else for (let x = 0; x < w; x++) out[o + x] = k0 * tmp[o + x];
+    for (; t < r; t += 2) {
+      const u1 = rowAt(y - t);
+      const d1 = rowAt(y + t);
+      const u2 = rowAt(y - t - 1);
+      const d2 = rowAt(y + t + 1);
+      const ka = k[r + t];
+      const kb = k[r + t + 1];
+      for (let x = 0; x < w; x++)
+        out[o + x] = f32(out[o + x] + ka * (tmp[u1 + x] + tmp[d1 + x])) + kb * (tmp[u2 + x] + tmp[d2 + x]);
+    }
+    if (t === r) {
+      const up = rowAt(y - t);
+      const dn = rowAt(y + t);
       const kt = k[r + t];
       for (let x = 0; x < w; x++) out[o + x] += kt * (tmp[up + x] + tmp[dn + x]);
     }
