@@ -82,10 +82,28 @@ function boxV(src: Plane, dst: Plane, w: number, h: number, r: number): void {
     const row = (k < 0 ? 0 : k > last ? last : k) * w;
     for (let x = 0; x < w; x++) acc[x] += src[row + x];
   }
-  for (let y = 0; y < h; y++) {
+  const rowAt = (y: number) => (y < 0 ? 0 : y > last ? last : y) * w;
+  let y = 0;
+  // two output rows per sweep: the running sums are loaded and stored once for both (rounded to float32 between the
+  // rows as their array would hold them)
+  for (; y + 1 < h; y += 2) {
     const o = y * w;
-    const add = (y + r + 1 > last ? last : y + r + 1) * w;
-    const sub = (y - r < 0 ? 0 : y - r) * w;
+    const add = rowAt(y + r + 1);
+    const sub = rowAt(y - r);
+    const add2 = rowAt(y + r + 2);
+    const sub2 = rowAt(y + 1 - r);
+    for (let x = 0; x < w; x++) {
+      const a = acc[x];
+      dst[o + x] = a * inv;
+      const b = Math.fround(a + src[add + x] - src[sub + x]);
+      dst[o + w + x] = b * inv;
+      acc[x] = b + src[add2 + x] - src[sub2 + x];
+    }
+  }
+  for (; y < h; y++) {
+    const o = y * w;
+    const add = rowAt(y + r + 1);
+    const sub = rowAt(y - r);
     for (let x = 0; x < w; x++) {
       const a = acc[x];
       dst[o + x] = a * inv;
