@@ -35,16 +35,25 @@ export function frameScale(scene: Analysis, w: number): number {
 export function personAt(scene: Scene, w: number, h: number): Float32Array {
   const { width: mw, height: mh, data } = scene.mask;
   const out = new Float32Array(w * h);
+  // the columns' source positions, the same for every row: found once
+  const cx0 = new Int32Array(w);
+  const cx1 = new Int32Array(w);
+  const cax = new Float64Array(w);
+  for (let x = 0; x < w; x++) {
+    const fx = Math.min(mw - 1, Math.max(0, ((x + 0.5) * mw) / w - 0.5));
+    cx0[x] = fx | 0;
+    cx1[x] = Math.min(mw - 1, cx0[x] + 1);
+    cax[x] = fx - cx0[x];
+  }
   for (let y = 0; y < h; y++) {
     const fy = Math.min(mh - 1, Math.max(0, ((y + 0.5) * mh) / h - 0.5));
     const y0 = fy | 0;
     const y1 = Math.min(mh - 1, y0 + 1);
     const ay = fy - y0;
     for (let x = 0; x < w; x++) {
-      const fx = Math.min(mw - 1, Math.max(0, ((x + 0.5) * mw) / w - 0.5));
-      const x0 = fx | 0;
-      const x1 = Math.min(mw - 1, x0 + 1);
-      const ax = fx - x0;
+      const x0 = cx0[x];
+      const x1 = cx1[x];
+      const ax = cax[x];
       const t = data[y0 * mw + x0] + (data[y0 * mw + x1] - data[y0 * mw + x0]) * ax;
       const b = data[y1 * mw + x0] + (data[y1 * mw + x1] - data[y1 * mw + x0]) * ax;
       out[y * w + x] = (t + (b - t) * ay) / 255;
