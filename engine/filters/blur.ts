@@ -1,4 +1,5 @@
 import type { Plane } from '../plane';
+import { scratchPlane } from './scratch';
 import { Upsampler } from './upsampler';
 
 /**
@@ -12,7 +13,7 @@ export function boxBlur(src: Plane, w: number, h: number, r: number, out?: Plane
     if (dst !== src) dst.set(src); // in place (a later pass of gaussBlur): nothing to do
     return dst;
   }
-  const tmp = scratch ?? new Float32Array(w * h);
+  const tmp = scratch ?? scratchPlane('blur', w * h); // the row pass, read back by the column pass only
   boxH(src, tmp, w, h, r);
   boxV(tmp, dst, w, h, r);
   return dst;
@@ -125,9 +126,8 @@ export function gaussBlur(src: Plane, w: number, h: number, sigma: number, passe
     return resizePlane(gaussBlur(small, dw, dh, decimatedSigma(sigma, f), passes), dw, dh, w, h);
   }
   const radii = boxesForGauss(sigma, passes);
-  const scratch = new Float32Array(w * h); // one row-pass buffer for every pass
-  let cur = boxBlur(src, w, h, radii[0], undefined, scratch);
-  for (let k = 1; k < passes; k++) cur = boxBlur(cur, w, h, radii[k], cur, scratch);
+  let cur = boxBlur(src, w, h, radii[0]);
+  for (let k = 1; k < passes; k++) cur = boxBlur(cur, w, h, radii[k], cur);
   return cur;
 }
 
@@ -220,7 +220,7 @@ export function gaussKernelBlur(src: Plane, w: number, h: number, sigma: number)
   let sum = 0;
   for (let i = -r; i <= r; i++) sum += k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma));
   for (let i = 0; i < k.length; i++) k[i] /= sum;
-  const tmp = new Float32Array(w * h);
+  const tmp = scratchPlane('blur', w * h); // the row pass, read back by the column pass only
   const out = new Float32Array(w * h);
   const last = w - 1;
   const k0 = k[r];

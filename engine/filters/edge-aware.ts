@@ -1,5 +1,6 @@
 import { type Plane, type Raster, resizeRaster } from '../raster';
 import { sweepH1, sweepH3, sweepV1, sweepV3 } from './recursive-sweeps';
+import { scratchPlane } from './scratch';
 
 /**
  * Domain-transform recursive edge-preserving filter (Gastal & Oliveira, SIGGRAPH 2011).
@@ -86,8 +87,9 @@ function feedbackWeights(
     lut[k] = a < 1e-30 ? 0 : a; // no denormals (see square)
   }
   const toIdx = LUT_N / dRange;
-  const VH = new Float32Array(n);
-  const VV = new Float32Array(n);
+  // every value written below; the sweeps read them and square them in place, and nothing keeps them
+  const VH = scratchPlane('weightsH', n);
+  const VV = scratchPlane('weightsV', n);
   // the first column and row have no left / upper neighbour; every other pixel has both (no per-pixel tests)
   for (let y = 0; y < h; y++) VH[y * w] = lut[0];
   VV.fill(lut[0], 0, w);
