@@ -2,7 +2,7 @@
  * The analysis as the styles use it (tf-free, sharp-free): the person mask and face regions resampled to a
  * style's own work size, and facial feature outlines as landmark polylines.
  */
-import { gaussBlur } from '../filters/blur';
+import { gaussBlurInPlace } from '../filters/blur';
 import {
   BROW_LINES,
   BROW_LOOPS,
@@ -143,7 +143,7 @@ function loopsIn(
   const bh = by1 - by0 + 1;
   const plane = new Float32Array(bw * bh);
   for (const f of scene.faces) for (const l of loops) fillPolygon(plane, bw, bh, f, l, k, 1, [-bx0, -by0]);
-  return feather > 0 ? gaussBlur(plane, bw, bh, feather) : plane;
+  return feather > 0 ? gaussBlurInPlace(plane, bw, bh, feather) : plane;
 }
 
 /** Feathered regions at w x h (0..1): the faces' skin (oval minus eyes, brows and lips) and the features themselves. */

@@ -1,4 +1,5 @@
 import type { Plane } from '../plane';
+import { boxH, boxV } from './box-passes';
 import { scratchPlane } from './scratch';
 import { Upsampler } from './upsampler';
 
@@ -6,127 +7,46 @@ import { Upsampler } from './upsampler';
  * Box blur of radius r (window 2r+1) along rows then columns, edges clamped.
  * O(1) per pixel regardless of radius (running sums). Returns a new plane.
  */
-export function boxBlur(src: Plane, w: number, h: number, r: number, out?: Plane, scratch?: Plane): Plane {
+export function boxBlur(src: Plane, w: number, h: number, r: number, out?: Plane): Plane {
   const dst = out ?? new Float32Array(w * h);
   r = Math.max(0, Math.round(r));
   if (r === 0) {
     if (dst !== src) dst.set(src); // in place (a later pass of gaussBlur): nothing to do
     return dst;
   }
-  const tmp = scratch ?? scratchPlane('blur', w * h); // the row pass, read back by the column pass only
+  const tmp = scratchPlane('blur', w * h); // the row pass, read back by the column pass only
   boxH(src, tmp, w, h, r);
   boxV(tmp, dst, w, h, r);
   return dst;
-}
-
-function boxH(src: Plane, dst: Plane, w: number, h: number, r: number): void {
-  const inv = 1 / (2 * r + 1);
-  // clamped reads only near the ends (x < x1, x >= x2): the middle of a row slides without a test per pixel
-  const x1 = Math.min(r, w);
-  const x2 = Math.max(x1, w - r - 1);
-  let y = 0;
-  // the middle two rows at a time: each sum waits on the last, and a second, independent row keeps the core busy
-  // through that wait (the same operations per pixel as one row at a time)
-  for (; y + 1 < h; y += 2) {
-    const o = y * w;
-    const p = o + w;
-    let acc = boxStart(src, dst, o, w, r, inv, x1);
-    let acd = boxStart(src, dst, p, w, r, inv, x1);
-    for (let x = x1, a = x1 + r + 1, b = x1 - r; x < x2; x++, a++, b++) {
-      dst[o + x] = acc * inv;
-      dst[p + x] = acd * inv;
-      acc += src[o + a] - src[o + b];
-      acd += src[p + a] - src[p + b];
-    }
-    boxEnd(src, dst, o, w, r, inv, x2, acc);
-    boxEnd(src, dst, p, w, r, inv, x2, acd);
-  }
-  for (; y < h; y++) {
-    const o = y * w;
-    let acc = boxStart(src, dst, o, w, r, inv, x1);
-    for (let x = x1, a = o + x1 + r + 1, b = o + x1 - r; x < x2; x++, a++, b++) {
-      dst[o + x] = acc * inv;
-      acc += src[a] - src[b];
-    }
-    boxEnd(src, dst, o, w, r, inv, x2, acc);
-  }
-}
-
-/** boxH's row at offset o up to x1 (reads clamped at the left end); returns the running sum there. */
-function boxStart(src: Plane, dst: Plane, o: number, w: number, r: number, inv: number, x1: number): number {
-  const last = w - 1;
-  let acc = 0;
-  for (let k = -r; k <= r; k++) acc += src[o + (k < 0 ? 0 : k > last ? last : k)];
-  for (let x = 0; x < x1; x++) {
-    dst[o + x] = acc * inv;
-    const add = x + r + 1;
-    acc += src[o + (add > last ? last : add)] - src[o];
-  }
-  return acc;
-}
-
-/** boxH's row at offset o from x2 on (reads clamped at the right end), from the running sum `acc`. */
-function boxEnd(src: Plane, dst: Plane, o: number, w: number, r: number, inv: number, x2: number, acc: number): void {
-  const last = w - 1;
-  for (let x = x2; x < w; x++) {
-    dst[o + x] = acc * inv;
-    const sub = x - r;
-    acc += src[o + last] - src[o + (sub < 0 ? 0 : sub)];
-  }
-}
-
-function boxV(src: Plane, dst: Plane, w: number, h: number, r: number): void {
-  const inv = 1 / (2 * r + 1);
-  const last = h - 1;
-  const acc = new Float32Array(w);
-  for (let k = -r; k <= r; k++) {
-    const row = (k < 0 ? 0 : k > last ? last : k) * w;
-    for (let x = 0; x < w; x++) acc[x] += src[row + x];
-  }
-  const rowAt = (y: number) => (y < 0 ? 0 : y > last ? last : y) * w;
-  let y = 0;
-  // two output rows per sweep: the running sums are loaded and stored once for both (rounded to float32 between the
-  // rows as their array would hold them)
-  for (; y + 1 < h; y += 2) {
-    const o = y * w;
-    const add = rowAt(y + r + 1);
-    const sub = rowAt(y - r);
-    const add2 = rowAt(y + r + 2);
-    const sub2 = rowAt(y + 1 - r);
-    for (let x = 0; x < w; x++) {
-      const a = acc[x];
-      dst[o + x] = a * inv;
-      const b = Math.fround(a + src[add + x] - src[sub + x]);
-      dst[o + w + x] = b * inv;
-      acc[x] = b + src[add2 + x] - src[sub2 + x];
-    }
-  }
-  for (; y < h; y++) {
-    const o = y * w;
-    const add = rowAt(y + r + 1);
-    const sub = rowAt(y - r);
-    for (let x = 0; x < w; x++) {
-      const a = acc[x];
-      dst[o + x] = a * inv;
-      acc[x] = a + src[add + x] - src[sub + x];
-    }
-  }
 }
 
 /**
  * Gaussian blur approximated by three box passes (standard deviation sigma).
  */
 export function gaussBlur(src: Plane, w: number, h: number, sigma: number, passes = 3): Plane {
-  if (sigma < 0.3) return src.slice();
+  return blurInto(src, w, h, sigma, passes);
+}
+
+/**
+ * gaussBlur's result written over `p` itself, for a plane that is not needed afterwards: the same values without a
+ * new plane (fewer planes a render, fewer collections; see scratch.ts). Returns p.
+ */
+export function gaussBlurInPlace(p: Plane, w: number, h: number, sigma: number): Plane {
+  return blurInto(p, w, h, sigma, 3, p);
+}
+
+function blurInto(src: Plane, w: number, h: number, sigma: number, passes: number, out?: Plane): Plane {
+  if (sigma < 0.3) return out ?? src.slice(); // out is src itself
   const f = decimation(sigma, w, h);
   if (f > 1) {
     const dw = Math.ceil(w / f);
     const dh = Math.ceil(h / f);
     const small = downscalePlane(src, w, h, dw, dh);
-    return resizePlane(gaussBlur(small, dw, dh, decimatedSigma(sigma, f), passes), dw, dh, w, h);
+    // the decimated copy is the blur's own: blurred in place
+    return resizePlane(blurInto(small, dw, dh, decimatedSigma(sigma, f), passes, small), dw, dh, w, h, out);
   }
   const radii = boxesForGauss(sigma, passes);
-  let cur = boxBlur(src, w, h, radii[0]);
+  let cur = boxBlur(src, w, h, radii[0], out);
   for (let k = 1; k < passes; k++) cur = boxBlur(cur, w, h, radii[k], cur);
   return cur;
 }
@@ -175,11 +95,11 @@ export function boxesForGauss(sigma: number, n: number): number[] {
   return out;
 }
 
-/** Bilinear resample of a plane to a new size (used to move between work and output resolution). */
-export function resizePlane(src: Plane, sw: number, sh: number, dw: number, dh: number): Plane {
-  const out = new Float32Array(dw * dh);
+/** Bilinear resample of a plane to a new size (used to move between work and output resolution), into `into` if given. */
+export function resizePlane(src: Plane, sw: number, sh: number, dw: number, dh: number, into?: Plane): Plane {
+  const out = into ?? new Float32Array(dw * dh);
   if (sw === dw && sh === dh) {
-    out.set(src);
+    if (out !== src) out.set(src);
     return out;
   }
   const up = new Upsampler(sw, sh, dw, dh);
@@ -211,17 +131,21 @@ export function downscalePlane(src: Plane, sw: number, sh: number, dw: number, d
 
 /**
  * Exact separable Gaussian (sampled kernel, radius ceil(3 sigma)) for small sigmas, where a few box
- * passes approximate poorly: used for line extraction at work resolution.
+ * passes approximate poorly: used for line extraction at work resolution. Written into `into` when given.
  */
-export function gaussKernelBlur(src: Plane, w: number, h: number, sigma: number): Plane {
-  if (sigma < 0.3) return src.slice();
+export function gaussKernelBlur(src: Plane, w: number, h: number, sigma: number, into?: Plane): Plane {
+  if (sigma < 0.3) {
+    if (!into) return src.slice();
+    into.set(src);
+    return into;
+  }
   const r = Math.max(1, Math.ceil(3 * sigma));
   const k = new Float32Array(2 * r + 1);
   let sum = 0;
   for (let i = -r; i <= r; i++) sum += k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma));
   for (let i = 0; i < k.length; i++) k[i] /= sum;
   const tmp = scratchPlane('blur', w * h); // the row pass, read back by the column pass only
-  const out = new Float32Array(w * h);
+  const out = into ?? new Float32Array(w * h); // every value written by the column pass
   const last = w - 1;
   const k0 = k[r];
   // symmetric kernel: fold the taps (half the multiplies)

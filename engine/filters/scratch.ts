@@ -9,7 +9,7 @@
  * and no filter calls itself while it holds its slot.
  */
 
-export type ScratchSlot = 'blur' | 'weightsH' | 'weightsV';
+export type ScratchSlot = 'blur' | 'weightsH' | 'weightsV' | 'dog';
 
 /** Larger planes (full-size passes of large outputs) are allocated as needed, not kept: memory stays bounded. */
 const KEEP_MAX = 1 << 20;

@@ -1,4 +1,4 @@
-import { gaussBlur } from '../filters/blur';
+import { gaussBlur, gaussBlurInPlace } from '../filters/blur';
 import type { Raster } from '../raster';
 
 /**
@@ -27,7 +27,7 @@ export function personFocus(
   const focus = gaussBlur(person, ww, wh, Math.max(0.8, 1.5 * s));
   const back = new Float32Array(n);
   for (let i = 0; i < n; i++) back[i] = 1 - person[i];
-  const weight = gaussBlur(back, ww, wh, bs);
+  const weight = back; // blurred in place below, once the colours have been weighed by it
   const { r, g, b } = lit;
   const pr = new Float32Array(n);
   const pg = new Float32Array(n);
@@ -37,9 +37,11 @@ export function personFocus(
     pg[i] = g[i] * back[i];
     pb[i] = b[i] * back[i];
   }
-  const br = gaussBlur(pr, ww, wh, bs);
-  const bg = gaussBlur(pg, ww, wh, bs);
-  const bb = gaussBlur(pb, ww, wh, bs);
+  // the weighed colours and the weight are needed only blurred: blurred where they are
+  gaussBlurInPlace(weight, ww, wh, bs);
+  const br = gaussBlurInPlace(pr, ww, wh, bs);
+  const bg = gaussBlurInPlace(pg, ww, wh, bs);
+  const bb = gaussBlurInPlace(pb, ww, wh, bs);
   const [hr, hg, hb] = HAZE_ADD;
   for (let i = 0; i < n; i++) {
     const m = focus[i];

@@ -1,4 +1,4 @@
-import { gaussBlur } from '../filters/blur';
+import { gaussBlur, gaussBlurInPlace } from '../filters/blur';
 import { dogField } from '../filters/lines';
 import { pixelMath } from '../pixel-math';
 import type { Raster } from '../raster';
@@ -80,7 +80,7 @@ export function toonShade(work: Raster, s: number, faces?: Float32Array): void {
   // a rendered light's soft glow around highlights
   const glow = new Float32Array(n);
   for (let i = 0; i < n; i++) glow[i] = L[i] > 0.62 ? L[i] - 0.62 : 0;
-  const bloom = gaussBlur(glow, ww, wh, 6 * s);
+  const bloom = gaussBlurInPlace(glow, ww, wh, 6 * s);
   // dark side of strong edges only (XDoG's linear part): an outline, never a halo on the bright side
   const edge = dogField(L, ww, wh, Math.max(0.6, 0.9 * s));
   for (let i = 0; i < n; i++) {
