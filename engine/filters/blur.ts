@@ -111,21 +111,30 @@ export function resizePlane(src: Plane, sw: number, sh: number, dw: number, dh: 
 export function downscalePlane(src: Plane, sw: number, sh: number, dw: number, dh: number): Plane {
   if (dw === sw && dh === sh) return src.slice();
   if (dw > sw || dh > sh) return resizePlane(src, sw, sh, dw, dh);
-  // Area binning: every source pixel is added to the destination pixel it falls in (single pass).
+  // Area binning: every source pixel is added to the destination pixel it falls in, in row-major order, the sum
+  // rounded to float32 after each add (as a float32 sum array holds it). A bin's pixels in one row are adjacent, so
+  // each row adds them bin by bin in a register; the counts are the bins' sizes.
   const sum = new Float32Array(dw * dh);
-  const cnt = new Float32Array(dw * dh);
-  const xmap = new Int32Array(sw);
-  for (let x = 0; x < sw; x++) xmap[x] = Math.min(dw - 1, Math.floor((x * dw) / sw));
+  const x0 = new Int32Array(dw + 1); // destination column d bins source columns x0[d] .. x0[d + 1] - 1
+  const rows = new Float32Array(dh); // source rows per destination row
+  for (let x = 0, d = 0; x < sw; x++) {
+    const dx = Math.min(dw - 1, Math.floor((x * dw) / sw));
+    while (d < dx) x0[++d] = x;
+  }
+  x0[dw] = sw;
+  const f32 = Math.fround;
   for (let y = 0; y < sh; y++) {
-    const row = Math.min(dh - 1, Math.floor((y * dh) / sh)) * dw;
+    const dy = Math.min(dh - 1, Math.floor((y * dh) / sh));
+    rows[dy]++;
+    const row = dy * dw;
     const o = y * sw;
-    for (let x = 0; x < sw; x++) {
-      const j = row + xmap[x];
-      sum[j] += src[o + x];
-      cnt[j] += 1;
+    for (let d = 0; d < dw; d++) {
+      let a = sum[row + d];
+      for (let x = x0[d], end = x0[d + 1]; x < end; x++) a = f32(a + src[o + x]);
+      sum[row + d] = a;
     }
   }
-  for (let i = 0; i < sum.length; i++) sum[i] /= cnt[i];
+  for (let dy = 0, i = 0; dy < dh; dy++) for (let d = 0; d < dw; d++, i++) sum[i] /= (x0[d + 1] - x0[d]) * rows[dy];
   return sum;
 }
 

@@ -139,10 +139,24 @@ export function dissolveThinStrips(labels: Uint16Array, img: Raster, numLabels: 
 export function labelMeans(labels: Uint16Array, planes: readonly Float32Array[], numLabels: number): Float32Array {
   const np = planes.length;
   const sum = new Float64Array(numLabels * (np + 1));
-  for (let i = 0; i < labels.length; i++) {
-    const o = labels[i] * (np + 1);
-    for (let c = 0; c < np; c++) sum[o + c] += planes[c][i];
-    sum[o + np]++;
+  if (np === 3 || np === 4) {
+    // the usual planes (colour, and luma for the bands) without an inner loop over them: the same adds
+    const [p0, p1, p2, p3 = p0] = planes;
+    const four = np === 4;
+    for (let i = 0; i < labels.length; i++) {
+      const o = labels[i] * (np + 1);
+      sum[o] += p0[i];
+      sum[o + 1] += p1[i];
+      sum[o + 2] += p2[i];
+      if (four) sum[o + 3] += p3[i];
+      sum[o + np]++;
+    }
+  } else {
+    for (let i = 0; i < labels.length; i++) {
+      const o = labels[i] * (np + 1);
+      for (let c = 0; c < np; c++) sum[o + c] += planes[c][i];
+      sum[o + np]++;
+    }
   }
   const out = new Float32Array(numLabels * np);
   for (let l = 0; l < numLabels; l++) {
