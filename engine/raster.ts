@@ -120,44 +120,49 @@ export function rasterFromRGB8(img: Image8, dw: number, dh: number): Raster {
   if (dw === sw && dh === sh) return fromRGB8(data, sw, sh);
   const out = createRaster(dw, dh);
   const { r, g, b } = out;
-  // Separable binning in integers: the source rows of one destination row are summed into one row of bins
-  // (cache-resident), which is then scaled by its bins' areas into the output row.
-  const xmap = new Int32Array(sw);
-  const cx = new Int32Array(dw);
-  for (let x = 0; x < sw; x++) {
-    const d = Math.min(dw - 1, Math.floor((x * dw) / sw));
-    xmap[x] = d * 3;
-    cx[d]++;
+  // Separable binning in integers (exact in any order): the source rows of one destination row are summed into one
+  // row of sums (contiguous adds), whose columns are then summed bin by bin and scaled by the bins' areas.
+  const x0 = new Int32Array(dw + 1); // destination column d bins source columns x0[d] .. x0[d + 1] - 1
+  for (let x = 0, d = 0; x < sw; x++) {
+    const dx = Math.min(dw - 1, Math.floor((x * dw) / sw));
+    while (d < dx) x0[++d] = x;
   }
-  const acc = new Int32Array(dw * 3);
-  let cur = 0;
-  let rows = 0;
-  const flush = () => {
-    const o = cur * dw;
+  x0[dw] = sw;
+  const rowSum = new Int32Array(sw * 3);
+  const n3 = sw * 3;
+  let y = 0;
+  for (let dy = 0; dy < dh; dy++) {
+    // the source rows of this destination row: those whose floor(y dh / sh) (capped) is dy
+    const first = y;
+    while (y < sh && Math.min(dh - 1, Math.floor((y * dh) / sh)) === dy) y++;
+    const rows = y - first;
+    if (rows === 0) {
+      // no source row (cannot happen when shrinking): 0, as the bins' sums are
+      r.fill(0, dy * dw, dy * dw + dw);
+      g.fill(0, dy * dw, dy * dw + dw);
+      b.fill(0, dy * dw, dy * dw + dw);
+      continue;
+    }
+    rowSum.set(data.subarray(first * n3, first * n3 + n3));
+    for (let yy = first + 1; yy < y; yy++) {
+      for (let i = 0, j = yy * n3; i < n3; i++, j++) rowSum[i] += data[j];
+    }
+    const o = dy * dw;
     for (let x = 0; x < dw; x++) {
-      const k = 1 / (255 * cx[x] * rows);
-      r[o + x] = acc[x * 3] * k;
-      g[o + x] = acc[x * 3 + 1] * k;
-      b[o + x] = acc[x * 3 + 2] * k;
+      let sr = 0;
+      let sg = 0;
+      let sb = 0;
+      for (let j = x0[x] * 3, end = x0[x + 1] * 3; j < end; j += 3) {
+        sr += rowSum[j];
+        sg += rowSum[j + 1];
+        sb += rowSum[j + 2];
+      }
+      const k = 1 / (255 * (x0[x + 1] - x0[x]) * rows);
+      r[o + x] = sr * k;
+      g[o + x] = sg * k;
+      b[o + x] = sb * k;
     }
-    acc.fill(0);
-    rows = 0;
-  };
-  for (let y = 0; y < sh; y++) {
-    const dy = Math.min(dh - 1, Math.floor((y * dh) / sh));
-    if (dy !== cur) {
-      flush();
-      cur = dy;
-    }
-    for (let x = 0, j = y * sw * 3; x < sw; x++, j += 3) {
-      const o = xmap[x];
-      acc[o] += data[j];
-      acc[o + 1] += data[j + 1];
-      acc[o + 2] += data[j + 2];
-    }
-    rows++;
   }
-  flush();
   return out;
 }
 

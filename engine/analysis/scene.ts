@@ -2,7 +2,7 @@
  * The analysis as the styles use it (tf-free, sharp-free): the person mask and face regions resampled to a
  * style's own work size, and facial feature outlines as landmark polylines.
  */
-import { gaussBlur } from '../filters/blur';
+import { gaussBlurInPlace } from '../filters/blur';
 import {
   BROW_LINES,
   BROW_LOOPS,
@@ -35,16 +35,25 @@ export function frameScale(scene: Analysis, w: number): number {
 export function personAt(scene: Scene, w: number, h: number): Float32Array {
   const { width: mw, height: mh, data } = scene.mask;
   const out = new Float32Array(w * h);
+  // the columns' source positions, the same for every row: found once
+  const cx0 = new Int32Array(w);
+  const cx1 = new Int32Array(w);
+  const cax = new Float64Array(w);
+  for (let x = 0; x < w; x++) {
+    const fx = Math.min(mw - 1, Math.max(0, ((x + 0.5) * mw) / w - 0.5));
+    cx0[x] = fx | 0;
+    cx1[x] = Math.min(mw - 1, cx0[x] + 1);
+    cax[x] = fx - cx0[x];
+  }
   for (let y = 0; y < h; y++) {
     const fy = Math.min(mh - 1, Math.max(0, ((y + 0.5) * mh) / h - 0.5));
     const y0 = fy | 0;
     const y1 = Math.min(mh - 1, y0 + 1);
     const ay = fy - y0;
     for (let x = 0; x < w; x++) {
-      const fx = Math.min(mw - 1, Math.max(0, ((x + 0.5) * mw) / w - 0.5));
-      const x0 = fx | 0;
-      const x1 = Math.min(mw - 1, x0 + 1);
-      const ax = fx - x0;
+      const x0 = cx0[x];
+      const x1 = cx1[x];
+      const ax = cax[x];
       const t = data[y0 * mw + x0] + (data[y0 * mw + x1] - data[y0 * mw + x0]) * ax;
       const b = data[y1 * mw + x0] + (data[y1 * mw + x1] - data[y1 * mw + x0]) * ax;
       out[y * w + x] = (t + (b - t) * ay) / 255;
@@ -134,7 +143,7 @@ function loopsIn(
   const bh = by1 - by0 + 1;
   const plane = new Float32Array(bw * bh);
   for (const f of scene.faces) for (const l of loops) fillPolygon(plane, bw, bh, f, l, k, 1, [-bx0, -by0]);
-  return feather > 0 ? gaussBlur(plane, bw, bh, feather) : plane;
+  return feather > 0 ? gaussBlurInPlace(plane, bw, bh, feather) : plane;
 }
 
 /** Feathered regions at w x h (0..1): the faces' skin (oval minus eyes, brows and lips) and the features themselves. */

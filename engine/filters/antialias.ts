@@ -38,17 +38,38 @@ export function antialiasedRaster(img: Image8, w: number, h: number): Raster {
   const out = createRaster(w, h);
   const row = new Float32Array(sw * 3);
   const k = 1 / 255;
+  const f32 = Math.fround;
   for (let y = 0; y < h; y++) {
-    row.fill(0);
-    for (let t = 0; t < ty.count[y]; t++) {
-      const wy = ty.weights[y * ty.max + t] * k;
-      for (let j = (ty.first[y] + t) * sw * 3, x = 0; x < sw * 3; x++, j++) row[x] += data[j] * wy;
+    // the taps summed per value, rounded to float32 after each as a float32 row accumulating them would be
+    const cnt = ty.count[y];
+    const n3 = sw * 3;
+    const j0 = ty.first[y] * n3;
+    const wt = y * ty.max;
+    const w0 = ty.weights[wt] * k;
+    const w1 = cnt > 1 ? ty.weights[wt + 1] * k : 0;
+    const w2 = cnt > 2 ? ty.weights[wt + 2] * k : 0;
+    const w3 = cnt > 3 ? ty.weights[wt + 3] * k : 0;
+    if (cnt === 4) {
+      for (let x = 0, j = j0; x < n3; x++, j++)
+        row[x] = f32(f32(f32(data[j] * w0) + data[j + n3] * w1) + data[j + 2 * n3] * w2) + data[j + 3 * n3] * w3;
+    } else if (cnt === 5) {
+      const w4 = ty.weights[wt + 4] * k;
+      for (let x = 0, j = j0; x < n3; x++, j++)
+        row[x] =
+          f32(f32(f32(f32(data[j] * w0) + data[j + n3] * w1) + data[j + 2 * n3] * w2) + data[j + 3 * n3] * w3) +
+          data[j + 4 * n3] * w4;
+    } else {
+      for (let x = 0, j = j0; x < n3; x++, j++) row[x] = data[j] * w0;
+      for (let t = 1; t < cnt; t++) {
+        const wy = ty.weights[wt + t] * k;
+        for (let j = j0 + t * n3, x = 0; x < n3; x++, j++) row[x] += data[j] * wy;
+      }
     }
     for (let x = 0, o = y * w; x < w; x++) {
+      const base = x * tx.max;
       let r = 0;
       let g = 0;
       let b = 0;
-      const base = x * tx.max;
       for (let t = 0, j = tx.first[x] * 3; t < tx.count[x]; t++, j += 3) {
         const wx = tx.weights[base + t];
         r += row[j] * wx;

@@ -1,75 +1,53 @@
 import type { Plane } from '../plane';
+import { boxH, boxV } from './box-passes';
+import { scratchPlane } from './scratch';
 import { Upsampler } from './upsampler';
 
 /**
  * Box blur of radius r (window 2r+1) along rows then columns, edges clamped.
  * O(1) per pixel regardless of radius (running sums). Returns a new plane.
  */
-export function boxBlur(src: Plane, w: number, h: number, r: number, out?: Plane, scratch?: Plane): Plane {
+export function boxBlur(src: Plane, w: number, h: number, r: number, out?: Plane): Plane {
   const dst = out ?? new Float32Array(w * h);
   r = Math.max(0, Math.round(r));
   if (r === 0) {
-    dst.set(src);
+    if (dst !== src) dst.set(src); // in place (a later pass of gaussBlur): nothing to do
     return dst;
   }
-  const tmp = scratch ?? new Float32Array(w * h);
+  const tmp = scratchPlane('blur', w * h); // the row pass, read back by the column pass only
   boxH(src, tmp, w, h, r);
   boxV(tmp, dst, w, h, r);
   return dst;
-}
-
-function boxH(src: Plane, dst: Plane, w: number, h: number, r: number): void {
-  const inv = 1 / (2 * r + 1);
-  const last = w - 1;
-  for (let y = 0; y < h; y++) {
-    const o = y * w;
-    let acc = 0;
-    for (let k = -r; k <= r; k++) acc += src[o + (k < 0 ? 0 : k > last ? last : k)];
-    for (let x = 0; x < w; x++) {
-      dst[o + x] = acc * inv;
-      const add = x + r + 1;
-      const sub = x - r;
-      acc += src[o + (add > last ? last : add)] - src[o + (sub < 0 ? 0 : sub)];
-    }
-  }
-}
-
-function boxV(src: Plane, dst: Plane, w: number, h: number, r: number): void {
-  const inv = 1 / (2 * r + 1);
-  const last = h - 1;
-  const acc = new Float32Array(w);
-  for (let k = -r; k <= r; k++) {
-    const row = (k < 0 ? 0 : k > last ? last : k) * w;
-    for (let x = 0; x < w; x++) acc[x] += src[row + x];
-  }
-  for (let y = 0; y < h; y++) {
-    const o = y * w;
-    const add = (y + r + 1 > last ? last : y + r + 1) * w;
-    const sub = (y - r < 0 ? 0 : y - r) * w;
-    for (let x = 0; x < w; x++) {
-      const a = acc[x];
-      dst[o + x] = a * inv;
-      acc[x] = a + src[add + x] - src[sub + x];
-    }
-  }
 }
 
 /**
  * Gaussian blur approximated by three box passes (standard deviation sigma).
  */
 export function gaussBlur(src: Plane, w: number, h: number, sigma: number, passes = 3): Plane {
-  if (sigma < 0.3) return src.slice();
+  return blurInto(src, w, h, sigma, passes);
+}
+
+/**
+ * gaussBlur's result written over `p` itself, for a plane that is not needed afterwards: the same values without a
+ * new plane (fewer planes a render, fewer collections; see scratch.ts). Returns p.
+ */
+export function gaussBlurInPlace(p: Plane, w: number, h: number, sigma: number): Plane {
+  return blurInto(p, w, h, sigma, 3, p);
+}
+
+function blurInto(src: Plane, w: number, h: number, sigma: number, passes: number, out?: Plane): Plane {
+  if (sigma < 0.3) return out ?? src.slice(); // out is src itself
   const f = decimation(sigma, w, h);
   if (f > 1) {
     const dw = Math.ceil(w / f);
     const dh = Math.ceil(h / f);
     const small = downscalePlane(src, w, h, dw, dh);
-    return resizePlane(gaussBlur(small, dw, dh, decimatedSigma(sigma, f), passes), dw, dh, w, h);
+    // the decimated copy is the blur's own: blurred in place
+    return resizePlane(blurInto(small, dw, dh, decimatedSigma(sigma, f), passes, small), dw, dh, w, h, out);
   }
   const radii = boxesForGauss(sigma, passes);
-  const scratch = new Float32Array(w * h); // one row-pass buffer for every pass
-  let cur = boxBlur(src, w, h, radii[0], undefined, scratch);
-  for (let k = 1; k < passes; k++) cur = boxBlur(cur, w, h, radii[k], cur, scratch);
+  let cur = boxBlur(src, w, h, radii[0], out);
+  for (let k = 1; k < passes; k++) cur = boxBlur(cur, w, h, radii[k], cur);
   return cur;
 }
 
@@ -117,11 +95,11 @@ export function boxesForGauss(sigma: number, n: number): number[] {
   return out;
 }
 
-/** Bilinear resample of a plane to a new size (used to move between work and output resolution). */
-export function resizePlane(src: Plane, sw: number, sh: number, dw: number, dh: number): Plane {
-  const out = new Float32Array(dw * dh);
+/** Bilinear resample of a plane to a new size (used to move between work and output resolution), into `into` if given. */
+export function resizePlane(src: Plane, sw: number, sh: number, dw: number, dh: number, into?: Plane): Plane {
+  const out = into ?? new Float32Array(dw * dh);
   if (sw === dw && sh === dh) {
-    out.set(src);
+    if (out !== src) out.set(src);
     return out;
   }
   const up = new Upsampler(sw, sh, dw, dh);
@@ -133,37 +111,50 @@ export function resizePlane(src: Plane, sw: number, sh: number, dw: number, dh: 
 export function downscalePlane(src: Plane, sw: number, sh: number, dw: number, dh: number): Plane {
   if (dw === sw && dh === sh) return src.slice();
   if (dw > sw || dh > sh) return resizePlane(src, sw, sh, dw, dh);
-  // Area binning: every source pixel is added to the destination pixel it falls in (single pass).
+  // Area binning: every source pixel is added to the destination pixel it falls in, in row-major order, the sum
+  // rounded to float32 after each add (as a float32 sum array holds it). A bin's pixels in one row are adjacent, so
+  // each row adds them bin by bin in a register; the counts are the bins' sizes.
   const sum = new Float32Array(dw * dh);
-  const cnt = new Float32Array(dw * dh);
-  const xmap = new Int32Array(sw);
-  for (let x = 0; x < sw; x++) xmap[x] = Math.min(dw - 1, Math.floor((x * dw) / sw));
+  const x0 = new Int32Array(dw + 1); // destination column d bins source columns x0[d] .. x0[d + 1] - 1
+  const rows = new Float32Array(dh); // source rows per destination row
+  for (let x = 0, d = 0; x < sw; x++) {
+    const dx = Math.min(dw - 1, Math.floor((x * dw) / sw));
+    while (d < dx) x0[++d] = x;
+  }
+  x0[dw] = sw;
+  const f32 = Math.fround;
   for (let y = 0; y < sh; y++) {
-    const row = Math.min(dh - 1, Math.floor((y * dh) / sh)) * dw;
+    const dy = Math.min(dh - 1, Math.floor((y * dh) / sh));
+    rows[dy]++;
+    const row = dy * dw;
     const o = y * sw;
-    for (let x = 0; x < sw; x++) {
-      const j = row + xmap[x];
-      sum[j] += src[o + x];
-      cnt[j] += 1;
+    for (let d = 0; d < dw; d++) {
+      let a = sum[row + d];
+      for (let x = x0[d], end = x0[d + 1]; x < end; x++) a = f32(a + src[o + x]);
+      sum[row + d] = a;
     }
   }
-  for (let i = 0; i < sum.length; i++) sum[i] /= cnt[i];
+  for (let dy = 0, i = 0; dy < dh; dy++) for (let d = 0; d < dw; d++, i++) sum[i] /= (x0[d + 1] - x0[d]) * rows[dy];
   return sum;
 }
 
 /**
  * Exact separable Gaussian (sampled kernel, radius ceil(3 sigma)) for small sigmas, where a few box
- * passes approximate poorly: used for line extraction at work resolution.
+ * passes approximate poorly: used for line extraction at work resolution. Written into `into` when given.
  */
-export function gaussKernelBlur(src: Plane, w: number, h: number, sigma: number): Plane {
-  if (sigma < 0.3) return src.slice();
+export function gaussKernelBlur(src: Plane, w: number, h: number, sigma: number, into?: Plane): Plane {
+  if (sigma < 0.3) {
+    if (!into) return src.slice();
+    into.set(src);
+    return into;
+  }
   const r = Math.max(1, Math.ceil(3 * sigma));
   const k = new Float32Array(2 * r + 1);
   let sum = 0;
   for (let i = -r; i <= r; i++) sum += k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma));
   for (let i = 0; i < k.length; i++) k[i] /= sum;
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
+  const tmp = scratchPlane('blur', w * h); // the row pass, read back by the column pass only
+  const out = into ?? new Float32Array(w * h); // every value written by the column pass
   const last = w - 1;
   const k0 = k[r];
   // symmetric kernel: fold the taps (half the multiplies)
@@ -185,12 +176,38 @@ export function gaussKernelBlur(src: Plane, w: number, h: number, sigma: number)
     }
   }
   const lastY = h - 1;
+  // the taps added to `out` one after another, rounded to float32 after each as `out` holds them; two taps per
+  // sweep of the row (half the loads and stores of `out`, the same values)
+  const f32 = Math.fround;
+  const rowAt = (y: number) => (y < 0 ? 0 : y > lastY ? lastY : y) * w;
   for (let y = 0; y < h; y++) {
     const o = y * w;
-    for (let x = 0; x < w; x++) out[o + x] = k0 * tmp[o + x];
-    for (let t = 1; t <= r; t++) {
-      const up = (y - t < 0 ? 0 : y - t) * w;
-      const dn = (y + t > lastY ? lastY : y + t) * w;
+    let t = 1;
+    if (r >= 2) {
+      // the centre and the first two taps in the first sweep
+      const u1 = rowAt(y - 1);
+      const d1 = rowAt(y + 1);
+      const u2 = rowAt(y - 2);
+      const d2 = rowAt(y + 2);
+      const ka = k[r + 1];
+      const kb = k[r + 2];
+      for (let x = 0; x < w; x++)
+        out[o + x] = f32(f32(k0 * tmp[o + x]) + ka * (tmp[u1 + x] + tmp[d1 + x])) + kb * (tmp[u2 + x] + tmp[d2 + x]);
+      t = 3;
+    } else for (let x = 0; x < w; x++) out[o + x] = k0 * tmp[o + x];
+    for (; t < r; t += 2) {
+      const u1 = rowAt(y - t);
+      const d1 = rowAt(y + t);
+      const u2 = rowAt(y - t - 1);
+      const d2 = rowAt(y + t + 1);
+      const ka = k[r + t];
+      const kb = k[r + t + 1];
+      for (let x = 0; x < w; x++)
+        out[o + x] = f32(out[o + x] + ka * (tmp[u1 + x] + tmp[d1 + x])) + kb * (tmp[u2 + x] + tmp[d2 + x]);
+    }
+    if (t === r) {
+      const up = rowAt(y - t);
+      const dn = rowAt(y + t);
       const kt = k[r + t];
       for (let x = 0; x < w; x++) out[o + x] += kt * (tmp[up + x] + tmp[dn + x]);
     }

@@ -1,4 +1,6 @@
 import { type Plane, type Raster, resizeRaster } from '../raster';
+import { sweepH1, sweepH3, sweepV1, sweepV3 } from './recursive-sweeps';
+import { scratchPlane } from './scratch';
 
 /**
  * Domain-transform recursive edge-preserving filter (Gastal & Oliveira, SIGGRAPH 2011).
@@ -57,6 +59,9 @@ export function domainTransformPlane(
   return p;
 }
 
+/** Entries of the feedback weights' table (a^d sampled over the guide's range of d). */
+const LUT_N = 4096;
+
 /**
  * Recursive-filter feedback weights a^d of the first iteration, horizontal and vertical, in one pass:
  * d = 1 + (sigmaS / sigmaR) * sum over channels |difference to the left / upper neighbour|.
@@ -75,7 +80,6 @@ function feedbackWeights(
   const sigmaH0 = (sigmaS * Math.sqrt(3) * 2 ** (iterations - 1)) / Math.sqrt(4 ** iterations - 1);
   const lnA = -Math.SQRT2 / sigmaH0;
   // a^d over d in [1, 1 + ratio * dRange]; beyond the table the weight is ~0 (a hard edge) anyway
-  const LUT_N = 4096;
   const dRange = 1.5 * guide.length;
   const lut = new Float32Array(LUT_N + 1);
   for (let k = 0; k <= LUT_N; k++) {
@@ -83,31 +87,79 @@ function feedbackWeights(
     lut[k] = a < 1e-30 ? 0 : a; // no denormals (see square)
   }
   const toIdx = LUT_N / dRange;
-  const VH = new Float32Array(n);
-  const VV = new Float32Array(n);
-  const [c0, c1 = c0, c2 = c0] = guide;
-  const k1 = guide.length > 1 ? 1 : 0;
-  const k2 = guide.length > 2 ? 1 : 0;
-  const a0 = lut[0];
-  for (let y = 0; y < h; y++) {
+  // every value written below; the sweeps read them and square them in place, and nothing keeps them
+  const VH = scratchPlane('weightsH', n);
+  const VV = scratchPlane('weightsV', n);
+  // the first column and row have no left / upper neighbour; every other pixel has both (no per-pixel tests)
+  for (let y = 0; y < h; y++) VH[y * w] = lut[0];
+  VV.fill(lut[0], 0, w);
+  // a two-plane guide is not used (a Raster has three planes, domainTransformPlane one)
+  if (guide.length === 1) weights1(guide[0], w, h, lut, toIdx, VH, VV);
+  else weights3(guide[0], guide[1], guide[2], w, h, lut, toIdx, VH, VV);
+  return [VH, VV];
+}
+
+/** feedbackWeights' inner loop for a one-plane guide: the first row's horizontal weights, then whole rows. */
+function weights1(
+  c: Plane,
+  w: number,
+  h: number,
+  lut: Float32Array,
+  toIdx: number,
+  VH: Float32Array,
+  VV: Float32Array,
+): void {
+  for (let i = 1; i < w; i++) {
+    const t = Math.abs(c[i] - c[i - 1]) * toIdx + 0.5;
+    VH[i] = t >= LUT_N ? 0 : lut[t | 0];
+  }
+  for (let y = 1; y < h; y++) {
     const o = y * w;
-    for (let x = 0; x < w; x++) {
-      const i = o + x;
-      if (x > 0) {
-        const q = i - 1;
-        const d = Math.abs(c0[i] - c0[q]) + k1 * Math.abs(c1[i] - c1[q]) + k2 * Math.abs(c2[i] - c2[q]);
-        const t = d * toIdx + 0.5;
-        VH[i] = t >= LUT_N ? 0 : lut[t | 0];
-      } else VH[i] = a0;
-      if (y > 0) {
-        const q = i - w;
-        const d = Math.abs(c0[i] - c0[q]) + k1 * Math.abs(c1[i] - c1[q]) + k2 * Math.abs(c2[i] - c2[q]);
-        const t = d * toIdx + 0.5;
-        VV[i] = t >= LUT_N ? 0 : lut[t | 0];
-      } else VV[i] = a0;
+    const t = Math.abs(c[o] - c[o - w]) * toIdx + 0.5;
+    VV[o] = t >= LUT_N ? 0 : lut[t | 0];
+    for (let i = o + 1, end = o + w; i < end; i++) {
+      const v = c[i];
+      const th = Math.abs(v - c[i - 1]) * toIdx + 0.5;
+      VH[i] = th >= LUT_N ? 0 : lut[th | 0];
+      const tv = Math.abs(v - c[i - w]) * toIdx + 0.5;
+      VV[i] = tv >= LUT_N ? 0 : lut[tv | 0];
     }
   }
-  return [VH, VV];
+}
+
+/** feedbackWeights' inner loop for a three-plane guide: the channels' differences summed in this order. */
+function weights3(
+  c0: Plane,
+  c1: Plane,
+  c2: Plane,
+  w: number,
+  h: number,
+  lut: Float32Array,
+  toIdx: number,
+  VH: Float32Array,
+  VV: Float32Array,
+): void {
+  for (let i = 1; i < w; i++) {
+    const q = i - 1;
+    const t = (Math.abs(c0[i] - c0[q]) + Math.abs(c1[i] - c1[q]) + Math.abs(c2[i] - c2[q])) * toIdx + 0.5;
+    VH[i] = t >= LUT_N ? 0 : lut[t | 0];
+  }
+  for (let y = 1; y < h; y++) {
+    const o = y * w;
+    const q = o - w;
+    const t = (Math.abs(c0[o] - c0[q]) + Math.abs(c1[o] - c1[q]) + Math.abs(c2[o] - c2[q])) * toIdx + 0.5;
+    VV[o] = t >= LUT_N ? 0 : lut[t | 0];
+    for (let i = o + 1, end = o + w; i < end; i++) {
+      const v0 = c0[i];
+      const v1 = c1[i];
+      const v2 = c2[i];
+      const th = (Math.abs(v0 - c0[i - 1]) + Math.abs(v1 - c1[i - 1]) + Math.abs(v2 - c2[i - 1])) * toIdx + 0.5;
+      VH[i] = th >= LUT_N ? 0 : lut[th | 0];
+      const u = i - w;
+      const tv = (Math.abs(v0 - c0[u]) + Math.abs(v1 - c1[u]) + Math.abs(v2 - c2[u])) * toIdx + 0.5;
+      VV[i] = tv >= LUT_N ? 0 : lut[tv | 0];
+    }
+  }
 }
 
 function square(VH: Float32Array, VV: Float32Array): void {
@@ -119,88 +171,4 @@ function square(VH: Float32Array, VV: Float32Array): void {
     VH[i] = a < 1e-30 ? 0 : a;
     VV[i] = b < 1e-30 ? 0 : b;
   }
-}
-
-function sweepH3(r: Plane, g: Plane, b: Plane, V: Plane, w: number, h: number): void {
-  const carry = new Float64Array(3);
-  for (let y = 0; y < h; y++) {
-    const o = y * w;
-    carry[0] = r[o];
-    carry[1] = g[o];
-    carry[2] = b[o];
-    recurseRow3(r, g, b, V, o + 1, o + w, 1, 0, carry);
-    // right to left, from where the first pass ended (its unrounded values: carry)
-    recurseRow3(r, g, b, V, o + w - 2, o - 1, -1, 1, carry);
-  }
-}
-
-/**
- * One recursive pass along a row, from `start` to `end` (exclusive) by `step`: each pixel pulled toward the previous
- * result by its weight V[i + vOff]. `carry` holds the running values in and out (doubles, as the pass computes them).
- */
-function recurseRow3(
-  r: Plane,
-  g: Plane,
-  b: Plane,
-  V: Plane,
-  start: number,
-  end: number,
-  step: number,
-  vOff: number,
-  carry: Float64Array,
-): void {
-  let pr = carry[0];
-  let pg = carry[1];
-  let pb = carry[2];
-  for (let i = start; i !== end; i += step) {
-    const v = V[i + vOff];
-    pr = r[i] + v * (pr - r[i]);
-    pg = g[i] + v * (pg - g[i]);
-    pb = b[i] + v * (pb - b[i]);
-    r[i] = pr;
-    g[i] = pg;
-    b[i] = pb;
-  }
-  carry[0] = pr;
-  carry[1] = pg;
-  carry[2] = pb;
-}
-
-function sweepV3(r: Plane, g: Plane, b: Plane, V: Plane, w: number, h: number): void {
-  const n = w * h;
-  for (let i = w; i < n; i++) {
-    const v = V[i];
-    const q = i - w;
-    r[i] += v * (r[q] - r[i]);
-    g[i] += v * (g[q] - g[i]);
-    b[i] += v * (b[q] - b[i]);
-  }
-  for (let i = n - w - 1; i >= 0; i--) {
-    const q = i + w;
-    const v = V[q];
-    r[i] += v * (r[q] - r[i]);
-    g[i] += v * (g[q] - g[i]);
-    b[i] += v * (b[q] - b[i]);
-  }
-}
-
-function sweepH1(p: Plane, V: Plane, w: number, h: number): void {
-  for (let y = 0; y < h; y++) {
-    const o = y * w;
-    let prev = p[o];
-    for (let i = o + 1, end = o + w; i < end; i++) {
-      prev = p[i] + V[i] * (prev - p[i]);
-      p[i] = prev;
-    }
-    for (let i = o + w - 2; i >= o; i--) {
-      prev = p[i] + V[i + 1] * (prev - p[i]);
-      p[i] = prev;
-    }
-  }
-}
-
-function sweepV1(p: Plane, V: Plane, w: number, h: number): void {
-  const n = w * h;
-  for (let i = w; i < n; i++) p[i] += V[i] * (p[i - w] - p[i]);
-  for (let i = n - w - 1; i >= 0; i--) p[i] += V[i + w] * (p[i + w] - p[i]);
 }

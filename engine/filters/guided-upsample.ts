@@ -44,9 +44,8 @@ export class GuidedUpsampler {
       sq[i] = I * I;
       prod[i] = I * q;
     }
-    const scratch = new Float32Array(n); // the row pass of every box below
-    const box = (x: Plane) => boxBlur(x, w, h, radius, x, scratch);
-    const meanI = boxBlur(guide, w, h, radius, undefined, scratch);
+    const box = (x: Plane) => boxBlur(x, w, h, radius, x);
+    const meanI = boxBlur(guide, w, h, radius);
     box(p);
     box(sq);
     box(prod);

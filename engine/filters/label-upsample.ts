@@ -27,9 +27,11 @@ export class LabelUpsampler {
   ) {
     const { width: w, height: h } = painted;
     this.up = new Upsampler(w, h, dw, dh);
-    this.gr = gaussBlur(painted.r, w, h, 0.8);
-    this.gg = gaussBlur(painted.g, w, h, 0.8);
-    this.gb = gaussBlur(painted.b, w, h, 0.8);
+    // a plane that is 0 everywhere (pop art's dot areas use one channel) blurs to itself
+    const guide = (p: Plane) => (isZero(p) ? p : gaussBlur(p, w, h, 0.8));
+    this.gr = guide(painted.r);
+    this.gg = guide(painted.g);
+    this.gb = guide(painted.b);
     this.same = new Uint8Array(w);
     this.needX = new Uint8Array(dw);
     for (let x = 0; x < dw; x++) this.needX[x] = this.up.fx[x] > 0 ? 5 : 0;
@@ -130,4 +132,10 @@ export class LabelUpsampler {
       b[x] = pal[o + 2] * m + pal[q + 2] * (1 - m);
     }
   }
+}
+
+/** Whether every value of a plane is 0 (stops at the first that is not). */
+function isZero(p: Plane): boolean {
+  for (let i = 0; i < p.length; i++) if (p[i] !== 0) return false;
+  return true;
 }

@@ -1,5 +1,6 @@
 import type { Plane } from '../raster';
 import { gaussKernelBlur } from './blur';
+import { scratchPlane } from './scratch';
 
 /**
  * Linear part of the XDoG line detector, G(k sigma) - G(sigma) (> 0 on the dark side of an edge), meant
@@ -7,7 +8,7 @@ import { gaussKernelBlur } from './blur';
  * upsampling: the same lines as a full-resolution DoG of the upsampled luminance, at a fraction of the cost.
  */
 export function dogField(L: Plane, w: number, h: number, sigma: number, k = 1.6): Plane {
-  const g1 = gaussKernelBlur(L, w, h, sigma);
+  const g1 = gaussKernelBlur(L, w, h, sigma, scratchPlane('dog', w * h)); // needed only for the difference
   const g2 = gaussKernelBlur(L, w, h, sigma * k);
   for (let i = 0; i < g2.length; i++) g2[i] -= g1[i];
   return g2;

@@ -1,5 +1,5 @@
 import { faceRegionsAt, featureStrokes, personAt, type Scene, StrokeRows, skinColour } from '../analysis/scene';
-import { gaussBlur } from '../filters/blur';
+import { gaussBlurInPlace } from '../filters/blur';
 import type { CelOptions } from '../filters/cel';
 import { domainTransform, domainTransformAtHalf } from '../filters/edge-aware';
 import { dogField } from '../filters/lines';
@@ -58,7 +58,7 @@ export const INKED_BG_LINES = 0.4;
 
 /** How much each work pixel (ww x wh; `s`, toWork's scale) belongs to a person: the person mask, softened. */
 export function personWeight(scene: Scene, ww: number, wh: number, s: number): Float32Array {
-  return gaussBlur(personAt(scene, ww, wh), ww, wh, Math.max(0.7, 2 * s));
+  return gaussBlurInPlace(personAt(scene, ww, wh), ww, wh, Math.max(0.7, 2 * s));
 }
 
 /**

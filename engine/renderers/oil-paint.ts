@@ -1,5 +1,5 @@
 import { faceRegionsAt, type Scene } from '../analysis/scene';
-import { boxBlur, gaussBlur, gaussKernelBlur } from '../filters/blur';
+import { boxBlur, gaussBlurInPlace, gaussKernelBlur } from '../filters/blur';
 import { saturate, tint, tone } from '../filters/color';
 import { domainTransform } from '../filters/edge-aware';
 import { Kuwahara } from '../filters/kuwahara';
@@ -46,9 +46,10 @@ export function oilPaint(img: Image8, scene?: Scene): Buffer {
     }
   }
   const sig = Math.max(1.5, 4 * s);
-  const bxx = gaussBlur(jxx, ww, wh, sig);
-  const bxy = gaussBlur(jxy, ww, wh, sig);
-  const byy = gaussBlur(jyy, ww, wh, sig);
+  // the tensor is needed only smoothed: in place
+  const bxx = gaussBlurInPlace(jxx, ww, wh, sig);
+  const bxy = gaussBlurInPlace(jxy, ww, wh, sig);
+  const byy = gaussBlurInPlace(jyy, ww, wh, sig);
   const tx = new Float32Array(n);
   const ty = new Float32Array(n);
   const E0 = 2e-4; // structure-tensor energy below which strokes take the default direction
@@ -88,7 +89,7 @@ export function oilPaint(img: Image8, scene?: Scene): Buffer {
     tx[i] = vx / len;
     ty[i] = vy / len;
   }
-  const noise = gaussBlur(whiteNoise(ww, wh, 61), ww, wh, Math.max(0.6, 0.9 * s));
+  const noise = gaussBlurInPlace(whiteNoise(ww, wh, 61), ww, wh, Math.max(0.6, 0.9 * s));
   const steps = Math.max(3, Math.round(7 * s));
   const strokes = new Float32Array(n);
   for (let y = 0; y < wh; y++) {
@@ -190,7 +191,7 @@ function keepFeatures(
     const sd = Math.sqrt(Math.max(0, meanSq[i] - mean[i] * mean[i]));
     weight[i] = sd <= SD0 ? 0 : sd >= SD1 ? 1 : (sd - SD0) / (SD1 - SD0);
   }
-  const t = gaussBlur(weight, w, h, 1.5 * s);
+  const t = gaussBlurInPlace(weight, w, h, 1.5 * s);
   if (faces) for (let i = 0; i < n; i++) t[i] = Math.max(t[i], faces[i]);
   // below 1/1024 the fine brush changes nothing visible: those pixels (most of a calm photo) skip it
   for (let i = 0; i < n; i++) if (t[i] < 1 / 1024) t[i] = 0;

@@ -8,7 +8,7 @@ import { cloneRaster, createRaster, type Image8, luma, rowBuffers } from '../ras
 import { abstractRegions, printInk, simplifyBackground, toWork } from './common';
 
 // bound once at load (see pixel-math.ts)
-const { byte, halftoneDistance, inkCoverage, inkMix, rgbToHsv, smoothstep } = pixelMath;
+const { byte, inkCoverage, inkMix, rgbToHsv, smoothstep } = pixelMath;
 
 /** Pop palette: hue (0..6 HSV sextants) -> printing-ink colour. */
 const POP: ReadonlyArray<readonly [number, readonly [number, number, number]]> = [
@@ -148,7 +148,13 @@ export function popArt(img: Image8, scene?: Scene): Buffer {
       let b = bb[x];
       const dm = mm[x];
       if (dm > 0) {
-        const d = halftoneDistance(x, y, inv);
+        // halftoneDistance(x, y, inv) written out: this loop is past V8's inlining budget, and the call boxed its
+        // arguments and result (5 MB of garbage a render at 1024 px)
+        const u = (x * Math.SQRT1_2 + y * Math.SQRT1_2) * inv;
+        const v = (x * Math.SQRT1_2 - y * Math.SQRT1_2) * inv;
+        const du = u - Math.round(u);
+        const dv = v - Math.round(v);
+        const d = Math.sqrt(du * du + dv * dv);
         const cov = dm < 0.01 ? 0 : 1 - smoothstep(0.27, 0.33, d);
         const m = smoothstep(0, 1, dm);
         r = r * (1 - m) + m * (PAPER[0] + (r - PAPER[0]) * cov);

@@ -1,5 +1,5 @@
 import { personAt, type Scene } from '../analysis/scene';
-import { blurFields, gaussBlur } from '../filters/blur';
+import { blurFields, gaussBlurInPlace } from '../filters/blur';
 import { domainTransformPlane } from '../filters/edge-aware';
 import { ValueNoiseRows } from '../filters/noise';
 import { pixelMath } from '../pixel-math';
@@ -25,7 +25,8 @@ export function sketch(img: Image8, scene?: Scene): Buffer {
   const fields = blurFields(L, w, h, [Math.max(1.2, 3.2 * sc), Math.max(1, 2.5 * sc)]);
   const [blurredF, toneF] = fields.planes;
   const { up } = fields;
-  const person = scene && gaussBlur(personAt(scene, up.sw, up.sh), up.sw, up.sh, (Math.max(1, 3 * sc) * up.sw) / w);
+  const person =
+    scene && gaussBlurInPlace(personAt(scene, up.sw, up.sh), up.sw, up.sh, (Math.max(1, 3 * sc) * up.sw) / w);
   const [ff, blurred, toneL, pr] = rowBuffers(w, 4);
   const paper = new ValueNoiseRows(w, h, Math.max(4, 14 * sc), 11);
   const wob = new ValueNoiseRows(w, h, Math.max(6, 22 * sc), 23);

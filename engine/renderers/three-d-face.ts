@@ -47,16 +47,24 @@ export function faceFields(scene: Scene, ww: number, wh: number): FaceFields {
   return { face, keep };
 }
 
+/** The photo (work size, before any smoothing) over the box the faces' `keep` weights cover, and that box. */
+export interface FaceCrop {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  light: Raster;
+}
+
 /**
- * `work` takes back the photo (`photoWork`, the same size) under a light smoothing (wrinkles' larger folds, lids,
- * lashes and the lips' line survive it) by the weight `keep`. The light smoothing runs only on the box the faces'
- * weights cover. In place.
+ * The crop of `photoWork` that keepFaces takes back: taken before the smoothing runs in place on the same raster,
+ * so no full copy of the photo is kept. Undefined when no pixel keeps any.
  */
-export function keepFaces(work: Raster, photoWork: Raster, fields: FaceFields, s: number): void {
+export function faceCrop(photoWork: Raster, fields: FaceFields): FaceCrop | undefined {
   const { keep } = fields;
-  const ww = work.width;
-  let [x0, y0, x1, y1] = [ww, work.height, -1, -1];
-  for (let y = 0; y < work.height; y++) {
+  const ww = photoWork.width;
+  let [x0, y0, x1, y1] = [ww, photoWork.height, -1, -1];
+  for (let y = 0; y < photoWork.height; y++) {
     for (let x = 0, i = y * ww; x < ww; x++, i++) {
       if (keep[i] <= 0) continue;
       if (x < x0) x0 = x;
@@ -65,7 +73,7 @@ export function keepFaces(work: Raster, photoWork: Raster, fields: FaceFields, s
       if (y > y1) y1 = y;
     }
   }
-  if (x1 < 0) return;
+  if (x1 < 0) return undefined;
   const cw = x1 - x0 + 1;
   const light = createRaster(cw, y1 - y0 + 1);
   for (let y = y0; y <= y1; y++) {
@@ -74,6 +82,19 @@ export function keepFaces(work: Raster, photoWork: Raster, fields: FaceFields, s
     light.g.set(photoWork.g.subarray(y * ww + x0, y * ww + x1 + 1), o);
     light.b.set(photoWork.b.subarray(y * ww + x0, y * ww + x1 + 1), o);
   }
+  return { x0, y0, x1, y1, light };
+}
+
+/**
+ * `work` takes back the photo (`crop`, faceCrop's, the same work size) under a light smoothing (wrinkles' larger
+ * folds, lids, lashes and the lips' line survive it) by the weight `keep`. The light smoothing runs only on the box
+ * the faces' weights cover. In place (on `work`, and on the crop's pixels).
+ */
+export function keepFaces(work: Raster, crop: FaceCrop, fields: FaceFields, s: number): void {
+  const { keep } = fields;
+  const ww = work.width;
+  const { x0, y0, x1, y1, light } = crop;
+  const cw = x1 - x0 + 1;
   domainTransform(light, 5 * s, 0.06, 2);
   for (let y = y0; y <= y1; y++) {
     for (let x = x0, j = (y - y0) * cw; x <= x1; x++, j++) {

@@ -2,11 +2,11 @@ import { personAt, type Scene } from '../analysis/scene';
 import { antialiasedRaster } from '../filters/antialias';
 import { domainTransform } from '../filters/edge-aware';
 import { enlargeEyes, eyeWarps, warpScene } from '../filters/eye-warp';
-import { cloneRaster, type Image8, luma, workSize } from '../raster';
+import { type Image8, luma, workSize } from '../raster';
 import { WORK_LONG } from './common';
 import { composite } from './three-d-composite';
 import { EYE_ENLARGE, eyesSeen, paintCatchlights } from './three-d-eyes';
-import { faceFields, keepFaces } from './three-d-face';
+import { faceCrop, faceFields, keepFaces } from './three-d-face';
 import { personFocus } from './three-d-focus';
 import { toonShade } from './three-d-shade';
 
@@ -37,13 +37,13 @@ export function threeD(photo: Image8, found?: Scene): Buffer {
   const { w: ww, h: wh } = workSize(w, h, WORK_LONG);
   const s = Math.max(ww, wh) / 512;
   const work = antialiasedRaster(img, ww, wh);
-  const photoWork = scene ? cloneRaster(work) : work; // read only: faces take some of it back
+  const faces = scene && faceFields(scene, ww, wh);
+  const facePhoto = faces && faceCrop(work, faces); // the part of the photo faces take back, before the smoothing
   const guide = luma(work); // the photo's own luma at work size, for the guided upsampling at the end
   // 1. wide then narrow domain transform: smooth surfaces, crisp silhouettes, soft shading kept
   domainTransform(work, 30 * s, 0.28, 3);
   domainTransform(work, 10 * s, 0.1, 2);
-  const faces = scene && faceFields(scene, ww, wh);
-  if (faces) keepFaces(work, photoWork, faces, s);
+  if (faces && facePhoto) keepFaces(work, facePhoto, faces, s);
   // 2. toon shading
   toonShade(work, s, faces?.face);
   // 3. the person against a softened backdrop, with a rim light; a face is in focus even where the mask missed it
