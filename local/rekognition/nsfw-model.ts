@@ -3,6 +3,8 @@
  * input, 5 softmax classes), read from node_modules (nothing is fetched), on tfjs's wasm backend as the engine starts
  * it. Loaded lazily, once per process; concurrent callers share the load.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { NSFWJS } from 'nsfwjs/core';
 import { MobileNetV2Model } from 'nsfwjs/models/mobilenet_v2';
@@ -101,14 +103,29 @@ async function decodeToRgb(image: Buffer): Promise<Uint8Array> {
 let loading: Promise<NSFWJS> | undefined;
 
 /**
+ * The weight shards beside nsfwjs's model registry (dist/models/mobilenet_v2), each a module whose export is its bytes
+ * as base64 text, required by their files. nsfwjs's own loaders (`weightBundles`) wrap that export in TypeScript's
+ * `__importStar`, which copies a string's 3.5 million characters into as many getters: 9 s of CPU per process.
+ */
+function weightShards(): string[] {
+  const dir = path.join(path.dirname(require.resolve('nsfwjs/models/mobilenet_v2')), '../../models/mobilenet_v2');
+  const files = fs.readdirSync(dir).filter((f) => /^group\d+-shard\d+of\d+\.min\.js$/.test(f));
+  // as many files as nsfwjs's registry loads, in its order (group, then shard)
+  if (files.length !== MobileNetV2Model.weightBundles.length)
+    throw new Error(`nsfwjs weight shards not found in ${dir}`);
+  const order = (f: string) => (/^group(\d+)-shard(\d+)/.exec(f) ?? []).slice(1).map(Number);
+  files.sort((a, b) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1]);
+  return files.map((f) => require(path.join(dir, f)) as string);
+}
+
+/**
  * The model files of nsfwjs's own registry, its weights decoded by Buffer: nsfwjs's `load` decodes them byte by byte
  * in JS, which held the runtime's one thread for 45 s under a loaded Jest (a handler past its timeout meanwhile).
  */
 const bundledModel: tf.io.IOHandler = {
   load: async () => {
     const json = (await MobileNetV2Model.modelJson()).default;
-    const shards = await Promise.all(MobileNetV2Model.weightBundles.map(async (b) => (await b()).default));
-    const weights = Buffer.concat(shards.map((b64) => Buffer.from(b64, 'base64')));
+    const weights = Buffer.concat(weightShards().map((b64) => Buffer.from(b64, 'base64')));
     return {
       modelTopology: json.modelTopology,
       format: json.format,
