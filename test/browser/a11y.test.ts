@@ -12,7 +12,7 @@ import {
   type Scheme,
   screenshot,
   switchScheme,
-  WORK_MS,
+  toModeratedStyles,
 } from './site-helpers';
 
 /**
@@ -125,12 +125,7 @@ describe('accessibility (axe) of every kind of page, light and dark', () => {
     await page.getByRole('alert').waitFor();
     violations.push(...(await check(page, 'upload-files')));
 
-    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-    await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: WORK_MS });
-    await page
-      .getByRole('region', { name: 'Notifications' })
-      .getByText('Moderation Completed')
-      .waitFor({ timeout: WORK_MS });
+    await toModeratedStyles(page);
     await chooseTile(page.locator('main button[aria-pressed]').nth(1));
     violations.push(...(await check(page, 'styles')));
     await context.close();

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { PHOTOS, startTestRuntime } from '../support/runtime';
-import { axeViolations, chooseTile, newContext, screenshot, switchScheme, WORK_MS } from './site-helpers';
+import { axeViolations, chooseTile, newContext, screenshot, switchScheme, toModeratedStyles } from './site-helpers';
 
 /** Pre-launch mode: the wizard ends in the 'notify me' sign-up and the thank-you screen with its share links. */
 describe('pre-launch sign-up in the browser', () => {
@@ -36,12 +36,7 @@ describe('pre-launch sign-up in the browser', () => {
     await page.getByRole('button', { name: 'Get Started' }).click();
     await page.locator('input[type=file][multiple]').setInputFiles(path.join(PHOTOS, 'chelsea.png'));
     await page.getByText('1 of 50 files selected').waitFor();
-    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-    await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: WORK_MS });
-    await page
-      .getByRole('region', { name: 'Notifications' })
-      .getByText('Moderation Completed')
-      .waitFor({ timeout: WORK_MS });
+    await toModeratedStyles(page);
     // Pre-launch: no prices on the style step.
     await chooseTile(page.locator('main button[aria-pressed]').first());
     expect(await page.getByText(/per image/).count()).toBe(0);

@@ -145,3 +145,13 @@ export async function switchScheme(page: Page, scheme: Scheme): Promise<void> {
     ),
   );
 }
+
+/** From the upload step with photos picked: on to the style step, until its moderation toast says it is done. */
+export async function toModeratedStyles(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Choose Your Styles' }).click();
+  await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: WORK_MS });
+  await page
+    .getByRole('region', { name: 'Notifications' })
+    .getByText('Moderation Completed')
+    .waitFor({ timeout: WORK_MS });
+}
