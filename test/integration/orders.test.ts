@@ -21,7 +21,11 @@ import { api, mediaClient, photo, sha256, startTestRuntime, uploadPhoto } from '
 
 const ASTRONAUT = photo('astronaut.png');
 
-/** After payment: checkout → Stripe (local stand-in) → signed webhook → order state machine → e-mail → result APIs. */
+/**
+ * After payment: checkout → Stripe (local stand-in) → signed webhook → order state machine → e-mail → result APIs.
+ * Engine styles only: a generative one would load the Bedrock stand-in's own engine and models for one image (its
+ * orders are test/runtime/generative.test.ts, its rules test/lambdas/tasks/generate-item.test.ts).
+ */
 describe('orders', () => {
   let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
   let client: ReturnType<typeof api>;
@@ -77,7 +81,7 @@ describe('orders', () => {
 
   test('a paid order is generated, e-mailed once and served; replays of its webhook change nothing', async () => {
     const email = 'buyer@example.com';
-    const order = await checkout(client, email, [hash], ['anime', 'comic']);
+    const order = await checkout(client, email, [hash], ['comic', 'pixel-art']);
     expect(order.order_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(order.url).toContain(`/pay/${order.session_id}`);
 
@@ -104,8 +108,8 @@ describe('orders', () => {
     expect(generation).toMatchObject({ status: 'completed', progress: 100, error: null });
     expect(generation.refund).toBeUndefined();
     expect(generation.images.map((i) => [i.imageHash, i.styleId, i.styleName])).toEqual([
-      [hash, 'anime', 'Anime'],
       [hash, 'comic', 'Comic Book'],
+      [hash, 'pixel-art', 'Pixel Art'],
     ]);
     for (const image of generation.images) {
       const res = await fetch(image.url);
@@ -128,35 +132,35 @@ describe('orders', () => {
       expect(body).not.toContain(hash);
       // The receipt, from the order record: 1 photo × 2 styles at $0.70, 30 % off.
       expect(body).toContain('2 images (1 photo × 2 styles) at $0.70');
-      expect(body).toContain('Anime, Comic Book');
+      expect(body).toContain('Comic Book, Pixel Art');
       expect(body).toMatch(/Discount(\s|<[^>]*>)+-\$0\.42/);
       expect(body).toMatch(/Paid(\s|<[^>]*>)+\$0\.98/);
     }
     // The status page's receipt: the same lines, from the order record, through the API.
     expect(generation.receipt).toEqual([
-      { label: '2 images (1 photo × 2 styles) at $0.70', value: '$1.40', note: 'Anime, Comic Book' },
+      { label: '2 images (1 photo × 2 styles) at $0.70', value: '$1.40', note: 'Comic Book, Pixel Art' },
       { label: 'Discount', value: '-$0.42' },
       { label: 'Paid', value: '$0.98', strong: true },
     ]);
     for (const line of generation.receipt!) expect(mails[0].text).toContain(line.label);
 
     // The single-image and gallery calls serve what was delivered, and only that.
-    const one = await client.get(`/api/image/${share}/anime`);
+    const one = await client.get(`/api/image/${share}/pixel-art`);
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({
-      styleId: 'anime',
-      styleName: 'Anime',
+      styleId: 'pixel-art',
+      styleName: 'Pixel Art',
       imageHash: hash,
       description: expect.any(String),
-      // The model draws anime here (the image page says so, or that the local stand-in drew it).
-      aiGenerated: true,
+      // The engine draws it (a generative style's image says so: test/lambdas/routes/get-image.test.ts).
+      aiGenerated: false,
     });
     const oneRes = await fetch(one.body.url);
     expect(oneRes.status).toBe(200);
     expect((await sharp(Buffer.from(await oneRes.arrayBuffer())).metadata()).format).toBe('png');
     const gallery = await client.get(`/api/image/${share}`);
     expect(gallery.status).toBe(200);
-    expect(gallery.body.map((i: { styleId: string }) => i.styleId)).toEqual(['anime', 'comic']);
+    expect(gallery.body.map((i: { styleId: string }) => i.styleId)).toEqual(['comic', 'pixel-art']);
     expect(await client.get(`/api/image/${share}/sketch`)).toEqual({
       status: 404,
       body: { detail: 'Image or style not found.' },
@@ -297,7 +301,7 @@ describe('orders', () => {
     const orderStatus = async (id: string) =>
       (await ddb.send(new GetCommand({ TableName: runtime.env.ORDERS_TABLE, Key: { order_id: id } }))).Item?.status;
 
-    const abandoned = await checkout(client, 'abandoned@example.com', [hash], ['anime']);
+    const abandoned = await checkout(client, 'abandoned@example.com', [hash], ['pixel-art']);
     expect(await orderStatus(abandoned.order_id)).toBe('created');
     await stripeClient(runtime).checkout.sessions.expire(abandoned.session_id);
     const until = Date.now() + 10_000;
@@ -308,7 +312,7 @@ describe('orders', () => {
 
     // A bank transfer, say: the session completes unpaid, and the money arrives later.
     const email = 'delayed@example.com';
-    const order = await checkout(client, email, [hash], ['anime']);
+    const order = await checkout(client, email, [hash], ['pixel-art']);
     const session = await stripeClient(runtime).checkout.sessions.retrieve(order.session_id);
     const event = (id: string, type: string, paymentStatus: string) =>
       JSON.stringify({
@@ -333,7 +337,7 @@ describe('orders', () => {
     await runtime.idle();
     expect(generation).toMatchObject({
       status: 'completed',
-      images: [expect.objectContaining({ imageHash: hash, styleId: 'anime' })],
+      images: [expect.objectContaining({ imageHash: hash, styleId: 'pixel-art' })],
     });
     expect(await emailsTo(runtime, email)).toHaveLength(1);
     ddb.destroy();

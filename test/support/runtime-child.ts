@@ -1,11 +1,15 @@
+/** The child's variable that holds chosen engine renders (runtime-process.ts); `holdRenders` sets it. */
+export const HOLD_RENDERS_VAR = 'TOONZAP_TEST_HOLD_RENDERS';
+
 /**
  * Starts the local runtime in a child process (see runtime-process.ts); `kill()` ends it without any clean-up.
  * `env` is added to the child's environment (e.g. TOONZAP_PAUSE_AT, see lambdas/lib/fault-points.ts);
+ * `holdRenders`: engine calls writing an output key it matches are never answered (`held()` waits for one);
  * `line(re)` resolves with the first stdout line matching `re` (seen before or after the call); `logFile` gets all output.
  */
 export async function startRuntimeProcess(
   dataDir: string,
-  opts: { env?: Record<string, string>; logFile?: string } = {},
+  opts: { env?: Record<string, string>; logFile?: string; holdRenders?: RegExp } = {},
 ) {
   const { spawn } = await import('node:child_process');
   const path = await import('node:path');
@@ -13,7 +17,7 @@ export async function startRuntimeProcess(
   const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir], {
     cwd: path.join(__dirname, '../..'),
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...opts.env },
+    env: { ...process.env, ...opts.env, ...(opts.holdRenders ? { [HOLD_RENDERS_VAR]: opts.holdRenders.source } : {}) },
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -74,6 +78,8 @@ export async function startRuntimeProcess(
     line,
     /** Resolves when a run reached the TOONZAP_PAUSE_AT point and stopped there. */
     paused: (point: string, timeoutMs?: number) => line(new RegExp(`^\\{"paused_at":"${point}"\\}$`), timeoutMs),
+    /** Resolves with the output key of the first engine call `holdRenders` held. */
+    held: async (timeoutMs?: number) => (JSON.parse(await line(/^\{"held":/, timeoutMs)) as { held: string }).held,
     kill: () => {
       child.kill('SIGKILL');
       return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : exited;
