@@ -177,6 +177,23 @@ export const MISSED_CASES: Record<string, () => Promise<Buffer>> = {
         edit: async (p) => occlude(await darkSkin(p), { heavy: true, side: true }),
       },
     ]),
+  'nose and mouth hidden, rolled 35° 10 %': () =>
+    scene([
+      { name: 'astronaut.png', share: 0.1, at: [0.5, 0.45], edit: (p) => occlude(p, { heavy: true }), rotate: 35 },
+    ]),
+  'nose, mouth and one eye hidden 8 %': () =>
+    scene([
+      { name: 'astronaut.png', share: 0.08, at: [0.5, 0.45], edit: (p) => occlude(p, { heavy: true, side: true }) },
+    ]),
+  'looking down, nose, mouth and one eye hidden 12 %': () =>
+    scene([
+      {
+        name: 'astronaut.png',
+        share: 0.12,
+        at: [0.5, 0.45],
+        edit: async (p) => lookDown(await occlude(p, { heavy: true, side: true }), 0.7),
+      },
+    ]),
   'rolled +30° 10 %': () => scene([{ name: 'astronaut.png', share: 0.1, at: [0.5, 0.45], rotate: 30 }]),
   'rolled -30° 12 % (grace)': () => scene([{ name: 'grace_hopper.jpg', share: 0.12, at: [0.5, 0.45], rotate: -30 }]),
   'looking down, rolled 20°, occluded 12 %': () =>
