@@ -18,10 +18,14 @@ import {
   assembleAnalysis,
   DETAIL_LONG,
   findFaces,
+  findHeadFaces,
   findPerson,
+  missedHeads,
   type PersonPart,
+  withHeadFaces,
 } from './analysis';
 import { describeFaces as describeHere } from './analysis/faceres';
+import type { Head } from './analysis/persons';
 import type { Analysis, FaceInfo } from './analysis/types';
 import { EngineWorker, spawnEngineWorker, WorkerLostError } from './engine-worker';
 import type { Image8 } from './raster';
@@ -32,6 +36,7 @@ import type { Image8 } from './raster';
  */
 export type AnalysisRequest =
   | { id: number; part: AnalysisPart; data: Uint8Array; width: number; height: number }
+  | { id: number; part: 'heads'; data: Uint8Array; width: number; height: number; heads: Head[] }
   | { id: number; part: 'describe'; crops: Float32Array[] };
 type Part = FaceInfo[] | PersonPart | Float32Array[];
 type Thread = EngineWorker<AnalysisRequest, Part>;
@@ -92,7 +97,23 @@ export async function analyzeImage(photo: Image8): Promise<Analysis> {
   const people = personThread && part(personThread, 'person', img);
   people?.catch(() => undefined); // observed below, after the faces
   const faces = await part(facesThread, 'faces', detail);
-  return assembleAnalysis(img, detail.width, faces, await (people ?? part(facesThread, 'person', img)));
+  const person = await (people ?? part(facesThread, 'person', img));
+  const heads = missedHeads(person.persons, faces, detail.width / img.width);
+  const more = heads.length > 0 ? await headFaces(facesThread, detail, heads) : [];
+  return assembleAnalysis(img, detail.width, withHeadFaces(faces, more), person);
+}
+
+/** findHeadFaces in thread `t`, or here (as `part`). */
+function headFaces(t: Thread | undefined, img: Image8, heads: Head[]): Promise<FaceInfo[]> {
+  const here = () => findHeadFaces(img, heads);
+  if (!t) return here();
+  const req: AnalysisRequest = { id: nextId++, part: 'heads', data: new Uint8Array(img.data), ...size(img), heads };
+  const run = t.run(req) as Promise<FaceInfo[]>;
+  return run.catch((err: unknown) => (err instanceof WorkerLostError ? here() : Promise.reject(err)));
+}
+
+function size(img: Image8): { width: number; height: number } {
+  return { width: img.width, height: img.height };
 }
 
 /**

@@ -4,7 +4,7 @@
  * through tsx.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { findFaces, findPerson, warmModels } from './analysis';
+import { findFaces, findHeadFaces, findPerson, warmModels } from './analysis';
 import { describeFaces } from './analysis/faceres';
 import type { AnalysisRequest, AnalysisWorkerData } from './analysis-thread';
 import type { WorkerReply } from './engine-worker';
@@ -14,6 +14,7 @@ if (!port) throw new Error('analysis-worker must run in a worker thread');
 function answer(req: AnalysisRequest): Promise<unknown> {
   if (req.part === 'describe') return describeFaces(req.crops);
   const img = { data: req.data, width: req.width, height: req.height };
+  if (req.part === 'heads') return findHeadFaces(img, req.heads);
   return req.part === 'faces' ? findFaces(img) : findPerson(img);
 }
 

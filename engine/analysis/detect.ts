@@ -7,6 +7,7 @@
  */
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Image8 } from '../raster';
+import type { Head } from './persons';
 import { crop, normaliseContrast, run } from './sample';
 import type { Point } from './types';
 
@@ -62,6 +63,8 @@ interface Window {
   cx: number;
   cy: number;
   size: number;
+  /** Radians the window is turned by (a head's roll); 0 by default. */
+  angle?: number;
 }
 
 /** Evenly spaced starts of `size`-long windows covering 0..len, neighbours overlapping by at least `overlap`. */
@@ -88,27 +91,28 @@ function anchorOf(i: number): Point {
   return [4 * ((i % cells) + 0.5), 4 * (Math.floor(i / cells) + 0.5)];
 }
 
-/** Every detection scoring at least DETECT_MIN in the windows, in image pixels. */
-function scan(model: GraphModel, img: Image8, wins: readonly Window[]): Detection[] {
+/** Every detection scoring at least `min` in the windows, in image pixels. */
+function scan(model: GraphModel, img: Image8, wins: readonly Window[], min = DETECT_MIN): Detection[] {
   const len = DETECT_N * DETECT_N * 3;
   const found: Detection[] = [];
   for (let first = 0; first < wins.length; first += BATCH) {
     const part = wins.slice(first, first + BATCH);
     const batch = new Float32Array(part.length * len);
-    part.forEach((win, b) => {
-      const { pixels } = crop(img, win.cx, win.cy, win.size, 0, DETECT_N);
+    const maps = part.map((win, b) => {
+      const { pixels, toImage } = crop(img, win.cx, win.cy, win.size, win.angle ?? 0, DETECT_N);
       normaliseContrast(pixels);
       for (let i = 0; i < len; i++) batch[b * len + i] = pixels[i] * 2 - 1;
+      return toImage;
     });
     // per anchor: a score logit; and box centre offset and size, six keypoints (x, y), in input pixels
     const [scores, boxes] = run(model, batch, DETECT_N, DETECT_N, part.length, [FACE_SCORES, FACE_BOXES]);
     const anchors = scores.length / part.length;
     part.forEach((win, b) => {
       const k = win.size / DETECT_N;
-      const map = (x: number, y: number): Point => [win.cx + (x - DETECT_N / 2) * k, win.cy + (y - DETECT_N / 2) * k];
+      const map = maps[b];
       for (let i = 0; i < anchors; i++) {
         const score = 1 / (1 + Math.exp(-scores[b * anchors + i]));
-        if (score < DETECT_MIN) continue;
+        if (score < min) continue;
         const r = boxes.subarray((b * anchors + i) * 16, (b * anchors + i + 1) * 16);
         const [ax, ay] = anchorOf(i);
         const [cx, cy] = map(ax + r[0], ay + r[1]);
@@ -145,6 +149,23 @@ export function detectFaces(model: GraphModel, img: Image8): Detection[] {
     return subjects;
   }
   return suppress([...whole, ...scan(model, img, tiles(img.width, img.height))]);
+}
+
+/**
+ * Where MoveNet saw a head but no face was found (rolled, partly hidden), the detector once more on a window of
+ * HEAD_WINDOW head sizes around it, turned upright by the head's roll: the person is evidence of its own, so a
+ * weaker detection (HEAD_DETECT_MIN) goes to the mesh, which still confirms it. At most the best one per head.
+ */
+const HEAD_WINDOW = 2.5;
+const HEAD_DETECT_MIN = 0.3;
+export function detectInHeads(model: GraphModel, img: Image8, heads: readonly Head[]): Detection[] {
+  const out: Detection[] = [];
+  for (const h of heads) {
+    const win = { cx: h.cx, cy: h.cy, size: h.size * HEAD_WINDOW, angle: h.angle };
+    const [best] = suppress(scan(model, img, [win], HEAD_DETECT_MIN));
+    if (best && Math.hypot(best.cx - h.cx, best.cy - h.cy) < h.size) out.push(best);
+  }
+  return out;
 }
 
 /** Intersection over the smaller box: a face cut by a tile's edge is the same face as the whole one. */

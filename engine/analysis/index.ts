@@ -7,10 +7,10 @@
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import { FACE_CROP_N } from '../face-compare';
 import type { Image8 } from '../raster';
-import { type Detection, detectFaces } from './detect';
+import { type Detection, detectFaces, detectInHeads, MAX_FACES } from './detect';
 import { describeFaces } from './faceres';
 import { loadModel } from './models';
-import { detectPersons, maskInside, PERSON_N, type PersonBox } from './persons';
+import { detectPersons, type Head, maskInside, PERSON_N, type PersonBox } from './persons';
 import { crop, resampleBilinear, run, stretch } from './sample';
 import { type Analysis, type EyeInfo, type FaceInfo, type Point, roundAnalysis } from './types';
 
@@ -33,6 +33,8 @@ const MESH_MIN = 0.5;
  * tile 0.74 x 0.59 = 0.44, the grey, turned-away face of camera.png 0.90 x 0.68 = 0.62, frontal faces 0.7-1.
  */
 const FACE_MIN = 0.5;
+/** FACE_MIN where MoveNet saw a head (findHeadFaces): the person is evidence of its own. */
+const HEAD_FACE_MIN = 0.3;
 
 /** The photo at `long` px long side (area average), or the photo itself when it is that small already. */
 export function analysisImage(img: Image8, long = ANALYSIS_LONG): Image8 {
@@ -141,11 +143,11 @@ function eyes(models: FaceModels, img: Image8, pts: Point[], angle: number): [Ey
   return [info[0], info[1]];
 }
 
-function faceInfo(models: FaceModels, img: Image8, d: Detection): FaceInfo | undefined {
+function faceInfo(models: FaceModels, img: Image8, d: Detection, min = FACE_MIN): FaceInfo | undefined {
   // the mesh on the detector's box, turned upright by the detector's eye line
   const angle = eyeAngle(d.kp[0], d.kp[1]);
   const m = mesh(models, img, d.cx, d.cy, d.size * 1.5, angle);
-  if (!m || m.score * d.score < FACE_MIN) return undefined;
+  if (!m || m.score * d.score < min) return undefined;
   const pts = m.pts;
   const [left, right] = eyes(models, img, pts, angle);
   let x0 = Infinity;
@@ -225,6 +227,45 @@ export async function findFaces(detail: Image8): Promise<FaceInfo[]> {
   return faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
 }
 
+/**
+ * Faces in the heads MoveNet saw where no face was found (detail-image pixels): a second, targeted look
+ * (detect.ts `detectInHeads`), confirmed by the mesh at HEAD_FACE_MIN.
+ */
+export async function findHeadFaces(detail: Image8, heads: readonly Head[]): Promise<FaceInfo[]> {
+  if (heads.length === 0) return [];
+  const models = await faceModels();
+  const faces: FaceInfo[] = [];
+  for (const d of detectInHeads(models.detector, detail, heads)) {
+    const f = faceInfo(models, detail, d, HEAD_FACE_MIN);
+    if (f) faces.push(f);
+  }
+  return faces;
+}
+
+/**
+ * The heads of `persons` (analysis-image pixels) that no face of `faces` (detail pixels; `k`: detail / analysis)
+ * covers, in detail pixels: where a face may have been missed. A portrait's head has its face: no extra window.
+ */
+export function missedHeads(persons: readonly PersonBox[], faces: readonly FaceInfo[], k: number): Head[] {
+  if (faces.length >= MAX_FACES) return [];
+  const out: Head[] = [];
+  for (const p of persons) {
+    if (!p.head) continue;
+    const h = { cx: p.head.cx * k, cy: p.head.cy * k, size: p.head.size * k, angle: p.head.angle };
+    const covered = faces.some(
+      ({ box: [x, y, w, bh] }) => h.cx > x - w / 2 && h.cx < x + 1.5 * w && h.cy > y - bh / 2 && h.cy < y + 1.5 * bh,
+    );
+    if (!covered) out.push(h);
+  }
+  return out;
+}
+
+/** The faces and those found in missed heads, largest first, at most MAX_FACES. */
+export function withHeadFaces(faces: FaceInfo[], more: FaceInfo[]): FaceInfo[] {
+  if (more.length === 0) return faces;
+  return [...faces, ...more].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]).slice(0, MAX_FACES);
+}
+
 /** The people of an analysis-size image: the person mask (0..255 per pixel) and the boxes of the people seen. */
 export interface PersonPart {
   mask: Uint8Array;
@@ -294,7 +335,9 @@ export async function analyzeImage(photo: Image8): Promise<Analysis> {
   const detail = analysisImage(photo, DETAIL_LONG);
   const img = analysisImage(detail);
   const faces = await findFaces(detail);
-  return assembleAnalysis(img, detail.width, faces, await findPerson(img));
+  const person = await findPerson(img);
+  const more = await findHeadFaces(detail, missedHeads(person.persons, faces, detail.width / img.width));
+  return assembleAnalysis(img, detail.width, withHeadFaces(faces, more), person);
 }
 
 export { loadModels } from './models';

@@ -19,6 +19,39 @@ const MIN_KEYPOINTS = 4;
 export interface PersonBox {
   box: [number, number, number, number];
   score: number;
+  /** Where the head is, when its keypoints are seen: a face the detector missed is looked for there. */
+  head?: Head;
+}
+
+/** A head from MoveNet's keypoints, in image pixels: centre, about the face's size, and its roll (eye line). */
+export interface Head {
+  cx: number;
+  cy: number;
+  size: number;
+  angle: number;
+}
+
+/** Head keypoints (nose, eyes, ears) that must be seen for a head to count: two give its place and size. */
+const HEAD_KEYPOINTS = 2;
+
+/** The head of a person from MoveNet's keypoints (x, y, score in image pixels), if seen well enough. */
+function headOf(kp: readonly [number, number, number][]): Head | undefined {
+  const seen = kp.slice(0, 5).filter((p) => p[2] >= PERSON_MIN);
+  if (seen.length < HEAD_KEYPOINTS) return undefined;
+  let span = 0;
+  for (const p of seen) for (const q of seen) span = Math.max(span, Math.hypot(p[0] - q[0], p[1] - q[1]));
+  // ears are about a face apart; eyes or nose and an eye much less; shoulders are two or three faces apart
+  const [ls, rs] = [kp[5], kp[6]];
+  const shoulders = ls[2] >= PERSON_MIN && rs[2] >= PERSON_MIN ? Math.hypot(ls[0] - rs[0], ls[1] - rs[1]) / 2.5 : 0;
+  const size = Math.max(span * 1.2, shoulders);
+  if (size <= 0) return undefined;
+  const cx = seen.reduce((a, p) => a + p[0], 0) / seen.length;
+  const cy = seen.reduce((a, p) => a + p[1], 0) / seen.length;
+  const [le, re] = [kp[1], kp[2]];
+  const eyes = le[2] >= PERSON_MIN && re[2] >= PERSON_MIN;
+  // the subject's left eye is on the image's right
+  const angle = eyes ? Math.atan2(le[1] - re[1], le[0] - re[0]) : 0;
+  return { cx, cy, size, angle: Math.abs(angle) < Math.PI / 2 ? angle : 0 };
 }
 
 /** The people MoveNet sees in `img`, best first. */
@@ -57,7 +90,13 @@ export function detectPersons(model: GraphModel, img: Image8): PersonBox[] {
     const bx1 = Math.min(img.width, x0 + r[54] * iw);
     const by1 = Math.min(img.height, y0 + r[53] * ih);
     if (bx1 <= bx0 || by1 <= by0) continue;
-    found.push({ box: [bx0, by0, bx1 - bx0, by1 - by0], score });
+    const kp = Array.from({ length: 17 }, (_, j): [number, number, number] => [
+      x0 + r[j * 3 + 1] * iw,
+      y0 + r[j * 3] * ih,
+      r[j * 3 + 2],
+    ]);
+    const head = headOf(kp);
+    found.push({ box: [bx0, by0, bx1 - bx0, by1 - by0], score, ...(head ? { head } : {}) });
   }
   return found.sort((a, b) => b.score - a.score);
 }

@@ -17,6 +17,10 @@ export interface Placed {
   share: number;
   /** Where the portrait's centre goes, as a share of the canvas width and height. */
   at: [number, number];
+  /** The portrait changed at its own size first (an occluder, dark skin), as PNG bytes. */
+  edit?: (png: Buffer) => Promise<Buffer>;
+  /** Degrees the shrunk portrait is turned by (clockwise), its new corners transparent. */
+  rotate?: number;
 }
 
 /** A LONG x 3/4 LONG photo: the motorcycle scene with the portraits pasted in at their face sizes. */
@@ -28,9 +32,25 @@ export async function scene(placed: readonly Placed[], long = 1600): Promise<Buf
     const meta = await sharp(photo(p.name)).metadata();
     const srcLong = Math.max(meta.width ?? 0, meta.height ?? 0);
     const k = (p.share * long) / (FACE_SHARE[p.name] * srcLong);
-    const pw = Math.max(1, Math.round((meta.width ?? 0) * k));
-    const ph = Math.max(1, Math.round((meta.height ?? 0) * k));
-    const input = await sharp(photo(p.name)).resize(pw, ph, { kernel: 'lanczos3' }).removeAlpha().png().toBuffer();
+    const src = p.edit ? await p.edit(photo(p.name)) : photo(p.name);
+    const m = await sharp(src).metadata();
+    let input = await sharp(src)
+      .resize(Math.max(1, Math.round((m.width ?? 0) * k)), Math.max(1, Math.round((m.height ?? 0) * k)), {
+        kernel: 'lanczos3',
+      })
+      .removeAlpha()
+      .png()
+      .toBuffer();
+    if (p.rotate) {
+      input = await sharp(input)
+        .ensureAlpha()
+        .rotate(p.rotate, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+        .png()
+        .toBuffer();
+    }
+    const r = await sharp(input).metadata();
+    const pw = r.width ?? 0;
+    const ph = r.height ?? 0;
     layers.push({ input, left: Math.round(p.at[0] * w - pw / 2), top: Math.round(p.at[1] * h - ph / 2) });
   }
   return sharp(photo('motorcycle_left.png'))
@@ -94,3 +114,153 @@ function ramp(v: number, a: number, b: number, c: number, d: number): number {
   if (v > c) return (d - v) / (d - c);
   return 1;
 }
+
+/**
+ * An instrument held across the face (a guitar neck, a violin): a wooden bar over astronaut.png's mouth and chin
+ * (its face is x 178-274, y 69-176 of 512) at `angle` degrees, and a dark body over one cheek with `side`.
+ */
+export async function occlude(png: Buffer, { angle = -12, side = false, heavy = false } = {}): Promise<Buffer> {
+  const body = side ? `<ellipse cx="${heavy ? 250 : 262}" cy="140" rx="34" ry="62" fill="#2b1a10"/>` : '';
+  const y = heavy ? 122 : 142;
+  const svg =
+    `<svg width="512" height="512"><g transform="rotate(${angle} 226 ${y + 18})">` +
+    `<rect x="110" y="${y}" width="240" height="${heavy ? 48 : 40}" rx="6" fill="#8a5a2b"/>` +
+    `<rect x="110" y="${y + 8}" width="240" height="4" fill="#d9c9a0"/><rect x="110" y="${y + 24}" width="240" height="4" fill="#d9c9a0"/>` +
+    `</g>${body}</svg>`;
+  return sharp(png)
+    .composite([{ input: Buffer.from(svg) }])
+    .removeAlpha()
+    .png()
+    .toBuffer();
+}
+
+/** The face looking down as far as 2D shows it: the portrait foreshortened to `k` of its height. */
+export async function lookDown(png: Buffer, k = 0.75): Promise<Buffer> {
+  const m = await sharp(png).metadata();
+  return sharp(png)
+    .resize(m.width ?? 0, Math.round((m.height ?? 0) * k), { fit: 'fill' })
+    .png()
+    .toBuffer();
+}
+
+/** The missed-face cases of issue 33 (a musician, a grey indoor pair) and their variations, by name. */
+export const MISSED_CASES: Record<string, () => Promise<Buffer>> = {
+  'occluded lower face 12 %': () =>
+    scene([{ name: 'astronaut.png', share: 0.12, at: [0.5, 0.45], edit: (p) => occlude(p) }]),
+  'occluded lower face + side 12 %': () =>
+    scene([{ name: 'astronaut.png', share: 0.12, at: [0.5, 0.45], edit: (p) => occlude(p, { side: true }) }]),
+  'nose and mouth hidden 12 %': () =>
+    scene([{ name: 'astronaut.png', share: 0.12, at: [0.5, 0.45], edit: (p) => occlude(p, { heavy: true }) }]),
+  'nose, mouth and one eye hidden 12 %': () =>
+    scene([
+      { name: 'astronaut.png', share: 0.12, at: [0.5, 0.45], edit: (p) => occlude(p, { heavy: true, side: true }) },
+    ]),
+  'dark skin, dim, nose and mouth hidden, rolled 20° 12 %': async () =>
+    darken(
+      await scene([
+        {
+          name: 'astronaut.png',
+          share: 0.12,
+          at: [0.5, 0.45],
+          edit: async (p) => occlude(await darkSkin(p), { heavy: true }),
+          rotate: 20,
+        },
+      ]),
+      0.5,
+    ),
+  'dark skin, nose, mouth and one eye hidden 12 %': () =>
+    scene([
+      {
+        name: 'astronaut.png',
+        share: 0.12,
+        at: [0.5, 0.45],
+        edit: async (p) => occlude(await darkSkin(p), { heavy: true, side: true }),
+      },
+    ]),
+  'nose and mouth hidden, rolled 35° 10 %': () =>
+    scene([
+      { name: 'astronaut.png', share: 0.1, at: [0.5, 0.45], edit: (p) => occlude(p, { heavy: true }), rotate: 35 },
+    ]),
+  'nose, mouth and one eye hidden 8 %': () =>
+    scene([
+      { name: 'astronaut.png', share: 0.08, at: [0.5, 0.45], edit: (p) => occlude(p, { heavy: true, side: true }) },
+    ]),
+  'looking down, nose, mouth and one eye hidden 12 %': () =>
+    scene([
+      {
+        name: 'astronaut.png',
+        share: 0.12,
+        at: [0.5, 0.45],
+        edit: async (p) => lookDown(await occlude(p, { heavy: true, side: true }), 0.7),
+      },
+    ]),
+  'rolled +30° 10 %': () => scene([{ name: 'astronaut.png', share: 0.1, at: [0.5, 0.45], rotate: 30 }]),
+  'rolled -30° 12 % (grace)': () => scene([{ name: 'grace_hopper.jpg', share: 0.12, at: [0.5, 0.45], rotate: -30 }]),
+  'looking down, rolled 20°, occluded 12 %': () =>
+    scene([
+      {
+        name: 'astronaut.png',
+        share: 0.12,
+        at: [0.5, 0.45],
+        edit: async (p) => lookDown(await occlude(p)),
+        rotate: 20,
+      },
+    ]),
+  'dark skin, occluded 12 %': () =>
+    scene([{ name: 'astronaut.png', share: 0.12, at: [0.5, 0.45], edit: async (p) => occlude(await darkSkin(p)) }]),
+  'dark skin, dim, occluded, rolled 25° 12 %': async () =>
+    darken(
+      await scene([
+        {
+          name: 'astronaut.png',
+          share: 0.12,
+          at: [0.5, 0.45],
+          edit: async (p) => lookDown(await occlude(await darkSkin(p)), 0.85),
+          rotate: 25,
+        },
+      ]),
+      0.5,
+    ),
+  'dark skin, dim, occluded + side 8 %': async () =>
+    darken(
+      await scene([
+        {
+          name: 'astronaut.png',
+          share: 0.08,
+          at: [0.4, 0.45],
+          edit: async (p) => occlude(await darkSkin(p), { side: true }),
+        },
+      ]),
+      0.5,
+    ),
+  'grey indoor pair 12 % + 5 %': async () =>
+    darken(
+      await greyscale(
+        await scene([
+          { name: 'grace_hopper.jpg', share: 0.12, at: [0.35, 0.5] },
+          { name: 'astronaut.png', share: 0.05, at: [0.7, 0.45] },
+        ]),
+      ),
+      0.7,
+    ),
+  'grey indoor pair 14 % + 4 %': async () =>
+    darken(
+      await greyscale(
+        await scene([
+          { name: 'astronaut.png', share: 0.14, at: [0.3, 0.45] },
+          { name: 'grace_hopper.jpg', share: 0.04, at: [0.72, 0.5] },
+        ]),
+      ),
+      0.7,
+    ),
+  'grey indoor pair 10 % + 6 %': async () =>
+    darken(
+      await greyscale(
+        await scene([
+          { name: 'grace_hopper.jpg', share: 0.1, at: [0.3, 0.5] },
+          { name: 'astronaut.png', share: 0.06, at: [0.7, 0.5] },
+        ]),
+      ),
+      0.7,
+    ),
+};
