@@ -212,15 +212,50 @@ export async function warmModels(parts: readonly AnalysisPart[]): Promise<void> 
 export type AnalysisPart = 'faces' | 'person';
 
 /**
- * The faces in a detail-size image (detector on the whole image and its tiles -> mesh -> iris), largest first, in
- * that image's pixels.
+ * What the faces part tells the people part while both run (one Int32 on a SharedArrayBuffer, shared by the two
+ * analysis threads): MoveNet's people matter only to a photo without a face (assembleAnalysis), so the people part
+ * skips MoveNet once a face is confirmed. FACES_PENDING: not known yet; FACE_FOUND: a face passed the mesh;
+ * FACES_UNSURE: none yet and the search goes on (the tiles) or ended without one: MoveNet is needed, or may be.
  */
-export async function findFaces(detail: Image8): Promise<FaceInfo[]> {
-  const models = await faceModels();
+export type FaceSignal = Int32Array;
+export const FACES_PENDING = 0;
+export const FACE_FOUND = 1;
+export const FACES_UNSURE = 2;
+
+export function faceSignal(): FaceSignal {
+  return new Int32Array(new SharedArrayBuffer(4));
+}
+
+function tell(signal: FaceSignal | undefined, what: typeof FACE_FOUND | typeof FACES_UNSURE): void {
+  if (!signal) return;
+  if (what === FACE_FOUND) Atomics.store(signal, 0, FACE_FOUND);
+  else Atomics.compareExchange(signal, 0, FACES_PENDING, FACES_UNSURE);
+  Atomics.notify(signal, 0);
+}
+
+/**
+ * How long the people part waits, its mask done, for the faces part to say whether MoveNet is needed: the faces
+ * part always says so (at its first face, before its tiles, at its end, on an error), so this bounds only a faces
+ * thread lost mid-way. Waiting then costs nothing the analysis would not wait for anyway: it ends with the faces.
+ */
+const FACES_WAIT_MS = 2000;
+
+/**
+ * The faces in a detail-size image (detector on the whole image and its tiles -> mesh -> iris), largest first, in
+ * that image's pixels. `signal`: told as soon as a face is confirmed, or that none is yet when the tiles start.
+ */
+export async function findFaces(detail: Image8, signal?: FaceSignal): Promise<FaceInfo[]> {
   const faces: FaceInfo[] = [];
-  for (const d of detectFaces(models.detector, detail)) {
-    const f = faceInfo(models, detail, d);
-    if (f) faces.push(f);
+  try {
+    const models = await faceModels();
+    for (const d of detectFaces(models.detector, detail, () => tell(signal, FACES_UNSURE))) {
+      const f = faceInfo(models, detail, d);
+      if (!f) continue;
+      faces.push(f);
+      tell(signal, FACE_FOUND);
+    }
+  } finally {
+    tell(signal, FACES_UNSURE); // no face (or an error): the people part must not wait any longer
   }
   return faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
 }
@@ -228,13 +263,28 @@ export async function findFaces(detail: Image8): Promise<FaceInfo[]> {
 /** The people of an analysis-size image: the person mask (0..255 per pixel) and the boxes of the people seen. */
 export interface PersonPart {
   mask: Uint8Array;
+  /** MoveNet's people; empty, MoveNet not run, when a face was found (assembleAnalysis then does not read them). */
   persons: PersonBox[];
 }
 
-/** The person mask and the people of an analysis-size image. */
-export async function findPerson(img: Image8): Promise<PersonPart> {
-  const [selfie, movenet] = await Promise.all([loadModel('selfie'), loadModel('movenet-multipose')]);
-  return { mask: personMask(selfie, img), persons: detectPersons(movenet, img) };
+/**
+ * The person mask and the people of an analysis-size image. `faces`: whether the photo has a face, when known
+ * (true: MoveNet is skipped), or the faces part's signal while it runs in another thread: with `wait`, the mask
+ * done, this waits for its verdict (never in a thread the faces part may need: the calling thread's fallback).
+ * The analysis is the same either way: only a photo without a face reads the people.
+ */
+export async function findPerson(
+  img: Image8,
+  faces?: boolean | { signal: FaceSignal; wait: boolean },
+): Promise<PersonPart> {
+  const mask = personMask(await loadModel('selfie'), img);
+  let found = faces === true;
+  if (typeof faces === 'object') {
+    if (faces.wait) Atomics.wait(faces.signal, 0, FACES_PENDING, FACES_WAIT_MS);
+    found = Atomics.load(faces.signal, 0) === FACE_FOUND;
+  }
+  if (found) return { mask, persons: [] };
+  return { mask, persons: detectPersons(await loadModel('movenet-multipose'), img) };
 }
 
 /** A face found at another scale (the detail image), in analysis-image pixels (`k`: analysis / detail). */
@@ -294,7 +344,7 @@ export async function analyzeImage(photo: Image8): Promise<Analysis> {
   const detail = analysisImage(photo, DETAIL_LONG);
   const img = analysisImage(detail);
   const faces = await findFaces(detail);
-  return assembleAnalysis(img, detail.width, faces, await findPerson(img));
+  return assembleAnalysis(img, detail.width, faces, await findPerson(img, faces.length > 0));
 }
 
 export { loadModels } from './models';
