@@ -17,6 +17,9 @@ import {
   analysisImage,
   assembleAnalysis,
   DETAIL_LONG,
+  type FaceSignal,
+  faceSignal,
+  facesSettled,
   findFaces,
   findHeadFaces,
   findPerson,
@@ -35,7 +38,7 @@ import type { Image8 } from './raster';
  * FaceRes descriptors of face crops (face-compare.ts `faceCrop`).
  */
 export type AnalysisRequest =
-  | { id: number; part: AnalysisPart; data: Uint8Array; width: number; height: number }
+  | { id: number; part: AnalysisPart; data: Uint8Array; width: number; height: number; signal?: FaceSignal }
   | { id: number; part: 'heads'; data: Uint8Array; width: number; height: number; heads: Head[] }
   | { id: number; part: 'describe'; crops: Float32Array[] };
 type Part = FaceInfo[] | PersonPart | Float32Array[];
@@ -71,11 +74,15 @@ function current(k: number, warm: boolean): Thread | undefined {
   return threads[k];
 }
 
-/** One part in thread `t`, or here if there is no thread or it dies holding the request (nothing is lost). */
-function part(t: Thread | undefined, which: 'faces', img: Image8): Promise<FaceInfo[]>;
-function part(t: Thread | undefined, which: 'person', img: Image8): Promise<PersonPart>;
-function part(t: Thread | undefined, which: AnalysisPart, img: Image8): Promise<Part> {
-  const here = () => (which === 'faces' ? findFaces(img) : findPerson(img));
+/**
+ * One part in thread `t`, or here if there is no thread or it dies holding the request (nothing is lost). `signal`:
+ * the faces part's word to the people part (analysis/index.ts FaceSignal), which waits for it only in a thread of
+ * its own.
+ */
+function part(t: Thread | undefined, which: 'faces', img: Image8, signal: FaceSignal): Promise<FaceInfo[]>;
+function part(t: Thread | undefined, which: 'person', img: Image8, signal: FaceSignal): Promise<PersonPart>;
+function part(t: Thread | undefined, which: AnalysisPart, img: Image8, signal: FaceSignal): Promise<Part> {
+  const here = () => (which === 'faces' ? findFaces(img, signal) : findPerson(img, { signal, wait: false }));
   if (!t) return here();
   // a compact copy (a Buffer's view may sit in a larger pooled ArrayBuffer; transferring would detach it here)
   const req: AnalysisRequest = {
@@ -84,6 +91,7 @@ function part(t: Thread | undefined, which: AnalysisPart, img: Image8): Promise<
     data: new Uint8Array(img.data),
     width: img.width,
     height: img.height,
+    signal,
   };
   return t.run(req).catch((err: unknown) => (err instanceof WorkerLostError ? here() : Promise.reject(err)));
 }
@@ -94,11 +102,12 @@ export async function analyzeImage(photo: Image8): Promise<Analysis> {
   const img = analysisImage(detail);
   const facesThread = current(0, false);
   const personThread = current(1, false);
-  const people = personThread && part(personThread, 'person', img);
+  const signal = faceSignal();
+  const people = personThread && part(personThread, 'person', img, signal);
   people?.catch(() => undefined); // observed below, after the faces
-  const faces = await part(facesThread, 'faces', detail);
-  const person = await (people ?? part(facesThread, 'person', img));
-  const heads = missedHeads(person.persons, faces, detail.width / img.width);
+  const faces = await part(facesThread, 'faces', detail, signal);
+  const person = await (people ?? part(facesThread, 'person', img, signal));
+  const heads = facesSettled(signal) ? [] : missedHeads(person.persons, faces, detail.width / img.width);
   const more = heads.length > 0 ? await headFaces(facesThread, detail, heads) : [];
   return assembleAnalysis(img, detail.width, withHeadFaces(faces, more), person);
 }

@@ -15,7 +15,9 @@ function answer(req: AnalysisRequest): Promise<unknown> {
   if (req.part === 'describe') return describeFaces(req.crops);
   const img = { data: req.data, width: req.width, height: req.height };
   if (req.part === 'heads') return findHeadFaces(img, req.heads);
-  return req.part === 'faces' ? findFaces(img) : findPerson(img);
+  if (req.part === 'faces') return findFaces(img, req.signal);
+  // the people thread waits for the faces thread's word on MoveNet (never the other way round: no deadlock)
+  return findPerson(img, req.signal && { signal: req.signal, wait: true });
 }
 
 port.on('message', (req: AnalysisRequest) => {

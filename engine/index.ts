@@ -52,8 +52,11 @@ export interface ThumbnailOptions {
   /** Draw the 'ToonZap' mark (free previews). Default false. */
   watermark?: boolean;
   maxPixels?: number;
-  /** As RenderOptions.analysis. */
-  analysis?: Analysis | null;
+  /**
+   * As RenderOptions.analysis; or a promise of it (e.g. the model server's cached analysis, read or computed while
+   * the preview decodes).
+   */
+  analysis?: Analysis | null | Promise<Analysis | null>;
 }
 
 function checkSize(v: number | undefined, def: number, what: string): number {
@@ -147,27 +150,43 @@ export function keepStyledFaces(
   return keepFaces(img, styled, analysis, describeFaces, grid);
 }
 
+/**
+ * A preview's photo at its size and its analysis, at once: the analysis (given, or analyzePhoto's: the photo decoded
+ * at the detail size, then the models in their threads) does not wait for the preview's own decode, which runs
+ * beside it (libvips' threads; shrink-on-load for JPEG). For a photo no larger than the preview the two decodes
+ * give the same pixels, so the analysis is what analysisFor would find (the photo's own decode at ≤ DETAIL_LONG).
+ */
+async function previewInput(
+  bytes: Buffer,
+  size: number,
+  opts: ThumbnailOptions,
+): Promise<{ img: DecodedImage; analysis: Analysis | null }> {
+  const analysis = opts.analysis !== undefined ? opts.analysis : analyzePhoto(bytes, { maxPixels: opts.maxPixels });
+  Promise.resolve(analysis).catch(() => undefined); // observed below, after the decode (which fails first on bad bytes)
+  const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
+  return { img, analysis: await analysis };
+}
+
 /** Render a small preview (default 256 px long side), optionally watermarked. */
 export async function renderThumbnail(bytes: Buffer, styleId: string, opts: ThumbnailOptions = {}): Promise<Buffer> {
   requireStyle(styleId);
   const size = checkSize(opts.size, DEFAULT_THUMBNAIL_SIZE, 'size');
-  const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
-  const analysis = await analysisFor(bytes, img, opts);
+  const { img, analysis } = await previewInput(bytes, size, opts);
   return finish(applyStyle(img, styleId, analysis), opts.watermark ?? false, false);
 }
 
 /**
  * Render every catalogue style as a thumbnail. The input is decoded and shrunk ONCE (shrink-on-load
- * for JPEG); all styles run on the shared small buffer, and PNG encoding (libuv thread pool) overlaps
- * with rendering the next style on the main thread.
+ * for JPEG), beside the analysis' own decode; all styles run on the shared small buffer, and PNG encoding (libuv
+ * thread pool) overlaps with rendering the next style on the main thread.
  */
 export async function renderAllThumbnails(
   bytes: Buffer,
   opts: ThumbnailOptions = {},
 ): Promise<{ styleId: StyleId; png: Buffer }[]> {
   const size = checkSize(opts.size, DEFAULT_THUMBNAIL_SIZE, 'size');
-  const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
-  return renderAllFromDecoded(img, opts.watermark ?? false, await analysisFor(bytes, img, opts));
+  const { img, analysis } = await previewInput(bytes, size, opts);
+  return renderAllFromDecoded(img, opts.watermark ?? false, analysis);
 }
 
 /**

@@ -30,9 +30,16 @@ export async function readInput(s3: S3Client, { bucket, key }: S3Location): Prom
 /**
  * The photo's analysis, computed once per photo and kept beside the input in its bucket as
  * analysis/<sha256 of the bytes>.json, so the preview batch and every paid render share it. The cache is a
- * speed-up only: an unreadable or corrupt entry is recomputed, a failed write is logged.
+ * speed-up only: an unreadable or corrupt entry is recomputed, a failed write is logged. `writes`: a computed
+ * analysis is returned at once and its write pushed there (the caller awaits it before it answers), so the renders
+ * need not wait for it.
  */
-export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer): Promise<Analysis> {
+export async function cachedAnalysis(
+  s3: S3Client,
+  bucket: string,
+  bytes: Buffer,
+  writes?: Promise<void>[],
+): Promise<Analysis> {
   const key = mediaKey.analysis(createHash('sha256').update(bytes).digest('hex'));
   try {
     const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -45,18 +52,21 @@ export async function cachedAnalysis(s3: S3Client, bucket: string, bytes: Buffer
       console.warn(`[toonzap-model] analysis cache read failed (${name ?? err}), recomputing`);
   }
   const analysis = await analyzePhoto(bytes);
-  try {
-    await s3.send(
+  const write = s3
+    .send(
       new PutObjectCommand({
         Bucket: bucket,
         Key: key,
         Body: analysisToJson(analysis),
         ContentType: 'application/json',
       }),
+    )
+    .then(
+      () => undefined,
+      (err: unknown) => console.warn(`[toonzap-model] analysis cache write failed: ${(err as Error).message}`),
     );
-  } catch (err) {
-    console.warn(`[toonzap-model] analysis cache write failed: ${(err as Error).message}`);
-  }
+  if (writes) writes.push(write);
+  else await write;
   return analysis;
 }
 

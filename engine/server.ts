@@ -94,17 +94,20 @@ async function invokeCheck(req: EngineCheckRequest, s3: S3Client): Promise<Engin
 async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Record<string, unknown>> {
   const t0 = performance.now();
   const bytes = await readInput(s3, req.input);
-  const analysis = await cachedAnalysis(s3, req.input.bucket, bytes);
   const wanted = new Set(req.outputs.map((o) => o.style));
   let rendered: { style: string; png: Buffer; quality?: QualityMeasures }[];
   if (req.kind === 'thumbnail') {
+    // the previews decode while the analysis is read or computed; its cache write is awaited before the answer
+    const writes: Promise<void>[] = [];
     const all = await renderAllThumbnails(bytes, {
       size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
       watermark: req.watermark,
-      analysis,
+      analysis: cachedAnalysis(s3, req.input.bucket, bytes, writes),
     });
+    await Promise.all(writes);
     rendered = all.filter((t) => wanted.has(t.styleId)).map((t) => ({ style: t.styleId, png: t.png }));
   } else {
+    const analysis = await cachedAnalysis(s3, req.input.bucket, bytes);
     rendered = [];
     for (const style of wanted) {
       const render = await renderStyleImage(bytes, style, {

@@ -139,15 +139,17 @@ function suppress(found: Detection[]): Detection[] {
 
 /**
  * Faces in `img` (image pixels), best first, at most MAX_FACES: the whole photo (letterboxed square), then the
- * tiles unless the whole view's faces make smaller ones implausible (WHOLE_ENOUGH).
+ * tiles unless the whole view's faces make smaller ones implausible (WHOLE_ENOUGH). `beforeTiles`: called when the
+ * tiles are about to run.
  */
-export function detectFaces(model: GraphModel, img: Image8): Detection[] {
+export function detectFaces(model: GraphModel, img: Image8, beforeTiles?: () => void): Detection[] {
   const long = Math.max(img.width, img.height);
   const whole = scan(model, img, [{ cx: img.width / 2, cy: img.height / 2, size: long }]);
   const subjects = suppress(whole.slice());
   if (subjects.length > 0 && subjects.every((d) => d.size >= WHOLE_ENOUGH * long && d.score >= WHOLE_SURE)) {
     return subjects;
   }
+  beforeTiles?.();
   return suppress([...whole, ...scan(model, img, tiles(img.width, img.height))]);
 }
 

@@ -214,15 +214,59 @@ export async function warmModels(parts: readonly AnalysisPart[]): Promise<void> 
 export type AnalysisPart = 'faces' | 'person';
 
 /**
- * The faces in a detail-size image (detector on the whole image and its tiles -> mesh -> iris), largest first, in
- * that image's pixels.
+ * What the faces part tells the people part while both run (one Int32 on a SharedArrayBuffer, shared by the two
+ * analysis threads). MoveNet's people serve a photo without a face (assembleAnalysis) and the second look at heads
+ * without one (findHeadFaces), so MoveNet is skipped only where neither can matter: the whole view alone found the
+ * faces (detect.ts WHOLE_ENOUGH: a portrait or a couple) and the mesh confirmed one. FACES_PENDING: not known yet;
+ * FACE_FOUND: so; FACES_UNSURE: the tiles start, or the search ended without a face: MoveNet is needed. The first
+ * word is final, so the analysis does not depend on which thread was faster.
  */
-export async function findFaces(detail: Image8): Promise<FaceInfo[]> {
-  const models = await faceModels();
+export type FaceSignal = Int32Array;
+export const FACES_PENDING = 0;
+export const FACE_FOUND = 1;
+export const FACES_UNSURE = 2;
+
+export function faceSignal(): FaceSignal {
+  return new Int32Array(new SharedArrayBuffer(4));
+}
+
+/**
+ * Whether the whole view alone settled the faces (FACE_FOUND): the heads are then not looked at again, even when
+ * MoveNet ran because its wait timed out on a loaded machine, so the analysis is the same however the threads ran.
+ */
+export function facesSettled(signal: FaceSignal): boolean {
+  return Atomics.load(signal, 0) === FACE_FOUND;
+}
+
+function tell(signal: FaceSignal | undefined, what: typeof FACE_FOUND | typeof FACES_UNSURE): void {
+  if (!signal) return;
+  Atomics.compareExchange(signal, 0, FACES_PENDING, what);
+  Atomics.notify(signal, 0);
+}
+
+/**
+ * How long the people part waits, its mask done, for the faces part to say whether MoveNet is needed: the faces
+ * part always says so (at its first face, before its tiles, at its end, on an error), so this bounds only a faces
+ * thread lost mid-way. Waiting then costs nothing the analysis would not wait for anyway: it ends with the faces.
+ */
+const FACES_WAIT_MS = 2000;
+
+/**
+ * The faces in a detail-size image (detector on the whole image and its tiles -> mesh -> iris), largest first, in
+ * that image's pixels. `signal`: told as soon as a face is confirmed, or that none is yet when the tiles start.
+ */
+export async function findFaces(detail: Image8, signal?: FaceSignal): Promise<FaceInfo[]> {
   const faces: FaceInfo[] = [];
-  for (const d of detectFaces(models.detector, detail)) {
-    const f = faceInfo(models, detail, d);
-    if (f) faces.push(f);
+  try {
+    const models = await faceModels();
+    for (const d of detectFaces(models.detector, detail, () => tell(signal, FACES_UNSURE))) {
+      const f = faceInfo(models, detail, d);
+      if (!f) continue;
+      faces.push(f);
+      tell(signal, FACE_FOUND);
+    }
+  } finally {
+    tell(signal, FACES_UNSURE); // no face (or an error): the people part must not wait any longer
   }
   return faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
 }
@@ -269,13 +313,28 @@ export function withHeadFaces(faces: FaceInfo[], more: FaceInfo[]): FaceInfo[] {
 /** The people of an analysis-size image: the person mask (0..255 per pixel) and the boxes of the people seen. */
 export interface PersonPart {
   mask: Uint8Array;
+  /** MoveNet's people; empty, MoveNet not run, when the whole view alone found the faces (FaceSignal). */
   persons: PersonBox[];
 }
 
-/** The person mask and the people of an analysis-size image. */
-export async function findPerson(img: Image8): Promise<PersonPart> {
-  const [selfie, movenet] = await Promise.all([loadModel('selfie'), loadModel('movenet-multipose')]);
-  return { mask: personMask(selfie, img), persons: detectPersons(movenet, img) };
+/**
+ * The person mask and the people of an analysis-size image. `faces`: whether the photo has a face, when known
+ * (true: MoveNet is skipped), or the faces part's signal while it runs in another thread: with `wait`, the mask
+ * done, this waits for its verdict (never in a thread the faces part may need: the calling thread's fallback).
+ * The analysis is the same either way: only a photo without a face reads the people.
+ */
+export async function findPerson(
+  img: Image8,
+  faces?: boolean | { signal: FaceSignal; wait: boolean },
+): Promise<PersonPart> {
+  const mask = personMask(await loadModel('selfie'), img);
+  let found = faces === true;
+  if (typeof faces === 'object') {
+    if (faces.wait) Atomics.wait(faces.signal, 0, FACES_PENDING, FACES_WAIT_MS);
+    found = Atomics.load(faces.signal, 0) === FACE_FOUND;
+  }
+  if (found) return { mask, persons: [] };
+  return { mask, persons: detectPersons(await loadModel('movenet-multipose'), img) };
 }
 
 /** A face found at another scale (the detail image), in analysis-image pixels (`k`: analysis / detail). */
@@ -334,9 +393,11 @@ export function assembleAnalysis(
 export async function analyzeImage(photo: Image8): Promise<Analysis> {
   const detail = analysisImage(photo, DETAIL_LONG);
   const img = analysisImage(detail);
-  const faces = await findFaces(detail);
-  const person = await findPerson(img);
-  const more = await findHeadFaces(detail, missedHeads(person.persons, faces, detail.width / img.width));
+  const signal = faceSignal();
+  const faces = await findFaces(detail, signal);
+  const person = await findPerson(img, { signal, wait: false });
+  const heads = facesSettled(signal) ? [] : missedHeads(person.persons, faces, detail.width / img.width);
+  const more = await findHeadFaces(detail, heads);
   return assembleAnalysis(img, detail.width, withHeadFaces(faces, more), person);
 }
 

@@ -12,7 +12,15 @@ import {
   keepStyledFaces,
   renderStyle,
 } from '../../engine';
-import { analyzeImage as analyzeInThisThread, warmModels } from '../../engine/analysis';
+import {
+  analyzeImage as analyzeInThisThread,
+  FACE_FOUND,
+  FACES_UNSURE,
+  faceSignal,
+  findFaces,
+  findPerson,
+  warmModels,
+} from '../../engine/analysis';
 import { loadedModels } from '../../engine/analysis/models';
 import { photo } from './helpers';
 
@@ -55,6 +63,28 @@ describe('the analysis thread', () => {
       const img = await decodeInput(photo(name), { maxSize: 256 });
       expect(analysisToJson(await analyzeImage(img))).toBe(analysisToJson(await analyzeInThisThread(img)));
     }
+  });
+
+  it('runs MoveNet only for a photo without a face: the people part skips it once the faces part found one', async () => {
+    const img = await decodeInput(photo('astronaut.png'), { maxSize: 256 });
+    const all = await findPerson(img);
+    const found = faceSignal();
+    Atomics.store(found, 0, FACE_FOUND);
+    const unsure = faceSignal();
+    Atomics.store(unsure, 0, FACES_UNSURE);
+    for (const skipped of [await findPerson(img, true), await findPerson(img, { signal: found, wait: true })]) {
+      expect(skipped.persons).toEqual([]);
+      expect(skipped.mask).toEqual(all.mask);
+    }
+    expect(all.persons.length).toBeGreaterThan(0); // MoveNet sees the astronaut when it runs ...
+    expect((await findPerson(img, { signal: unsure, wait: true })).persons).toEqual(all.persons); // ... and it does
+    // the faces part tells the people part as soon as it knows
+    const told = faceSignal();
+    expect((await findFaces(img, told)).length).toBe(1);
+    expect(Atomics.load(told, 0)).toBe(FACE_FOUND);
+    const none = faceSignal();
+    expect(await findFaces(await decodeInput(photo('chelsea.png'), { maxSize: 256 }), none)).toEqual([]);
+    expect(Atomics.load(none, 0)).toBe(FACES_UNSURE);
   });
 
   it('warms up with inputs each model takes (a server runs this before /ping; a wrong shape would throw)', async () => {
