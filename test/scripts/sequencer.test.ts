@@ -1,32 +1,43 @@
-/** The test order on a fresh clone (test/support/sequencer.cjs): the heaviest projects' files first, then by size. */
+/** The test order on a fresh clone (test/support/sequencer.cjs): longest first, by recorded or typical seconds. */
+import * as path from 'node:path';
+
 const LongestFirst = require('../support/sequencer.cjs');
+const recorded = require('../support/durations.json') as Record<string, number>;
 
-type Fake = { path: string; context: unknown };
+const ROOT = path.resolve(__dirname, '../..');
+type Fake = { path: string; context: unknown; duration?: number };
 
-function file(project: string, name: string, size: number): Fake {
+function file(project: string, rel: string, size: number): Fake {
   return {
-    path: `/repo/test/${project}/${name}`,
+    path: path.join(ROOT, rel),
     context: {
-      config: { cache: false, displayName: { name: project }, rootDir: '/repo', id: project },
+      config: { cache: false, displayName: { name: project }, rootDir: ROOT, id: project },
       hasteFS: { getSize: () => size },
     },
   };
 }
 
-it('without timings, starts browser suites before bigger unit files, and keeps size order within a project', () => {
+it('without timings, starts the longest recorded files first, and new files by their project', () => {
   const tests = [
-    file('unit', 'big.test.ts', 40_000),
-    file('browser', 'small.test.ts', 3_000),
-    file('engine', 'render.test.ts', 9_000),
-    file('browser', 'big.test.ts', 15_000),
-    file('unit', 'small.test.ts', 1_000),
+    file('unit', 'test/frontend/figures.test.ts', 4_000),
+    file('unit', 'test/new-unit.test.ts', 40_000),
+    file('browser', 'test/browser/new-browser.test.ts', 3_000),
+    file('engine', 'test/engine/face-keep.test.ts', 9_000),
+    file('browser', 'test/browser/downloads.test.ts', 15_000),
   ];
-  const order = new LongestFirst({}).sort(tests).map((t: Fake) => t.path.replace('/repo/test/', ''));
+  const order = new LongestFirst({}).sort(tests).map((t: Fake) => path.relative(ROOT, t.path));
+  // recorded: downloads (minutes) > face-keep > figures; the new browser file counts as a typical browser file
+  expect(recorded['test/browser/downloads.test.ts']).toBeGreaterThan(recorded['test/engine/face-keep.test.ts']);
   expect(order).toEqual([
-    'browser/big.test.ts',
-    'browser/small.test.ts',
-    'engine/render.test.ts',
-    'unit/big.test.ts',
-    'unit/small.test.ts',
+    'test/browser/downloads.test.ts',
+    'test/engine/face-keep.test.ts',
+    'test/browser/new-browser.test.ts',
+    'test/frontend/figures.test.ts',
+    'test/new-unit.test.ts',
   ]);
+});
+
+it('records no file that is gone', () => {
+  const fs = require('node:fs') as typeof import('node:fs');
+  for (const rel of Object.keys(recorded)) expect([rel, fs.existsSync(path.join(ROOT, rel))]).toEqual([rel, true]);
 });
