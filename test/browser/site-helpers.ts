@@ -148,14 +148,17 @@ export async function chooseTile(tile: Locator): Promise<void> {
  */
 export async function switchScheme(page: Page, scheme: Scheme): Promise<void> {
   await page.emulateMedia({ colorScheme: scheme });
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a instanceof CSSTransition)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+  // Until two frames pass with no colour transition running: the new scheme's transitions start at the next style
+  // update, and a check made before they end reads a mix of both schemes' colours (axe read 1.09 contrast so).
+  await page.evaluate(async () => {
+    const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    for (let i = 0; i < 20; i++) {
+      await frame();
+      const running = document.getAnimations().filter((a) => a instanceof CSSTransition && a.playState !== 'finished');
+      if (running.length === 0) return;
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
+  });
 }
 
 /** From the upload step with photos picked: on to the style step, until its moderation toast says it is done. */
