@@ -74,26 +74,31 @@ function current(k: number, warm: boolean): Thread | undefined {
   return threads[k];
 }
 
+/** `req` in thread `t`, or `here()` if there is no thread or it dies holding the request (nothing is lost). */
+function inThread<T>(t: Thread | undefined, req: AnalysisRequest, here: () => Promise<T>): Promise<T> {
+  if (!t) return here();
+  return (t.run(req) as Promise<T>).catch((err: unknown) =>
+    err instanceof WorkerLostError ? here() : Promise.reject(err),
+  );
+}
+
 /**
- * One part in thread `t`, or here if there is no thread or it dies holding the request (nothing is lost). `signal`:
- * the faces part's word to the people part (analysis/index.ts FaceSignal), which waits for it only in a thread of
- * its own.
+ * A compact copy of the image's pixels: a Buffer's view may sit in a larger pooled ArrayBuffer, and transferring it
+ * would detach it here.
+ */
+function pixels(img: Image8): { data: Uint8Array; width: number; height: number } {
+  return { data: new Uint8Array(img.data), width: img.width, height: img.height };
+}
+
+/**
+ * One part in thread `t` (inThread). `signal`: the faces part's word to the people part (analysis/index.ts
+ * FaceSignal), which waits for it only in a thread of its own.
  */
 function part(t: Thread | undefined, which: 'faces', img: Image8, signal: FaceSignal): Promise<FaceInfo[]>;
 function part(t: Thread | undefined, which: 'person', img: Image8, signal: FaceSignal): Promise<PersonPart>;
 function part(t: Thread | undefined, which: AnalysisPart, img: Image8, signal: FaceSignal): Promise<Part> {
   const here = () => (which === 'faces' ? findFaces(img, signal) : findPerson(img, { signal, wait: false }));
-  if (!t) return here();
-  // a compact copy (a Buffer's view may sit in a larger pooled ArrayBuffer; transferring would detach it here)
-  const req: AnalysisRequest = {
-    id: nextId++,
-    part: which,
-    data: new Uint8Array(img.data),
-    width: img.width,
-    height: img.height,
-    signal,
-  };
-  return t.run(req).catch((err: unknown) => (err instanceof WorkerLostError ? here() : Promise.reject(err)));
+  return inThread<Part>(t, { id: nextId++, part: which, ...pixels(img), signal }, here);
 }
 
 /** The photo's analysis (people, faces) at the analysis size, computed in the analysis threads. */
@@ -112,17 +117,9 @@ export async function analyzeImage(photo: Image8): Promise<Analysis> {
   return assembleAnalysis(img, detail.width, withHeadFaces(faces, more), person);
 }
 
-/** findHeadFaces in thread `t`, or here (as `part`). */
+/** findHeadFaces in thread `t` (inThread). */
 function headFaces(t: Thread | undefined, img: Image8, heads: Head[]): Promise<FaceInfo[]> {
-  const here = () => findHeadFaces(img, heads);
-  if (!t) return here();
-  const req: AnalysisRequest = { id: nextId++, part: 'heads', data: new Uint8Array(img.data), ...size(img), heads };
-  const run = t.run(req) as Promise<FaceInfo[]>;
-  return run.catch((err: unknown) => (err instanceof WorkerLostError ? here() : Promise.reject(err)));
-}
-
-function size(img: Image8): { width: number; height: number } {
-  return { width: img.width, height: img.height };
+  return inThread(t, { id: nextId++, part: 'heads', ...pixels(img), heads }, () => findHeadFaces(img, heads));
 }
 
 /**
@@ -130,10 +127,8 @@ function size(img: Image8): { width: number; height: number } {
  * call loads the model there (7 MB).
  */
 export function describeFaces(crops: Float32Array[]): Promise<Float32Array[]> {
-  const t = current(0, false);
-  if (!t || crops.length === 0) return describeHere(crops);
-  const run = t.run({ id: nextId++, part: 'describe', crops }) as Promise<Float32Array[]>;
-  return run.catch((err: unknown) => (err instanceof WorkerLostError ? describeHere(crops) : Promise.reject(err)));
+  if (crops.length === 0) return describeHere(crops);
+  return inThread(current(0, false), { id: nextId++, part: 'describe', crops }, () => describeHere(crops));
 }
 
 /** Start the analysis threads, load their models and run them once now (a server starting up); resolves when done. */
