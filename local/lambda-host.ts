@@ -12,6 +12,8 @@ type Handler = (event: unknown, context: object) => Promise<unknown>;
  */
 export class LambdaHost {
   private readonly cache = new Map<string, Handler>();
+  /** Handlers still running, timed out or not: a timed-out handler's code goes on until it ends, as its calls do. */
+  private readonly running = new Set<Promise<unknown>>();
 
   constructor(readonly functions: Map<string, LocalFunction>) {}
 
@@ -60,9 +62,33 @@ export class LambdaHost {
     // Each invocation in its own invocation store, as Lambda's runtime does where one environment serves several
     // invocations at once: Powertools keeps log keys and metrics per invocation there, so concurrent handlers in
     // this one process never see each other's request or order ids.
+    const run = (async () => invokeStore().run(context.awsRequestId, () => handler(event, context)))();
+    const tracked = run.then(
+      () => {},
+      () => {},
+    );
+    this.running.add(tracked);
+    void tracked.then(() => this.running.delete(tracked));
     try {
-      return await Promise.race([invokeStore().run(context.awsRequestId, () => handler(event, context)), timeout]);
+      return await Promise.race([run, timeout]);
     } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Resolves when no handler is running, or after `graceMs`: the runtime waits here before it stops the services
+   * the handlers call, so a handler that outlives its caller (an aborted execution's task) does not write to a
+   * closed database.
+   */
+  async drain(graceMs: number): Promise<void> {
+    const deadline = Date.now() + graceMs;
+    while (this.running.size && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(this.running),
+        new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now()))),
+      ]);
       clearTimeout(timer);
     }
   }

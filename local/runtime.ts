@@ -31,6 +31,8 @@ import {
 
 /** Bedrock endpoints this process started (a second runtime in one process must not take them for a user's). */
 const ownBedrockUrls = new Set<string>();
+/** How long close waits for running handlers: past it, one that hangs is left to fail on the closed services. */
+const HANDLER_DRAIN_MS = 30_000;
 
 export interface LocalRuntimeOptions {
   /** App port; 0 picks a free one (tests). */
@@ -273,6 +275,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
         await schedules.close();
         // Step Functions first: unfinished executions are saved as running before the services they use go away.
         await stepFunctions.close();
+        // Then the handlers still running (an aborted task, a request whose client left) end before what they call.
+        await lambdas.drain(HANDLER_DRAIN_MS);
         await Promise.all(started.filter((s) => s !== stepFunctions).map((s) => s.close()));
       },
     };

@@ -28,3 +28,43 @@ describe('LambdaHost.preload', () => {
     await expect(host.preload()).rejects.toThrow('does not export a handler');
   });
 });
+
+/**
+ * The runtime's close waits here before it stops the services the handlers call: a handler still running (a task of
+ * an aborted execution) must not find DynamoDB closed under it, which failed a suite after its tests had passed.
+ */
+describe('LambdaHost.drain', () => {
+  const host = () =>
+    new LambdaHost(
+      new Map(
+        (['ends-after', 'hangs-once'] as const).map((id) => [
+          id,
+          {
+            logicalId: id,
+            arn: `arn:aws:lambda:local:0:function:${id}`,
+            entry: `test/local/fixtures/${id}.ts`,
+            environment: {},
+            timeoutSeconds: 1,
+          },
+        ]),
+      ),
+    );
+
+  test('waits for a handler whose caller stopped waiting (timed out), until its code ends', async () => {
+    const lambdas = host();
+    const { ended } = require('./fixtures/ends-after') as { ended: number[] };
+    const err = await lambdas.invoke('ends-after', { ms: 1700 }).catch((e: Error) => e);
+    expect((err as Error).name).toBe('Sandbox.Timedout');
+    expect(ended).not.toContain(1700);
+    await lambdas.drain(20_000);
+    expect(ended).toContain(1700);
+  });
+
+  test('a handler that never ends holds the drain only for its grace', async () => {
+    const lambdas = host();
+    void lambdas.invoke('hangs-once', { item: 'drained' }).catch(() => {});
+    const started = Date.now();
+    await lambdas.drain(300);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  }, 10_000);
+});
