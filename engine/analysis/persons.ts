@@ -7,7 +7,7 @@
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Image8 } from '../raster';
 import { tf } from './models';
-import { crop, normaliseContrast } from './sample';
+import { crop, normaliseContrast, valuesOf } from './sample';
 
 export const PERSON_N = 256;
 /** MoveNet person score under which a detection is not a person. */
@@ -66,12 +66,10 @@ export function detectPersons(model: GraphModel, img: Image8): PersonBox[] {
   normaliseContrast(pixels);
   const ints = new Int32Array(pixels.length);
   for (let i = 0; i < pixels.length; i++) ints[i] = Math.round(pixels[i] * 255);
-  const out = tf
-    .tidy(() => {
-      const res = model.execute(tf.tensor4d(ints, [1, m, n, 3], 'int32'));
-      return (Array.isArray(res) ? res[0] : res).dataSync() as Float32Array;
-    })
-    .slice();
+  const [out] = valuesOf(() => {
+    const res = model.execute(tf.tensor4d(ints, [1, m, n, 3], 'int32'));
+    return Array.isArray(res) ? res[0] : res;
+  });
   // per person: 17 x (y, x, score), then ymin, xmin, ymax, xmax, score; all in 0..1 of the input's height, width
   const x0 = img.width / 2 - n / k / 2;
   const y0 = img.height / 2 - m / k / 2;

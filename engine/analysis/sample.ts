@@ -60,6 +60,21 @@ export function crop(img: Image8, cx: number, cy: number, size: number, angle: n
 }
 
 /**
+ * The values of the tensors `compute` returns, every other tensor it made freed. Read outside tf.tidy on purpose:
+ * tidy walks what its function returns looking for tensors, and walks a typed array value by value (each key into a
+ * Set), which cost more CPU than the models themselves on their larger outputs.
+ */
+export function valuesOf(compute: () => tf.Tensor | tf.Tensor[]): Float32Array[] {
+  const out = tf.tidy(compute);
+  const list = Array.isArray(out) ? out : [out];
+  try {
+    return list.map((t) => (t.dataSync() as Float32Array).slice());
+  } finally {
+    for (const t of list) t.dispose();
+  }
+}
+
+/**
  * Runs a single-input graph model on n x n x 3 pixels; returns each output's values (the model's outputs, or the
  * named nodes of its graph).
  */
@@ -71,14 +86,7 @@ export function run(
   batch = 1,
   outputs?: string[],
 ): Float32Array[] {
-  return tf
-    .tidy(() => {
-      const input = tf.tensor4d(pixels, [batch, m, n, 3]);
-      const res = model.execute(input, outputs);
-      const list = Array.isArray(res) ? res : [res];
-      return list.map((t) => t.dataSync() as Float32Array);
-    })
-    .map((a) => a.slice());
+  return valuesOf(() => model.execute(tf.tensor4d(pixels, [batch, m, n, 3]), outputs));
 }
 
 /**
