@@ -68,7 +68,8 @@ export function valuesOf(compute: () => tf.Tensor | tf.Tensor[]): Float32Array[]
   const out = tf.tidy(compute);
   const list = Array.isArray(out) ? out : [out];
   try {
-    return list.map((t) => (t.dataSync() as Float32Array).slice());
+    // dataSync copies out of the backend's memory (wasm: a slice of its heap), so the values outlive the tensors
+    return list.map((t) => t.dataSync() as Float32Array);
   } finally {
     for (const t of list) t.dispose();
   }
