@@ -144,13 +144,15 @@ describe('upload and style steps in the browser', () => {
     expect(await page.getByRole('button', { name: 'Clear All' }).count()).toBe(0);
 
     // Drop a photo and a text file on the zone: the photo is added, the text file reported.
-    const bytes = [...fs.readFileSync(path.join(PHOTOS, 'coffee.png'))];
-    const dataTransfer = await page.evaluateHandle((b) => {
+    // As base64: an array of the file's bytes took 11 s to pass to the page.
+    const base64 = fs.readFileSync(path.join(PHOTOS, 'coffee.png')).toString('base64');
+    const dataTransfer = await page.evaluateHandle((b64) => {
       const dt = new DataTransfer();
-      dt.items.add(new File([new Uint8Array(b)], 'coffee.png', { type: 'image/png' }));
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], 'coffee.png', { type: 'image/png' }));
       dt.items.add(new File(['hello'], 'hello.txt', { type: 'text/plain' }));
       return dt;
-    }, bytes);
+    }, base64);
     await zone(page).dispatchEvent('dragenter', { dataTransfer });
     await zone(page).dispatchEvent('drop', { dataTransfer });
     await count(page, 1);
