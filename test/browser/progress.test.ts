@@ -83,8 +83,8 @@ describe('status page progress', () => {
     const page = await statusPage(ANSWERS, () => step);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    for (; step < ANSWERS.length; step++) {
-      const a = ANSWERS[step];
+    for (const [i, a] of ANSWERS.entries()) {
+      step = i;
       const p = itemProgress(a.items);
       const expected =
         a.status === 'completed'
@@ -98,7 +98,7 @@ describe('status page progress', () => {
             : document.querySelector('[data-testid=ready-count]')?.textContent === ready,
         expected,
       );
-      expect([step, await shown(page)]).toEqual([step, expected]);
+      expect([i, await shown(page)]).toEqual([i, expected]);
     }
     expect(ANSWERS.map((a) => (a.status === 'completed' ? null : readyText(itemProgress(a.items))))).toEqual([
       '0 of 6 images ready',
