@@ -13,11 +13,13 @@
  */
 import os from 'node:os';
 import {
+  type AnalysisOptions,
   type AnalysisPart,
   analysisImage,
   assembleAnalysis,
   DETAIL_LONG,
   type FaceSignal,
+  type FacesPart,
   faceSignal,
   facesSettled,
   findFaces,
@@ -38,10 +40,18 @@ import type { Image8 } from './raster';
  * FaceRes descriptors of face crops (face-compare.ts `faceCrop`).
  */
 export type AnalysisRequest =
-  | { id: number; part: AnalysisPart; data: Uint8Array; width: number; height: number; signal?: FaceSignal }
+  | {
+      id: number;
+      part: AnalysisPart;
+      data: Uint8Array;
+      width: number;
+      height: number;
+      signal?: FaceSignal;
+      thorough?: boolean;
+    }
   | { id: number; part: 'heads'; data: Uint8Array; width: number; height: number; heads: Head[] }
   | { id: number; part: 'describe'; crops: Float32Array[] };
-type Part = FaceInfo[] | PersonPart | Float32Array[];
+type Part = FacesPart | FaceInfo[] | PersonPart | Float32Array[];
 type Thread = EngineWorker<AnalysisRequest, Part>;
 
 /** [faces thread, mask thread]; the second only with spare cores. */
@@ -94,15 +104,31 @@ function pixels(img: Image8): { data: Uint8Array; width: number; height: number 
  * One part in thread `t` (inThread). `signal`: the faces part's word to the people part (analysis/index.ts
  * FaceSignal), which waits for it only in a thread of its own.
  */
-function part(t: Thread | undefined, which: 'faces', img: Image8, signal: FaceSignal): Promise<FaceInfo[]>;
+function part(
+  t: Thread | undefined,
+  which: 'faces',
+  img: Image8,
+  signal: FaceSignal,
+  thorough: boolean,
+): Promise<FacesPart>;
 function part(t: Thread | undefined, which: 'person', img: Image8, signal: FaceSignal): Promise<PersonPart>;
-function part(t: Thread | undefined, which: AnalysisPart, img: Image8, signal: FaceSignal): Promise<Part> {
-  const here = () => (which === 'faces' ? findFaces(img, signal) : findPerson(img, { signal, wait: false }));
-  return inThread<Part>(t, { id: nextId++, part: which, ...pixels(img), signal }, here);
+function part(
+  t: Thread | undefined,
+  which: AnalysisPart,
+  img: Image8,
+  signal: FaceSignal,
+  thorough = true,
+): Promise<Part> {
+  const here = () =>
+    which === 'faces' ? findFaces(img, { signal, thorough }) : findPerson(img, { signal, wait: false });
+  return inThread<Part>(t, { id: nextId++, part: which, ...pixels(img), signal, thorough }, here);
 }
 
-/** The photo's analysis (people, faces) at the analysis size, computed in the analysis threads. */
-export async function analyzeImage(photo: Image8): Promise<Analysis> {
+/**
+ * The photo's analysis (people, faces) at the analysis size, computed in the analysis threads; `thorough` (the
+ * default) looks for small faces everywhere (analysis/detect.ts), as a paid render needs.
+ */
+export async function analyzeImage(photo: Image8, opts: AnalysisOptions = {}): Promise<Analysis> {
   const detail = analysisImage(photo, DETAIL_LONG);
   const img = analysisImage(detail);
   const facesThread = current(0, false);
@@ -110,11 +136,11 @@ export async function analyzeImage(photo: Image8): Promise<Analysis> {
   const signal = faceSignal();
   const people = personThread && part(personThread, 'person', img, signal);
   people?.catch(() => undefined); // observed below, after the faces
-  const faces = await part(facesThread, 'faces', detail, signal);
+  const { faces, thorough } = await part(facesThread, 'faces', detail, signal, opts.thorough ?? true);
   const person = await (people ?? part(facesThread, 'person', img, signal));
   const heads = facesSettled(signal) ? [] : missedHeads(person.persons, faces, detail.width / img.width);
   const more = heads.length > 0 ? await headFaces(facesThread, detail, heads) : [];
-  return assembleAnalysis(img, detail.width, withHeadFaces(faces, more), person);
+  return assembleAnalysis(img, detail.width, withHeadFaces(faces, more), person, thorough);
 }
 
 /** findHeadFaces in thread `t` (inThread). */

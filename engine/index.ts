@@ -153,15 +153,16 @@ export function keepStyledFaces(
 /**
  * A preview's photo at its size and its analysis, at once: the analysis (given, or analyzePhoto's: the photo decoded
  * at the detail size, then the models in their threads) does not wait for the preview's own decode, which runs
- * beside it (libvips' threads; shrink-on-load for JPEG). For a photo no larger than the preview the two decodes
- * give the same pixels, so the analysis is what analysisFor would find (the photo's own decode at ≤ DETAIL_LONG).
+ * beside it (libvips' threads; shrink-on-load for JPEG). A preview's analysis is not thorough: small faces beside
+ * large ones, a few pixels at its size, are left to the paid render's (Analysis.thorough).
  */
 async function previewInput(
   bytes: Buffer,
   size: number,
   opts: ThumbnailOptions,
 ): Promise<{ img: DecodedImage; analysis: Analysis | null }> {
-  const analysis = opts.analysis !== undefined ? opts.analysis : analyzePhoto(bytes, { maxPixels: opts.maxPixels });
+  const analysis =
+    opts.analysis !== undefined ? opts.analysis : analyzePhoto(bytes, { maxPixels: opts.maxPixels, thorough: false });
   Promise.resolve(analysis).catch(() => undefined); // observed below, after the decode (which fails first on bad bytes)
   const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
   return { img, analysis: await analysis };
@@ -215,9 +216,16 @@ export async function renderAllFromDecoded(
   );
 }
 
-/** The photo's analysis (people, faces): decoded at the detail size once, then the neural models. */
-export async function analyzePhoto(bytes: Buffer, opts: { maxPixels?: number } = {}): Promise<Analysis> {
-  return analyzeImage(await decodeInput(bytes, { maxSize: DETAIL_LONG, maxPixels: opts.maxPixels }));
+/**
+ * The photo's analysis (people, faces): decoded at the detail size once, then the neural models. `thorough` (the
+ * default; a preview's is not): small faces looked for everywhere (Analysis.thorough).
+ */
+export async function analyzePhoto(
+  bytes: Buffer,
+  opts: { maxPixels?: number; thorough?: boolean } = {},
+): Promise<Analysis> {
+  const img = await decodeInput(bytes, { maxSize: DETAIL_LONG, maxPixels: opts.maxPixels });
+  return analyzeImage(img, { thorough: opts.thorough });
 }
 
 export type { DecodeOptions as DecodeInputOptions };

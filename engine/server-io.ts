@@ -28,19 +28,42 @@ export async function readInput(s3: S3Client, { bucket, key }: S3Location): Prom
 }
 
 /**
+ * Analyses being computed in this process, by cache key and thoroughness: an order's items of one photo arrive
+ * together, and each would otherwise analyse the photo again.
+ */
+const computing = new Map<string, Promise<Analysis>>();
+
+/**
  * The photo's analysis, computed once per photo and kept beside the input in its bucket as
- * analysis/<sha256 of the bytes>.json, so the preview batch and every paid render share it. The cache is a
- * speed-up only: an unreadable or corrupt entry is recomputed, a failed write is logged. `writes`: a computed
- * analysis is returned at once and its write pushed there (the caller awaits it before it answers), so the renders
- * need not wait for it.
+ * analysis/<sha256 of the bytes>.json, so the preview batch and every paid render share it. `thorough`: a paid
+ * render's, which looks for small faces beside large ones; a preview's cached one that did not is computed again
+ * (once, then kept). The cache is a speed-up only: an unreadable or corrupt entry is recomputed, a failed write is
+ * logged. `writes`: a computed analysis is returned at once and its write pushed there (the caller awaits it
+ * before it answers), so the renders need not wait for it.
  */
 export async function cachedAnalysis(
   s3: S3Client,
   bucket: string,
   bytes: Buffer,
-  writes?: Promise<void>[],
+  opts: { thorough: boolean; writes?: Promise<void>[] },
 ): Promise<Analysis> {
   const key = mediaKey.analysis(createHash('sha256').update(bytes).digest('hex'));
+  const cached = await readAnalysis(s3, bucket, key);
+  if (cached && (cached.thorough || !opts.thorough)) return cached;
+  const id = `${bucket}/${key}:${opts.thorough}`;
+  let pending = computing.get(id);
+  if (!pending) {
+    pending = computeAnalysis(s3, bucket, key, bytes, opts.thorough, opts.writes);
+    computing.set(id, pending);
+    void pending.then(
+      () => computing.delete(id),
+      () => computing.delete(id),
+    );
+  }
+  return pending;
+}
+
+async function readAnalysis(s3: S3Client, bucket: string, key: string): Promise<Analysis | undefined> {
   try {
     const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     if (obj.Body) return analysisFromJson(await obj.Body.transformToString());
@@ -51,7 +74,18 @@ export async function cachedAnalysis(
     if (name !== 'NoSuchKey' && name !== 'NotFound' && name !== 'AccessDenied')
       console.warn(`[toonzap-model] analysis cache read failed (${name ?? err}), recomputing`);
   }
-  const analysis = await analyzePhoto(bytes);
+  return undefined;
+}
+
+async function computeAnalysis(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+  bytes: Buffer,
+  thorough: boolean,
+  writes?: Promise<void>[],
+): Promise<Analysis> {
+  const analysis = await analyzePhoto(bytes, { thorough });
   const write = s3
     .send(
       new PutObjectCommand({

@@ -85,7 +85,7 @@ async function gate(
 async function invokeCheck(req: EngineCheckRequest, s3: S3Client): Promise<EngineCheckResponse> {
   const t0 = performance.now();
   const [photo, output] = await Promise.all([readInput(s3, req.input), readInput(s3, req.output)]);
-  const analysis = await cachedAnalysis(s3, req.input.bucket, photo);
+  const analysis = await cachedAnalysis(s3, req.input.bucket, photo, { thorough: true });
   const q = await checkQuality(photo, output, { faces: true, analysis });
   logVerdict({ op: 'check', key: req.output.key }, q);
   return { ...q, ms: Math.round(performance.now() - t0) };
@@ -102,12 +102,12 @@ async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Recor
     const all = await renderAllThumbnails(bytes, {
       size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
       watermark: req.watermark,
-      analysis: cachedAnalysis(s3, req.input.bucket, bytes, writes),
+      analysis: cachedAnalysis(s3, req.input.bucket, bytes, { thorough: false, writes }),
     });
     await Promise.all(writes);
     rendered = all.filter((t) => wanted.has(t.styleId)).map((t) => ({ style: t.styleId, png: t.png }));
   } else {
-    const analysis = await cachedAnalysis(s3, req.input.bucket, bytes);
+    const analysis = await cachedAnalysis(s3, req.input.bucket, bytes, { thorough: true });
     rendered = [];
     for (const style of wanted) {
       const render = await renderStyleImage(bytes, style, {
@@ -134,7 +134,10 @@ async function invoke(req: EngineSingleRequest, s3: S3Client): Promise<Record<st
   const t0 = performance.now();
   const bytes = 'data' in req.input ? Buffer.from(req.input.data, 'base64') : await readInput(s3, req.input);
   // inline data is a one-off (no bucket to keep an analysis in); an S3 input shares its cached analysis
-  const analysis = 'data' in req.input ? undefined : await cachedAnalysis(s3, req.input.bucket, bytes);
+  const analysis =
+    'data' in req.input
+      ? undefined
+      : await cachedAnalysis(s3, req.input.bucket, bytes, { thorough: req.kind !== 'thumbnail' });
   let png: Buffer;
   let quality: QualityMeasures | undefined;
   if (req.kind === 'thumbnail') {

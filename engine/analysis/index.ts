@@ -196,7 +196,13 @@ async function faceModels(): Promise<FaceModels> {
 export async function warmModels(parts: readonly AnalysisPart[]): Promise<void> {
   if (parts.includes('faces')) {
     const m = await faceModels();
-    detectFaces(m.detector, { data: new Uint8Array(DETAIL_LONG * 768 * 3), width: DETAIL_LONG, height: 768 });
+    detectFaces(
+      m.detector,
+      { data: new Uint8Array(DETAIL_LONG * 768 * 3), width: DETAIL_LONG, height: 768 },
+      {
+        thorough: true,
+      },
+    );
     run(m.facemesh, new Float32Array(192 * 192 * 3), 192);
     run(m.iris, new Float32Array(2 * 64 * 64 * 3), 64, 64, 2);
     // FaceRes runs in this thread too (paid renders' face keeping, the quality gate): loaded now, not on the first order
@@ -251,15 +257,28 @@ function tell(signal: FaceSignal | undefined, what: typeof FACE_FOUND | typeof F
  */
 const FACES_WAIT_MS = 2000;
 
+/** The faces part of an analysis: its faces, and whether small ones were looked for everywhere (Analysis.thorough). */
+export interface FacesPart {
+  faces: FaceInfo[];
+  thorough: boolean;
+}
+
 /**
  * The faces in a detail-size image (detector on the whole image and its tiles -> mesh -> iris), largest first, in
  * that image's pixels. `signal`: told as soon as a face is confirmed, or that none is yet when the tiles start.
+ * `thorough`: the tiles run even beside large faces (detect.ts).
  */
-export async function findFaces(detail: Image8, signal?: FaceSignal): Promise<FaceInfo[]> {
+export async function findFaces(detail: Image8, opts: { signal?: FaceSignal; thorough: boolean }): Promise<FacesPart> {
+  const { signal } = opts;
   const faces: FaceInfo[] = [];
+  let tiled = false;
   try {
     const models = await faceModels();
-    for (const d of detectFaces(models.detector, detail, () => tell(signal, FACES_UNSURE))) {
+    const beforeTiles = () => {
+      tiled = true;
+      tell(signal, FACES_UNSURE);
+    };
+    for (const d of detectFaces(models.detector, detail, { thorough: opts.thorough, beforeTiles })) {
       const f = faceInfo(models, detail, d);
       if (!f) continue;
       faces.push(f);
@@ -268,7 +287,7 @@ export async function findFaces(detail: Image8, signal?: FaceSignal): Promise<Fa
   } finally {
     tell(signal, FACES_UNSURE); // no face (or an error): the people part must not wait any longer
   }
-  return faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+  return { faces: faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]), thorough: tiled };
 }
 
 /**
@@ -366,8 +385,17 @@ export function assembleAnalysis(
   detailWidth: number,
   found: FaceInfo[],
   person: PersonPart | null,
+  thorough: boolean,
 ): Analysis {
-  const none: Analysis = { version: 1, width: img.width, height: img.height, faces: [], coverage: 0, mask: null };
+  const none: Analysis = {
+    version: 1,
+    width: img.width,
+    height: img.height,
+    faces: [],
+    coverage: 0,
+    mask: null,
+    thorough,
+  };
   if (found.length === 0 && !person?.persons.length) return none;
   if (!person) throw new Error('people need the person mask');
   const faces = found.map((f) => scaleFace(f, img.width / detailWidth));
@@ -383,22 +411,28 @@ export function assembleAnalysis(
     faces,
     coverage,
     mask: { width: img.width, height: img.height, data: mask },
+    thorough,
   });
+}
+
+/** How carefully an analysis looks for small faces: `thorough` (the default) for paid renders, not for previews. */
+export interface AnalysisOptions {
+  thorough?: boolean;
 }
 
 /**
  * Analyse decoded pixels (any size; the faces are found at DETAIL_LONG px, the rest at ANALYSIS_LONG) in this
  * thread: the faces and the people (analysis-thread.ts runs the two at once in two threads; same result).
  */
-export async function analyzeImage(photo: Image8): Promise<Analysis> {
+export async function analyzeImage(photo: Image8, opts: AnalysisOptions = {}): Promise<Analysis> {
   const detail = analysisImage(photo, DETAIL_LONG);
   const img = analysisImage(detail);
   const signal = faceSignal();
-  const faces = await findFaces(detail, signal);
+  const { faces, thorough } = await findFaces(detail, { signal, thorough: opts.thorough ?? true });
   const person = await findPerson(img, { signal, wait: false });
   const heads = facesSettled(signal) ? [] : missedHeads(person.persons, faces, detail.width / img.width);
   const more = await findHeadFaces(detail, heads);
-  return assembleAnalysis(img, detail.width, withHeadFaces(faces, more), person);
+  return assembleAnalysis(img, detail.width, withHeadFaces(faces, more), person, thorough);
 }
 
 export { loadModels } from './models';

@@ -49,6 +49,11 @@ export interface Analysis {
   coverage: number;
   /** Person/subject mask; null when no person was found (then every style renders as without analysis). */
   mask: PersonMask | null;
+  /**
+   * Whether small faces were looked for all over the photo (detect.ts: the tiles ran). A preview's analysis skips
+   * them beside large faces; a paid render needs this one (server-io.ts `cachedAnalysis`). Absent: not known.
+   */
+  thorough?: boolean;
 }
 
 /**

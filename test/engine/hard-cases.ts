@@ -263,4 +263,15 @@ export const MISSED_CASES: Record<string, () => Promise<Buffer>> = {
       ),
       0.7,
     ),
+  // the large face alone, sure and 15 % of the long side, is what a preview's whole view stops at
+  'grey indoor pair 15 % + 4 %, the large face sure': async () =>
+    darken(
+      await greyscale(
+        await scene([
+          { name: 'grace_hopper.jpg', share: 0.15, at: [0.3, 0.45] },
+          { name: 'astronaut.png', share: 0.04, at: [0.75, 0.5] },
+        ]),
+      ),
+      0.7,
+    ),
 };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { InvokeEndpointCommand, ModelError, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import sharp from 'sharp';
-import { analysisFromJson, analysisToJson, renderStyle } from '../../engine';
+import { analysisFromJson, analysisToJson, renderStyle, renderThumbnail } from '../../engine';
 import { type ModelServer, startModelServer } from '../../engine/server';
 import { smallPhoto } from './helpers';
 
@@ -185,7 +185,7 @@ describe('model server (SageMaker container contract)', () => {
     const cached = analysisFromJson(
       await (await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))).Body!.transformToString(),
     );
-    expect(cached.faces).toHaveLength(1);
+    expect(cached).toMatchObject({ faces: [expect.anything()], thorough: true }); // a paid render's
     const out = async (k: string) =>
       Buffer.from(
         await (await s3.send(new GetObjectCommand({ Bucket: 'results', Key: k }))).Body!.transformToByteArray(),
@@ -223,6 +223,25 @@ describe('model server (SageMaker container contract)', () => {
       await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))
     ).Body!.transformToString();
     expect(analysisFromJson(again).faces).toHaveLength(1);
+    // a preview's analysis that skipped the tiles (doctored: nobody there) serves previews as it is, but a paid
+    // render analyses the photo again, thoroughly, and keeps that
+    const preview = analysisToJson({ ...cached, faces: [], mask: null, coverage: 0, thorough: false });
+    await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: key, Body: preview }));
+    const thumbnail = { input: { bucket: 'uploads', key: 'u1/photo.jpg' }, style: '3d', kind: 'thumbnail', size: 200 };
+    await invoke({ ...thumbnail, output: { bucket: 'results', key: 'u1/3d-t.png' } });
+    const blind = await renderThumbnail(bytes, '3d', { size: 200, analysis: null });
+    expect((await out('u1/3d-t.png')).equals(blind)).toBe(true);
+    await invoke({
+      input: { bucket: 'uploads', key: 'u1/photo.jpg' },
+      output: { bucket: 'results', key: 'u1/3d-d.png' },
+      style: '3d',
+      size: 200,
+    });
+    expect((await out('u1/3d-d.png')).equals(await out('u1/3d.png'))).toBe(true);
+    const thorough = await (
+      await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))
+    ).Body!.transformToString();
+    expect(analysisFromJson(thorough)).toMatchObject({ faces: [expect.anything()], thorough: true });
   });
 
   it('checks an image made elsewhere against its photo, faces included (the check operation)', async () => {
