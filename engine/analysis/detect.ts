@@ -174,12 +174,17 @@ const CLOSER_MIN = 0.3;
 const CLOSER_WINDOW = 3;
 const CLOSER_MAX = 6;
 function closerLook(model: GraphModel, img: Image8, sure: Detection[], tiled: Detection[]): Detection[] {
-  const unsure = suppress(tiled.filter((d) => d.score < DETECT_MIN && !sure.some((e) => overlap(d, e) > 0.3)));
+  const unsure = suppress(tiled.filter((d) => d.score < DETECT_MIN && !sure.some((e) => overlap(d, e) > 0.3))).slice(
+    0,
+    CLOSER_MAX,
+  );
+  // all the windows in the detector's batches; each candidate keeps the best detection on it
+  const wins = unsure.map((d) => ({ cx: d.cx, cy: d.cy, size: d.size * CLOSER_WINDOW, angle: eyeLine(d) }));
+  const found = wins.length > 0 ? scan(model, img, wins) : [];
   const out: Detection[] = [];
-  for (const d of unsure.slice(0, CLOSER_MAX)) {
-    const win = { cx: d.cx, cy: d.cy, size: d.size * CLOSER_WINDOW, angle: eyeLine(d) };
-    const [best] = suppress(scan(model, img, [win]));
-    if (best && Math.hypot(best.cx - d.cx, best.cy - d.cy) < d.size) out.push(best);
+  for (const d of unsure) {
+    const [best] = suppress(found.filter((f) => Math.hypot(f.cx - d.cx, f.cy - d.cy) < d.size));
+    if (best) out.push(best);
   }
   return out;
 }
