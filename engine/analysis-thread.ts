@@ -117,7 +117,7 @@ function part(
   which: AnalysisPart,
   img: Image8,
   signal: FaceSignal,
-  thorough = true,
+  thorough = false,
 ): Promise<Part> {
   const here = () =>
     which === 'faces' ? findFaces(img, { signal, thorough }) : findPerson(img, { signal, wait: false });
@@ -125,8 +125,8 @@ function part(
 }
 
 /**
- * The photo's analysis (people, faces) at the analysis size, computed in the analysis threads; `thorough` (the
- * default) looks for small faces everywhere (analysis/detect.ts), as a paid render needs.
+ * The photo's analysis (people, faces) at the analysis size, computed in the analysis threads; `thorough` looks for
+ * small faces everywhere (analysis/detect.ts), as a paid render needs.
  */
 export async function analyzeImage(photo: Image8, opts: AnalysisOptions = {}): Promise<Analysis> {
   const detail = analysisImage(photo, DETAIL_LONG);
@@ -136,7 +136,7 @@ export async function analyzeImage(photo: Image8, opts: AnalysisOptions = {}): P
   const signal = faceSignal();
   const people = personThread && part(personThread, 'person', img, signal);
   people?.catch(() => undefined); // observed below, after the faces
-  const { faces, thorough } = await part(facesThread, 'faces', detail, signal, opts.thorough ?? true);
+  const { faces, thorough } = await part(facesThread, 'faces', detail, signal, opts.thorough ?? false);
   const person = await (people ?? part(facesThread, 'person', img, signal));
   const heads = facesSettled(signal) ? [] : missedHeads(person.persons, faces, detail.width / img.width);
   const more = heads.length > 0 ? await headFaces(facesThread, detail, heads) : [];

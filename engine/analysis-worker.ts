@@ -15,7 +15,7 @@ function answer(req: AnalysisRequest): Promise<unknown> {
   if (req.part === 'describe') return describeFaces(req.crops);
   const img = { data: req.data, width: req.width, height: req.height };
   if (req.part === 'heads') return findHeadFaces(img, req.heads);
-  if (req.part === 'faces') return findFaces(img, { signal: req.signal, thorough: req.thorough ?? true });
+  if (req.part === 'faces') return findFaces(img, { signal: req.signal, thorough: req.thorough ?? false });
   // the people thread waits for the faces thread's word on MoveNet (never the other way round: no deadlock)
   return findPerson(img, req.signal && { signal: req.signal, wait: true });
 }

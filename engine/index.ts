@@ -80,8 +80,10 @@ async function analysisFor(
   opts: { analysis?: Analysis | null; maxPixels?: number },
 ): Promise<Analysis | null> {
   if (opts.analysis !== undefined) return opts.analysis;
-  if (img.width === img.sourceWidth && Math.max(img.width, img.height) <= DETAIL_LONG) return analyzeImage(img);
-  return analyzePhoto(bytes, { maxPixels: opts.maxPixels });
+  // a paid render's: every small face looked for
+  if (img.width === img.sourceWidth && Math.max(img.width, img.height) <= DETAIL_LONG)
+    return analyzeImage(img, { thorough: true });
+  return analyzePhoto(bytes, { maxPixels: opts.maxPixels, thorough: true });
 }
 
 /**
@@ -217,8 +219,8 @@ export async function renderAllFromDecoded(
 }
 
 /**
- * The photo's analysis (people, faces): decoded at the detail size once, then the neural models. `thorough` (the
- * default; a preview's is not): small faces looked for everywhere (Analysis.thorough).
+ * The photo's analysis (people, faces): decoded at the detail size once, then the neural models. `thorough`: small
+ * faces looked for everywhere (Analysis.thorough), as a paid render needs.
  */
 export async function analyzePhoto(
   bytes: Buffer,

@@ -415,7 +415,10 @@ export function assembleAnalysis(
   });
 }
 
-/** How carefully an analysis looks for small faces: `thorough` (the default) for paid renders, not for previews. */
+/**
+ * How carefully an analysis looks for small faces: `thorough` for a paid render (every tile, detect.ts); without it
+ * (previews, tests, scripts) the tiles are skipped beside large sure faces.
+ */
 export interface AnalysisOptions {
   thorough?: boolean;
 }
@@ -428,7 +431,7 @@ export async function analyzeImage(photo: Image8, opts: AnalysisOptions = {}): P
   const detail = analysisImage(photo, DETAIL_LONG);
   const img = analysisImage(detail);
   const signal = faceSignal();
-  const { faces, thorough } = await findFaces(detail, { signal, thorough: opts.thorough ?? true });
+  const { faces, thorough } = await findFaces(detail, { signal, thorough: opts.thorough ?? false });
   const person = await findPerson(img, { signal, wait: false });
   const heads = facesSettled(signal) ? [] : missedHeads(person.persons, faces, detail.width / img.width);
   const more = await findHeadFaces(detail, heads);
