@@ -142,22 +142,21 @@ function suppress(found: Detection[]): Detection[] {
 /**
  * Faces in `img` (image pixels), best first, at most MAX_FACES: the whole photo (letterboxed square), then the
  * tiles, unless not `thorough` and the whole view's faces are a preview's subjects (WHOLE_ENOUGH). `beforeTiles`:
- * called when the tiles are about to run.
+ * called when the tiles are about to run, told whether the whole view found such subjects all the same.
  */
 export function detectFaces(
   model: GraphModel,
   img: Image8,
-  opts: { thorough: boolean; beforeTiles?: () => void },
+  opts: { thorough: boolean; beforeTiles?: (subjectsFound: boolean) => void },
 ): Detection[] {
   const { thorough, beforeTiles } = opts;
   const long = Math.max(img.width, img.height);
   const whole = scan(model, img, [{ cx: img.width / 2, cy: img.height / 2, size: long }]);
   const subjects = suppress(whole.slice());
   const enough = (d: Detection) => d.size >= WHOLE_ENOUGH * long && d.score >= WHOLE_SURE;
-  if (!thorough && subjects.length > 0 && subjects.every(enough)) {
-    return subjects;
-  }
-  beforeTiles?.();
+  const found = subjects.length > 0 && subjects.every(enough);
+  if (found && !thorough) return subjects;
+  beforeTiles?.(found);
   const tiled = scan(model, img, tiles(img.width, img.height), CLOSER_MIN);
   const sure = suppress([...whole, ...tiled.filter((d) => d.score >= DETECT_MIN)]);
   return suppress([...sure, ...closerLook(model, img, sure, tiled)]);

@@ -274,9 +274,11 @@ export async function findFaces(detail: Image8, opts: { signal?: FaceSignal; tho
   let tiled = false;
   try {
     const models = await faceModels();
-    const beforeTiles = () => {
+    const beforeTiles = (subjectsFound: boolean) => {
       tiled = true;
-      tell(signal, FACES_UNSURE);
+      // a thorough look beside a preview's sure subjects: the people part need not wait on the tiles (MoveNet is
+      // skipped once the mesh confirms a face, as for the preview)
+      if (!subjectsFound) tell(signal, FACES_UNSURE);
     };
     for (const d of detectFaces(models.detector, detail, { thorough: opts.thorough, beforeTiles })) {
       const f = faceInfo(models, detail, d);

@@ -12,20 +12,18 @@ export interface RenderJob {
   image: Uint8Array;
   style: string;
   maxSize: number;
-  /** The photo's analysis for a paid image (every small face), not a preview's (engine/analysis/detect.ts). */
-  thorough: boolean;
 }
 
 /** Analyses of the last few photos: a model is asked for a photo's previews and then its paid images. */
 const analyses = new Map<string, Promise<Analysis>>();
 const KEEP_ANALYSES = 8;
 
-function analysisOf(image: Buffer, thorough: boolean): Promise<Analysis> {
-  const key = `${createHash('sha256').update(image).digest('hex')}:${thorough}`;
+function analysisOf(image: Buffer): Promise<Analysis> {
+  const key = createHash('sha256').update(image).digest('hex');
   let a = analyses.get(key);
   if (a)
     analyses.delete(key); // re-inserted below: most recently used last
-  else a = analyzePhoto(image, { thorough });
+  else a = analyzePhoto(image);
   analyses.set(key, a);
   a.catch(() => analyses.delete(key));
   if (analyses.size > KEEP_ANALYSES) analyses.delete(analyses.keys().next().value!);
@@ -34,7 +32,7 @@ function analysisOf(image: Buffer, thorough: boolean): Promise<Analysis> {
 
 async function draw(job: RenderJob): Promise<Buffer> {
   const image = Buffer.from(job.image);
-  const analysis = await analysisOf(image, job.thorough);
+  const analysis = await analysisOf(image);
   return renderStyle(image, job.style, { maxSize: job.maxSize, analysis });
 }
 

@@ -142,10 +142,7 @@ export async function startLocalBedrock(opts: LocalBedrockOptions): Promise<Loca
     const style = prompts.get(req.prompt);
     if (!style) throw invalid('The local stand-in draws only the configured prompts (lib/config.ts generativeStyles)');
     const t0 = Date.now();
-    const maxSize = Math.max(req.width, req.height);
-    // larger than its previews: a paid image, drawn with the paid render's thorough analysis (every small face kept)
-    const thorough = maxSize > (opts.styles[style as keyof GenerativeStyles]?.previewSize ?? 0);
-    const png = await render({ image: req.image, style, maxSize, thorough });
+    const png = await render({ image: req.image, style, maxSize: Math.max(req.width, req.height) });
     const out = req.format === 'png' ? png : await sharp(png)[req.format]().toBuffer();
     log(`bedrock ${modelId} ${style} ${req.width}x${req.height} in ${Date.now() - t0} ms`);
     return answer(req.seed, out);
