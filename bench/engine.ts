@@ -217,7 +217,7 @@ function printTable(r: Record<string, number>, w: number, h: number, opencvVersi
   );
   lines.push(`  from the JPEG bytes, decode to 1024 px included: ${r.analysis_photo_ms.toFixed(1)} ms`);
   lines.push(
-    `  for a paid render (thorough: every tile, MoveNet; once per paid photo): ${r.analysis_paid_ms.toFixed(1)} ms, CPU ${r.analysis_paid_cpu_ms.toFixed(1)} ms`,
+    `  for a paid render (thorough: every tile, a closer look at what they are unsure of; once per paid photo): ${r.analysis_paid_ms.toFixed(1)} ms, CPU ${r.analysis_paid_cpu_ms.toFixed(1)} ms`,
   );
   lines.push(`  the first one after the server's warm-up: ${r.first_analysis_ms.toFixed(1)} ms (one run)`);
   const liked = Object.keys(r).filter((k) => k.startsWith('likeness.'));
