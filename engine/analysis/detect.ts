@@ -178,7 +178,12 @@ function closerLook(model: GraphModel, img: Image8, sure: Detection[], tiled: De
     CLOSER_MAX,
   );
   // all the windows in the detector's batches; each candidate keeps the best detection on it
-  const wins = unsure.map((d) => ({ cx: d.cx, cy: d.cy, size: d.size * CLOSER_WINDOW, angle: eyeLine(d) }));
+  const wins = unsure.map((d) => ({
+    cx: d.cx,
+    cy: d.cy,
+    size: d.size * CLOSER_WINDOW,
+    angle: eyeAngle(d.kp[0], d.kp[1]),
+  }));
   const found = wins.length > 0 ? scan(model, img, wins) : [];
   const out: Detection[] = [];
   for (const d of unsure) {
@@ -188,10 +193,10 @@ function closerLook(model: GraphModel, img: Image8, sure: Detection[], tiled: De
   return out;
 }
 
-/** A detection's eye line angle (image-left eye to image-right eye): its window is turned upright by it. */
-function eyeLine(d: Detection): number {
-  const [p, q] = d.kp[0][0] <= d.kp[1][0] ? [d.kp[0], d.kp[1]] : [d.kp[1], d.kp[0]];
-  return Math.atan2(q[1] - p[1], q[0] - p[0]);
+/** Eye line angle (image-left eye -> image-right eye): a detection's windows are turned upright by it. */
+export function eyeAngle(p: Point, q: Point): number {
+  const [l, r] = p[0] <= q[0] ? [p, q] : [q, p];
+  return Math.atan2(r[1] - l[1], r[0] - l[0]);
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import { FACE_CROP_N } from '../face-compare';
 import type { Image8 } from '../raster';
-import { type Detection, detectFaces, detectInHeads, MAX_FACES } from './detect';
+import { type Detection, detectFaces, detectInHeads, eyeAngle, MAX_FACES } from './detect';
 import { describeFaces } from './faceres';
 import { loadModel } from './models';
 import { detectPersons, type Head, maskInside, PERSON_N, type PersonBox } from './persons';
@@ -59,12 +59,6 @@ export function analysisImage(img: Image8, long = ANALYSIS_LONG): Image8 {
   const data = new Uint8Array(w * h * 3);
   for (let i = 0; i < w * h; i++) for (let k = 0; k < 3; k++) data[i * 3 + k] = Math.round(acc[i * 3 + k] / cnt[i]);
   return { data, width: w, height: h };
-}
-
-/** Eye line angle (image-left eye -> image-right eye). */
-function eyeAngle(p: Point, q: Point): number {
-  const [l, r] = p[0] <= q[0] ? [p, q] : [q, p];
-  return Math.atan2(r[1] - l[1], r[0] - l[0]);
 }
 
 /** FaceMesh on a rotated square crop; the 468 landmarks in image pixels, or undefined if not a face. */
@@ -196,13 +190,8 @@ async function faceModels(): Promise<FaceModels> {
 export async function warmModels(parts: readonly AnalysisPart[]): Promise<void> {
   if (parts.includes('faces')) {
     const m = await faceModels();
-    detectFaces(
-      m.detector,
-      { data: new Uint8Array(DETAIL_LONG * 768 * 3), width: DETAIL_LONG, height: 768 },
-      {
-        thorough: true,
-      },
-    );
+    const zeros = { data: new Uint8Array(DETAIL_LONG * 768 * 3), width: DETAIL_LONG, height: 768 };
+    detectFaces(m.detector, zeros, { thorough: true });
     run(m.facemesh, new Float32Array(192 * 192 * 3), 192);
     run(m.iris, new Float32Array(2 * 64 * 64 * 3), 64, 64, 2);
     // FaceRes runs in this thread too (paid renders' face keeping, the quality gate): loaded now, not on the first order
@@ -265,7 +254,8 @@ export interface FacesPart {
 
 /**
  * The faces in a detail-size image (detector on the whole image and its tiles -> mesh -> iris), largest first, in
- * that image's pixels. `signal`: told as soon as a face is confirmed, or that none is yet when the tiles start.
+ * that image's pixels. `signal`: told as soon as a face is confirmed, or that none is yet when the tiles start
+ * without sure subjects in the whole view.
  * `thorough`: the tiles run even beside large faces (detect.ts).
  */
 export async function findFaces(detail: Image8, opts: { signal?: FaceSignal; thorough: boolean }): Promise<FacesPart> {
