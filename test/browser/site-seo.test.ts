@@ -7,7 +7,7 @@ import { CONTENT_COLLECTIONS, type ContentCollection, slugFromFile } from '../..
 import { siteUrl } from '../../frontend/build/site-url';
 import { sortEntries } from '../../frontend/src/blog/content';
 import { resolveFacts } from '../../frontend/src/blog/facts';
-import { CHROMIUM_PATH, useRuntimeAndBrowser } from '../support/browser';
+import { TEST_BROWSER_PATH, useRuntimeAndBrowser } from '../support/browser';
 
 /**
  * What a search engine or a link preview sees: the HTML the server returns, read without running JavaScript
@@ -206,7 +206,7 @@ describe('prerendered pages, sitemap, robots and feed', () => {
       }`;
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--input-type=module', '-e', script, CHROMIUM_PATH, `${site.runtime.url}/blog/pixar-filter-ai-generator`],
+      ['--input-type=module', '-e', script, TEST_BROWSER_PATH, `${site.runtime.url}/blog/pixar-filter-ai-generator`],
       {
         cwd: path.resolve(__dirname, '../..'),
         maxBuffer: 16 * 1024 * 1024,

@@ -47,10 +47,12 @@ function expectKept(rows: FaceRow[], faces: Record<string, number>): void {
 describe('every style keeps every face', () => {
   // 1024 px, like the group: the bench prints the 2048-px figures (engine/README.md), where every face scores as
   // high or higher; rendering 32 paid-size images here would double the engine tests' time for no new failure.
+  // The astronaut herself is left to the bench: the dark-skinned case is her photo darkened (the same face and
+  // geometry, the harder tone), and each case costs 8 renders with face keeping (about 8 CPU s here).
   it('the portraits and the dark-skinned one at 1024 px', async () => {
-    const rows = await report(['astronaut', 'grace_hopper', 'camera', 'dark']);
-    expect(rows).toHaveLength(STYLE_IDS.length * 4);
-    expectKept(rows, { astronaut: 1, grace_hopper: 1, camera: 1, dark: 1 });
+    const rows = await report(['grace_hopper', 'camera', 'dark']);
+    expect(rows).toHaveLength(STYLE_IDS.length * 3);
+    expectKept(rows, { grace_hopper: 1, camera: 1, dark: 1 });
     // the dark-skinned case is dark (the astronaut's skin is at L* 70-75), and stays dark in every style
     for (const r of rows.filter((x) => x.case === 'dark')) {
       expect(r.skin[0].photoL).toBeLessThan(45);

@@ -6,7 +6,7 @@ import { GenerativeError } from '../../lambdas/lib/bedrock';
 import { enlargeStored, upscaleBody, upscaleInputLongSide } from '../../lambdas/lib/upscale';
 
 // The store, the minute counter, the model call and the metrics, in memory: what enlargeStored decides is tested here;
-// the same path through the real stand-ins is test/integration/upscale.test.ts.
+// the upscale body against the Bedrock stand-in is test/local/bedrock.test.ts; whole orders, test/runtime/generative.test.ts.
 const objects = new Map<string, Buffer>();
 const calls: { modelId: string; body: Record<string, unknown> }[] = [];
 const metrics: string[] = [];
