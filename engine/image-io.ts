@@ -99,6 +99,19 @@ export async function decodeInput(bytes: Buffer, opts: DecodeOptions = {}): Prom
   }
 }
 
+/**
+ * A decoded image shrunk to `maxSize` px on its long side (lanczos3, as decodeInput shrinks), or itself when it is no
+ * larger: a second size of one decode, without decoding the photo again.
+ */
+export async function shrinkDecoded(img: DecodedImage, maxSize: number): Promise<DecodedImage> {
+  if (Math.max(img.width, img.height) <= maxSize) return img;
+  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
+    .resize({ width: maxSize, height: maxSize, fit: 'inside', kernel: 'lanczos3' })
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  return { ...img, data, width: info.width, height: info.height };
+}
+
 export interface EncodeOptions {
   /** zlib level 0-9 (default 6). */
   compressionLevel?: number;

@@ -13,7 +13,7 @@ import { analyzeImage, describeFaces } from './analysis-thread';
 import { applyStyle, requireStyle, type StyledPixels } from './apply';
 import { ImageInputError } from './errors';
 import { type KeptRender, keepFaces } from './face-keep';
-import { type DecodedImage, type DecodeOptions, decodeInput } from './image-io';
+import { type DecodedImage, type DecodeOptions, decodeInput, shrinkDecoded } from './image-io';
 import { encodeOutput } from './output';
 import type { Image8 } from './raster';
 import { STYLE_ENGINES } from './renderers';
@@ -53,11 +53,14 @@ export interface ThumbnailOptions {
   watermark?: boolean;
   maxPixels?: number;
   /**
-   * As RenderOptions.analysis; or a promise of it (e.g. the model server's cached analysis, read or computed while
-   * the preview decodes).
+   * As RenderOptions.analysis; or a promise of it; or a source that may compute it from the preview's own decode (the
+   * model server's cache: read, else computed with `compute` and kept).
    */
-  analysis?: Analysis | null | Promise<Analysis | null>;
+  analysis?: Analysis | null | Promise<Analysis | null> | PreviewAnalysisSource;
 }
+
+/** Where a preview's analysis comes from when the caller may not have it: `compute` analyses the preview's decode. */
+export type PreviewAnalysisSource = (compute: () => Promise<Analysis>) => Promise<Analysis>;
 
 function checkSize(v: number | undefined, def: number, what: string): number {
   const n = v ?? def;
@@ -153,20 +156,28 @@ export function keepStyledFaces(
 }
 
 /**
- * A preview's photo at its size and its analysis, at once: the analysis (given, or analyzePhoto's: the photo decoded
- * at the detail size, then the models in their threads) does not wait for the preview's own decode, which runs
- * beside it (libvips' threads; shrink-on-load for JPEG). A preview's analysis is not thorough: small faces beside
- * large ones, a few pixels at its size, are left to the paid render's (Analysis.thorough).
+ * A preview's photo at its size and its analysis. When the analysis is given, only the preview's size is decoded
+ * (shrink-on-load for JPEG). When it may have to be computed, the photo is decoded once, at the detail size: the
+ * analysis runs on that decode and the preview is shrunk from it (a second decode of a 12 MP JPEG costs 60 ms of
+ * CPU). A preview's analysis is not thorough: small faces beside large ones, a few pixels at its size, are left to
+ * the paid render's (Analysis.thorough).
  */
 async function previewInput(
   bytes: Buffer,
   size: number,
   opts: ThumbnailOptions,
 ): Promise<{ img: DecodedImage; analysis: Analysis | null }> {
-  const analysis =
-    opts.analysis !== undefined ? opts.analysis : analyzePhoto(bytes, { maxPixels: opts.maxPixels, thorough: false });
-  Promise.resolve(analysis).catch(() => undefined); // observed below, after the decode (which fails first on bad bytes)
-  const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
+  const given = opts.analysis;
+  if (given !== undefined && typeof given !== 'function') {
+    Promise.resolve(given).catch(() => undefined); // observed below, after the decode (which fails first on bad bytes)
+    const img = await decodeInput(bytes, { maxSize: size, maxPixels: opts.maxPixels });
+    return { img, analysis: await given };
+  }
+  const detail = decodeInput(bytes, { maxSize: DETAIL_LONG, maxPixels: opts.maxPixels });
+  const compute = async () => analyzeImage(await detail, { thorough: false });
+  const analysis = given ? given(compute) : compute();
+  analysis.catch(() => undefined); // observed below, after the decode
+  const img = await shrinkDecoded(await detail, size);
   return { img, analysis: await analysis };
 }
 
@@ -179,9 +190,9 @@ export async function renderThumbnail(bytes: Buffer, styleId: string, opts: Thum
 }
 
 /**
- * Render every catalogue style as a thumbnail. The input is decoded and shrunk ONCE (shrink-on-load
- * for JPEG), beside the analysis' own decode; all styles run on the shared small buffer, and PNG encoding (libuv
- * thread pool) overlaps with rendering the next style on the main thread.
+ * Render every catalogue style as a thumbnail. The input is decoded ONCE (previewInput: with the analysis when it is
+ * computed here); all styles run on the shared small buffer, and PNG encoding (libuv thread pool) overlaps with
+ * rendering the next style on the main thread.
  */
 export async function renderAllThumbnails(
   bytes: Buffer,

@@ -39,13 +39,14 @@ const computing = new Map<string, Promise<Analysis>>();
  * render's, which looks for small faces beside large ones; a preview's cached one that did not is computed again
  * (once, then kept). The cache is a speed-up only: an unreadable or corrupt entry is recomputed, a failed write is
  * logged. `writes`: a computed analysis is returned at once and its write pushed there (the caller awaits it
- * before it answers), so the renders need not wait for it.
+ * before it answers), so the renders need not wait for it. `compute`: how to compute it (a preview analyses its own
+ * decode); by default analyzePhoto.
  */
 export async function cachedAnalysis(
   s3: S3Client,
   bucket: string,
   bytes: Buffer,
-  opts: { thorough: boolean; writes?: Promise<void>[] },
+  opts: { thorough: boolean; writes?: Promise<void>[]; compute?: () => Promise<Analysis> },
 ): Promise<Analysis> {
   const key = mediaKey.analysis(createHash('sha256').update(bytes).digest('hex'));
   const cached = await readAnalysis(s3, bucket, key);
@@ -53,7 +54,8 @@ export async function cachedAnalysis(
   const id = `${bucket}/${key}:${opts.thorough}`;
   let pending = computing.get(id);
   if (!pending) {
-    pending = computeAnalysis(s3, bucket, key, bytes, opts.thorough, opts.writes);
+    const compute = opts.compute ?? (() => analyzePhoto(bytes, { thorough: opts.thorough }));
+    pending = computeAnalysis(s3, bucket, key, compute, opts.writes);
     computing.set(id, pending);
     void pending.then(
       () => computing.delete(id),
@@ -81,11 +83,10 @@ async function computeAnalysis(
   s3: S3Client,
   bucket: string,
   key: string,
-  bytes: Buffer,
-  thorough: boolean,
+  compute: () => Promise<Analysis>,
   writes?: Promise<void>[],
 ): Promise<Analysis> {
-  const analysis = await analyzePhoto(bytes, { thorough });
+  const analysis = await compute();
   const write = s3
     .send(
       new PutObjectCommand({

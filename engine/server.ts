@@ -97,12 +97,13 @@ async function invokeBatch(req: EngineBatchRequest, s3: S3Client): Promise<Recor
   const wanted = new Set(req.outputs.map((o) => o.style));
   let rendered: { style: string; png: Buffer; quality?: QualityMeasures }[];
   if (req.kind === 'thumbnail') {
-    // the previews decode while the analysis is read or computed; its cache write is awaited before the answer
+    // the analysis is read from the cache while the photo decodes, else computed on that decode; its cache write is
+    // awaited before the answer
     const writes: Promise<void>[] = [];
     const all = await renderAllThumbnails(bytes, {
       size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
       watermark: req.watermark,
-      analysis: cachedAnalysis(s3, req.input.bucket, bytes, { thorough: false, writes }),
+      analysis: (compute) => cachedAnalysis(s3, req.input.bucket, bytes, { thorough: false, writes, compute }),
     });
     await Promise.all(writes);
     rendered = all.filter((t) => wanted.has(t.styleId)).map((t) => ({ style: t.styleId, png: t.png }));
@@ -134,19 +135,17 @@ async function invoke(req: EngineSingleRequest, s3: S3Client): Promise<Record<st
   const t0 = performance.now();
   const bytes = 'data' in req.input ? Buffer.from(req.input.data, 'base64') : await readInput(s3, req.input);
   // inline data is a one-off (no bucket to keep an analysis in); an S3 input shares its cached analysis
-  const analysis =
-    'data' in req.input
-      ? undefined
-      : await cachedAnalysis(s3, req.input.bucket, bytes, { thorough: req.kind !== 'thumbnail' });
+  const bucket = 'data' in req.input ? undefined : req.input.bucket;
   let png: Buffer;
   let quality: QualityMeasures | undefined;
   if (req.kind === 'thumbnail') {
     png = await renderThumbnail(bytes, req.style, {
       size: req.size ?? DEFAULT_THUMBNAIL_SIZE,
       watermark: req.watermark,
-      analysis,
+      analysis: bucket ? (compute) => cachedAnalysis(s3, bucket, bytes, { thorough: false, compute }) : undefined,
     });
   } else {
+    const analysis = bucket ? await cachedAnalysis(s3, bucket, bytes, { thorough: true }) : undefined;
     const render = await renderStyleImage(bytes, req.style, {
       maxSize: req.size ?? DEFAULT_MAX_SIZE,
       enlarge: true,

@@ -163,6 +163,25 @@ describe('photo analysis', () => {
       expect(all[k].png.equals(await renderThumbnail(bytes, STYLE_IDS[k], { analysis: a }))).toBe(true);
     }
   });
+
+  it("a preview's analysis source: `compute` gives the photo's analysis (the preview's own decode), or the source's is used", async () => {
+    // larger than the detail size, so the preview is shrunk from the analysis' decode
+    const bytes = await sharp(photo('astronaut.png')).resize(1400).jpeg({ quality: 92 }).toBuffer();
+    let computed: Analysis | undefined;
+    const all = await renderAllThumbnails(bytes, {
+      analysis: async (compute) => {
+        computed = await compute();
+        return computed;
+      },
+    });
+    expect(computed).toEqual(await analyzePhoto(bytes));
+    // a source that has it (the model server's cache) answers without computing: the same previews
+    const cached = computed as Analysis;
+    const again = await renderAllThumbnails(bytes, { analysis: async () => cached });
+    expect(again.map((t) => [t.styleId, t.png.equals(all[STYLE_IDS.indexOf(t.styleId)].png)])).toEqual(
+      STYLE_IDS.map((id) => [id, true]),
+    );
+  });
 });
 
 describe('3d on a portrait', () => {
