@@ -98,7 +98,18 @@ function bundleEngine(dir: string, worker?: string): Engine {
   if (worker) fs.writeFileSync(path.join(outdir, 'style-worker.js'), worker);
   const index = path.join(outdir, 'index.js');
   fs.writeFileSync(index, bind(fs.readFileSync(index, 'utf8')));
-  const engine = require(index) as Engine;
+  // The bundle carries its own copy of tfjs, which finds this process's platform and kernels already in tfjs's global
+  // registry and says so for each: hundreds of warnings, most of CI's log. Other warnings still show.
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!/already (been set|registered)/.test(String(args[0]))) warn(...args);
+  };
+  let engine: Engine;
+  try {
+    engine = require(index) as Engine;
+  } finally {
+    console.warn = warn;
+  }
   bundled.set(outdir, engine);
   return engine;
 }
