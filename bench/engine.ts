@@ -131,7 +131,7 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   results.analysis_ms = await timeIt(9, () => analyzeImage(imgDetail), 3);
   results.analysis_cpu_ms = await cpuIt(9, () => analyzeImage(imgDetail), 1);
   results.analysis_photo_ms = await timeIt(5, () => analyzePhoto(big), 1);
-  // once per paid photo, before its renders: every tile, and MoveNet
+  // once per paid photo, before its renders: every tile (MoveNet stays skipped beside sure faces, as for a preview)
   const paid = { thorough: true };
   results.analysis_paid_ms = await timeIt(5, () => analyzeImage(imgDetail, paid), 2);
   results.analysis_paid_cpu_ms = await cpuIt(5, () => analyzeImage(imgDetail, paid), 1);

@@ -176,15 +176,20 @@ describe('model server (SageMaker container contract)', () => {
       ).Body!.transformToByteArray(),
     );
     const key = `analysis/${createHash('sha256').update(bytes).digest('hex')}.json`;
-    await invoke({
-      input: { bucket: 'uploads', key: 'u1/photo.jpg' },
-      output: { bucket: 'results', key: 'u1/3d.png' },
-      style: '3d',
-      size: 200,
-    });
-    const cached = analysisFromJson(
-      await (await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))).Body!.transformToString(),
-    );
+    /** A paid 3d render of the photo at 200 px into results/u1/<name>. */
+    const paid3d = (name: string) =>
+      invoke({
+        input: { bucket: 'uploads', key: 'u1/photo.jpg' },
+        output: { bucket: 'results', key: `u1/${name}` },
+        style: '3d',
+        size: 200,
+      });
+    const readCached = async () =>
+      analysisFromJson(
+        await (await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))).Body!.transformToString(),
+      );
+    await paid3d('3d.png');
+    const cached = await readCached();
     expect(cached).toMatchObject({ faces: [expect.anything()], thorough: true }); // a paid render's
     const out = async (k: string) =>
       Buffer.from(
@@ -201,28 +206,15 @@ describe('model server (SageMaker container contract)', () => {
         Body: analysisToJson({ ...cached, faces: [], mask: null, coverage: 0 }),
       }),
     );
-    await invoke({
-      input: { bucket: 'uploads', key: 'u1/photo.jpg' },
-      output: { bucket: 'results', key: 'u1/3d-b.png' },
-      style: '3d',
-      size: 200,
-    });
+    await paid3d('3d-b.png');
     expect((await out('u1/3d-b.png')).equals(await renderStyle(bytes, '3d', { maxSize: 200, analysis: null }))).toBe(
       true,
     );
     // a corrupt cache entry is recomputed and replaced, never an error
     await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: key, Body: '{broken' }));
-    await invoke({
-      input: { bucket: 'uploads', key: 'u1/photo.jpg' },
-      output: { bucket: 'results', key: 'u1/3d-c.png' },
-      style: '3d',
-      size: 200,
-    });
+    await paid3d('3d-c.png');
     expect((await out('u1/3d-c.png')).equals(await out('u1/3d.png'))).toBe(true);
-    const again = await (
-      await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))
-    ).Body!.transformToString();
-    expect(analysisFromJson(again).faces).toHaveLength(1);
+    expect((await readCached()).faces).toHaveLength(1);
     // a preview's analysis that skipped the tiles (doctored: nobody there) serves previews as it is, but a paid
     // render analyses the photo again, thoroughly, and keeps that
     const preview = analysisToJson({ ...cached, faces: [], mask: null, coverage: 0, thorough: false });
@@ -231,17 +223,9 @@ describe('model server (SageMaker container contract)', () => {
     await invoke({ ...thumbnail, output: { bucket: 'results', key: 'u1/3d-t.png' } });
     const blind = await renderThumbnail(bytes, '3d', { size: 200, analysis: null });
     expect((await out('u1/3d-t.png')).equals(blind)).toBe(true);
-    await invoke({
-      input: { bucket: 'uploads', key: 'u1/photo.jpg' },
-      output: { bucket: 'results', key: 'u1/3d-d.png' },
-      style: '3d',
-      size: 200,
-    });
+    await paid3d('3d-d.png');
     expect((await out('u1/3d-d.png')).equals(await out('u1/3d.png'))).toBe(true);
-    const thorough = await (
-      await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }))
-    ).Body!.transformToString();
-    expect(analysisFromJson(thorough)).toMatchObject({ faces: [expect.anything()], thorough: true });
+    expect(await readCached()).toMatchObject({ faces: [expect.anything()], thorough: true });
   });
 
   it('checks an image made elsewhere against its photo, faces included (the check operation)', async () => {
