@@ -16,6 +16,7 @@ import {
   PHONE,
   screenshot,
   switchScheme,
+  toModeratedStyles,
   until,
   WORK_MS,
 } from './site-helpers';
@@ -68,11 +69,7 @@ describe('paid order: status page, downloads and sharing in the browser', () => 
     await page.goto(runtime.url);
     await page.getByRole('button', { name: 'Get Started' }).click();
     await page.locator('input[type=file][multiple]').setInputFiles(file);
-    await page.getByRole('button', { name: 'Choose Your Styles' }).click();
-    await page
-      .getByRole('region', { name: 'Notifications' })
-      .getByText('Moderation Completed')
-      .waitFor({ timeout: WORK_MS });
+    await toModeratedStyles(page);
     // Two styles whose names have a space, so file names show the underscores.
     for (const s of styles.filter((x) => /\s/.test(x.name)).slice(0, 2)) {
       chosen.push(s);

@@ -161,12 +161,35 @@ export async function switchScheme(page: Page, scheme: Scheme): Promise<void> {
   });
 }
 
+/**
+ * Until the style step's moderation toast says it is done. A step that shows an error instead fails at once with it,
+ * and a wait that times out says what the page showed: a failed run then tells why without a rerun.
+ */
+export async function moderationCompleted(page: Page): Promise<void> {
+  const toast = page.getByRole('region', { name: 'Notifications' }).getByText('Moderation Completed');
+  try {
+    await toast.or(page.locator('main [role=alert]')).first().waitFor({ timeout: WORK_MS });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nThe page showed: ${await pageState(page)}`);
+  }
+  if (!(await toast.isVisible()))
+    throw new Error(`No "Moderation Completed": the page showed ${await pageState(page)}`);
+}
+
+/** The URL, the alerts and the toasts a page shows, for a failure's message. */
+async function pageState(page: Page): Promise<string> {
+  const texts = (selector: string) =>
+    page
+      .locator(selector)
+      .allInnerTexts()
+      .then((t) => t.map((x) => x.replace(/\s+/g, ' ').trim()).join(' | '))
+      .catch(() => '(unreadable)');
+  return `${page.url()}; alerts: ${await texts('[role=alert]')}; toasts: ${await texts('[data-sonner-toast]')}`;
+}
+
 /** From the upload step with photos picked: on to the style step, until its moderation toast says it is done. */
 export async function toModeratedStyles(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Choose Your Styles' }).click();
   await page.getByRole('heading', { name: 'Choose Your Styles', exact: true }).waitFor({ timeout: WORK_MS });
-  await page
-    .getByRole('region', { name: 'Notifications' })
-    .getByText('Moderation Completed')
-    .waitFor({ timeout: WORK_MS });
+  await moderationCompleted(page);
 }

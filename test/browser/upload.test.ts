@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { PHOTOS } from '../support/api-client';
 import { launchChromium } from '../support/browser';
 import { sharedRuntime } from '../support/shared-runtime';
-import { captureFileChoosers, newContext, WORK_MS } from './site-helpers';
+import { captureFileChoosers, moderationCompleted, newContext, WORK_MS } from './site-helpers';
 
 /** The upload step's rules (docs/product-spec.md §5) and the style step by keyboard, in Chromium against the local runtime. */
 describe('upload and style steps in the browser', () => {
@@ -240,7 +240,7 @@ describe('upload and style steps in the browser', () => {
 
     // Moderation runs on entry and reports in a toast in the Notifications region.
     const toasts = page.getByRole('region', { name: 'Notifications' });
-    await toasts.getByText('Moderation Completed').waitFor({ timeout: WORK_MS });
+    await moderationCompleted(page);
     expect(await toasts.getByText('1 / 1 images passed moderation.').count()).toBe(1);
 
     // Back keeps the selected photos.
