@@ -19,7 +19,8 @@
  * engine/Dockerfile bundles the server, and run in a plain `node` child process, not through the tsx dev
  * loader (measured 20-35 % slower per style). Timings are of a warm engine
  * (a running model server): worker threads started and JIT-warmed before anything is timed; each 1024-px style
- * figure is its steady speed (STEADY_WARMUP runs first), and its first run after the server's warm-up is shown too.
+ * figure is its steady speed, and its first run after the server's warm-up is shown too. The per-style figures are
+ * medians over several fresh processes (bench/engine-styles.ts says why).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -31,8 +32,8 @@ import { ENGINE_PROCESS_ENV } from '../engine/process-env';
 import { SKIN_MAX_DAB, SKIN_MAX_DL } from '../engine/skin-tone';
 import { FACE_CASES, faceReport } from '../test/engine/face-report';
 import { bigPhoto } from '../test/fixtures/photos';
-import { ensureNativeOpenCv, nativeCartoon } from './native-opencv';
-import { best, cpuIt, median, timeIt, wallStats } from './timing';
+import { combineStyleFigures, measureStyles, STYLE_PROCESSES, type StyleFigures } from './engine-styles';
+import { cpuIt, timeIt, wallStats } from './timing';
 
 type Engine = typeof engine;
 
@@ -48,42 +49,75 @@ const TARGET_ANALYSIS_MS = 150;
 const TARGET_STYLE_VS_OPENCV = 1.0;
 const TARGET_PEAK_RSS_MB = 512;
 
-/**
- * Runs before a steady-state figure is taken. A style reaches its steady speed in a thread only after 10-25 runs
- * (measured at 1024 px: V8 tiers its loops up, and code that one run never reached is dropped from the optimised
- * version when the next reaches it; 3d took 282, 259, 192 ... 101 ms). Native OpenCV gets as many (its caches).
- */
-const STEADY_WARMUP = 20;
-
 const mb = (kb: number) => kb / 1024;
 
-/** Runs the measurements in a bundled plain-node child; prints its table; returns its figures. */
+/** What a bench child prints after its mark: its figures, and what the table says of the setup. */
+interface ChildOutput {
+  results: Record<string, number>;
+  meta: { width: number; height: number; opencvVersion: string };
+}
+
+/**
+ * Runs the measurements in bundled plain-node children: one for everything, then STYLE_PROCESSES - 1 more for the
+ * per-style figures (bench/engine-styles.ts); prints the table; returns the figures.
+ */
 export async function runEngineBench(): Promise<Record<string, number>> {
-  if (process.env[CHILD_ENV] === '1') return measure(engine);
+  const mode = process.env[CHILD_ENV];
+  if (mode) {
+    const out = mode === 'styles' ? await measureStylesOnly(engine) : await measure(engine);
+    console.log(`${RESULTS_MARK}${JSON.stringify(out)}`);
+    return out.results;
+  }
   // this bench with the engine, bundled as engine/Dockerfile ships it
   const entry = await engineBundle('bench/engine.ts', console.error);
   if (!entry) throw new Error('the engine bench could not be bundled');
-  const child = spawnSync(process.execPath, [`${entry}.js`], {
-    // as the container runs it (engine/Dockerfile's ENV)
-    env: { ...process.env, ...ENGINE_PROCESS_ENV, [CHILD_ENV]: '1', TOONZAP_BENCH_ROOT: ROOT },
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  if (child.status !== 0) throw new Error(`engine bench child failed (exit ${child.status})`);
-  let results: Record<string, number> = {};
-  for (const line of child.stdout.trimEnd().split('\n')) {
-    if (line.startsWith(RESULTS_MARK)) results = JSON.parse(line.slice(RESULTS_MARK.length));
-    else console.log(line);
-  }
+  const run = (childMode: 'all' | 'styles'): ChildOutput => {
+    const child = spawnSync(process.execPath, [`${entry}.js`], {
+      // as the container runs it (engine/Dockerfile's ENV)
+      env: { ...process.env, ...ENGINE_PROCESS_ENV, [CHILD_ENV]: childMode, TOONZAP_BENCH_ROOT: ROOT },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    if (child.status !== 0) throw new Error(`engine bench child failed (exit ${child.status})`);
+    let out: ChildOutput | undefined;
+    for (const line of child.stdout.trimEnd().split('\n')) {
+      if (line.startsWith(RESULTS_MARK)) out = JSON.parse(line.slice(RESULTS_MARK.length)) as ChildOutput;
+      else console.log(line);
+    }
+    if (!out) throw new Error('engine bench child printed no figures');
+    return out;
+  };
+  const main = run('all');
+  const passes = [main.results];
+  for (let k = 1; k < STYLE_PROCESSES; k++) passes.push(run('styles').results);
+  const results = { ...main.results, ...combineStyleFigures(passes.map(styleFiguresOf), engine.STYLE_IDS) };
+  printTable(results, main.meta);
   return results;
 }
 
-async function measure(e: Engine): Promise<Record<string, number>> {
+/** The per-style keys of a child's figures (bench/engine-styles.ts measureStyles). */
+function styleFiguresOf(results: Record<string, number>): StyleFigures {
+  return Object.fromEntries(Object.entries(results).filter(([k]) => /^(style_(1024|256)_|opencv_)/.test(k)));
+}
+
+/** A child of its own for the per-style figures, set up as `measure` is (a running server, the same photo). */
+async function measureStylesOnly(e: Engine): Promise<ChildOutput> {
+  await e.warmStylePool();
+  await e.warmAnalysisThread();
+  const big = await bigPhoto();
+  const analysis = await e.analyzeImage(await e.decodeInput(big, { maxSize: e.DETAIL_LONG }));
+  const img1024 = await e.decodeInput(big, { maxSize: 1024 });
+  const img256 = await e.decodeInput(big, { maxSize: 256 });
+  const { figures, opencvVersion } = await measureStyles(e, ROOT, img1024, img256, analysis);
+  await Promise.all([e.closeStylePool(), e.closeAnalysisThread()]);
+  return { results: figures, meta: { width: img1024.width, height: img1024.height, opencvVersion } };
+}
+
+async function measure(e: Engine): Promise<ChildOutput> {
   const {
     analyzeImage,
     analyzePhoto,
-    applyStyle,
     closeAnalysisThread,
     closeStylePool,
     decodeInput,
@@ -135,36 +169,9 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   const paid = { thorough: true };
   results.analysis_paid_ms = await timeIt(5, () => analyzeImage(imgDetail, paid), 2);
   results.analysis_paid_cpu_ms = await cpuIt(5, () => analyzeImage(imgDetail, paid), 1);
-  // the anchor: native OpenCV on the same pixels, before and after the styles (the machine's speed drifts)
-  ensureNativeOpenCv();
-  const native = (warmup: number) => nativeCartoon(ROOT, img1024.data, img1024.width, img1024.height, warmup, 9);
-  const nativeRuns = [native(STEADY_WARMUP)];
-  for (const id of STYLE_IDS) {
-    // the first 1024-px render after the server's warm-up (what the first customer of a fresh container waits) ...
-    const tFirst = performance.now();
-    applyStyle(img1024, id, analysis);
-    results[`style_1024_first_ms.${id}`] = performance.now() - tFirst;
-    // ... and the steady speed, once V8 has tiered the style's loops up
-    const steady = await wallStats(9, () => applyStyle(img1024, id, analysis), STEADY_WARMUP);
-    results[`style_1024_ms.${id}`] = steady.best;
-    results[`style_1024_median_ms.${id}`] = steady.median;
-    results[`style_1024_cpu_ms.${id}`] = await cpuIt(9, () => applyStyle(img1024, id, analysis), 1);
-    results[`style_256_ms.${id}`] = await timeIt(9, () => applyStyle(img256, id, analysis), 5);
-  }
-  nativeRuns.push(native(3));
-  const nativeWall = nativeRuns.flatMap((n) => n.wall_ms);
-  const nativeCpu = nativeRuns.flatMap((n) => n.cpu_ms);
-  results.opencv_threads = nativeRuns[0].threads;
-  results.opencv_cartoon_1024_ms = best(nativeWall);
-  results.opencv_cartoon_1024_median_ms = median(nativeWall);
-  results.opencv_cartoon_1024_cpu_ms = best(nativeCpu);
-  for (const id of STYLE_IDS) {
-    results[`ratio_vs_opencv.${id}`] = results[`style_1024_ms.${id}`] / results.opencv_cartoon_1024_ms;
-    results[`median_ratio_vs_opencv.${id}`] =
-      results[`style_1024_median_ms.${id}`] / results.opencv_cartoon_1024_median_ms;
-    results[`cpu_ratio_vs_opencv.${id}`] = results[`style_1024_cpu_ms.${id}`] / results.opencv_cartoon_1024_cpu_ms;
-  }
-  const opencvVersion = nativeRuns[0].version;
+  // every style against native OpenCV on the same pixels: this process's pass (more in fresh processes, then merged)
+  const { figures, opencvVersion } = await measureStyles(e, ROOT, img1024, img256, analysis);
+  Object.assign(results, figures);
   // end-to-end renderStyle (decode + style + PNG encode) at 1024 from a 1024-px PNG, for information
   const png1024 = await sharp(img1024.data, { raw: { width: img1024.width, height: img1024.height, channels: 3 } })
     .png()
@@ -184,12 +191,10 @@ async function measure(e: Engine): Promise<Record<string, number>> {
   }
 
   await Promise.all([closeStylePool(), closeAnalysisThread()]);
-  printTable(results, img1024.width, img1024.height, opencvVersion);
-  console.log(`${RESULTS_MARK}${JSON.stringify(results)}`);
-  return results;
+  return { results, meta: { width: img1024.width, height: img1024.height, opencvVersion } };
 }
 
-function printTable(r: Record<string, number>, w: number, h: number, opencvVersion: string): void {
+function printTable(r: Record<string, number>, { width: w, height: h, opencvVersion }: ChildOutput['meta']): void {
   const STYLE_IDS = Object.keys(r)
     .filter((k) => k.startsWith('style_1024_ms.'))
     .map((k) => k.slice('style_1024_ms.'.length));
@@ -200,13 +205,14 @@ function printTable(r: Record<string, number>, w: number, h: number, opencvVersi
     `\nToonZap engine benchmark (engine as shipped: esbuild bundle; sharp concurrency ${sharp.concurrency()}; ${r.style_workers} style worker thread(s); ${w}x${h} for "1024")`,
   );
   lines.push(
-    `style        1024px ms (median)  vs OpenCV (median)  CPU ms  CPU vs OpenCV  e2e 1024 ms  256px ms  first 1024 (after the server's warm-up)`,
+    `per style, the median of ${r.style_processes} fresh processes' figures (bench/engine-styles.ts); 1024 px: each process's best, the range of those, and its median run`,
+    `style        1024px ms  (range)  (median)  vs OpenCV (median)  CPU ms  CPU vs OpenCV  e2e 1024 ms  256px ms  first 1024 (after the server's warm-up)`,
   );
   for (const id of STYLE_IDS) {
     const ratio = r[`ratio_vs_opencv.${id}`];
     const cpuRatio = r[`cpu_ratio_vs_opencv.${id}`];
     lines.push(
-      `${id.padEnd(12)}${f(r[`style_1024_ms.${id}`])} (${r[`style_1024_median_ms.${id}`].toFixed(1).padStart(6)})   ${ratio.toFixed(2).padStart(5)} (${r[`median_ratio_vs_opencv.${id}`].toFixed(2)}) ${pass(ratio <= TARGET_STYLE_VS_OPENCV)}${f(r[`style_1024_cpu_ms.${id}`])}  ${cpuRatio.toFixed(2).padStart(5)} ${pass(cpuRatio <= TARGET_STYLE_VS_OPENCV)}${f(r[`render_1024_e2e_ms.${id}`])}    ${f(r[`style_256_ms.${id}`])}  ${f(r[`style_1024_first_ms.${id}`])}`,
+      `${id.padEnd(12)}${f(r[`style_1024_ms.${id}`])} (${r[`style_1024_min_ms.${id}`].toFixed(0).padStart(3)}-${r[`style_1024_max_ms.${id}`].toFixed(0).padEnd(3)}) (${r[`style_1024_median_ms.${id}`].toFixed(1).padStart(6)})   ${ratio.toFixed(2).padStart(5)} (${r[`median_ratio_vs_opencv.${id}`].toFixed(2)}) ${pass(ratio <= TARGET_STYLE_VS_OPENCV)}${f(r[`style_1024_cpu_ms.${id}`])}  ${cpuRatio.toFixed(2).padStart(5)} ${pass(cpuRatio <= TARGET_STYLE_VS_OPENCV)}${f(r[`render_1024_e2e_ms.${id}`])}    ${f(r[`style_256_ms.${id}`])}  ${f(r[`style_1024_first_ms.${id}`])}`,
     );
   }
   lines.push(
