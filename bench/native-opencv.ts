@@ -1,5 +1,5 @@
 /** Native OpenCV, the engine's speed anchor: Debian's python3-opencv, one thread, run in a python3 child. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,27 +44,60 @@ export interface NativeRun {
   cpu_ms: number[];
 }
 
-/** Native OpenCV's classic cartoon on these RGB pixels, one thread (bench/opencv-cartoon.py), in a python3 child. */
-export function nativeCartoon(
+/** Native OpenCV's cartoon kept running on these pixels: `runs(n)` times n more runs now (bench/opencv-cartoon.py). */
+export interface NativeAnchor {
+  version: string;
+  threads: number;
+  runs(n: number): Promise<NativeRun>;
+  close(): void;
+}
+
+/** Starts the anchor on these RGB pixels, warmed up by `warmup` runs, one thread, in a python3 child. */
+export async function startNativeCartoon(
   root: string,
   rgb: Uint8Array,
   width: number,
   height: number,
   warmup: number,
-  runs: number,
-): NativeRun {
+): Promise<NativeAnchor> {
   const dir = mkdtempSync(path.join(tmpdir(), 'toonzap-opencv-'));
-  try {
-    const file = path.join(dir, 'rgb.raw');
-    writeFileSync(file, rgb);
-    const script = path.join(root, 'bench/opencv-cartoon.py');
-    const args = [script, file, String(width), String(height), String(warmup), String(runs)];
-    // one thread also for the BLAS/OpenMP pools numpy or OpenCV might start
-    const env = { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' };
-    const child = spawnSync(PYTHON, args, { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] });
-    if (child.status !== 0) throw new Error(`native OpenCV cartoon failed (exit ${child.status})`);
-    return JSON.parse(child.stdout.trim().split('\n').pop() as string) as NativeRun;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const file = path.join(dir, 'rgb.raw');
+  writeFileSync(file, rgb);
+  const script = path.join(root, 'bench/opencv-cartoon.py');
+  const env = { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' };
+  const child = spawn(PYTHON, [script, file, String(width), String(height), String(warmup), '0'], {
+    env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  // one JSON line per request, in order
+  const waiting: ((run: NativeRun) => void)[] = [];
+  let partial = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    partial += chunk;
+    for (let nl = partial.indexOf('\n'); nl >= 0; nl = partial.indexOf('\n')) {
+      const line = partial.slice(0, nl);
+      partial = partial.slice(nl + 1);
+      waiting.shift()?.(JSON.parse(line) as NativeRun);
+    }
+  });
+  const failed = new Promise<never>((_, reject) =>
+    child.on('exit', (code) => reject(new Error(`native OpenCV cartoon exited (${code})`))),
+  );
+  failed.catch(() => undefined);
+  const next = () => Promise.race([new Promise<NativeRun>((resolve) => waiting.push(resolve)), failed]);
+  const first = await next();
+  return {
+    version: first.version,
+    threads: first.threads,
+    runs(n: number) {
+      const answer = next();
+      child.stdin.write(`${n}\n`);
+      return answer;
+    },
+    close() {
+      child.stdin.end();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
