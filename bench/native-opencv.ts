@@ -86,7 +86,10 @@ export async function startNativeCartoon(
   );
   failed.catch(() => undefined);
   const next = () => Promise.race([new Promise<NativeRun>((resolve) => waiting.push(resolve)), failed]);
-  const first = await next();
+  const first = await next().catch((err: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
   return {
     version: first.version,
     threads: first.threads,
