@@ -87,8 +87,8 @@ export async function measureStyles(
       }
       figures[`style_1024_ms.${id}`] = best(styleWall);
       figures[`style_1024_median_ms.${id}`] = median(styleWall);
-      figures[`style_turn_ratio.${id}`] = median(ratios);
-      figures[`style_turn_median_ratio.${id}`] = median(medianRatios);
+      figures[`ratio_vs_opencv.${id}`] = median(ratios);
+      figures[`median_ratio_vs_opencv.${id}`] = median(medianRatios);
       figures[`style_1024_cpu_ms.${id}`] = await cpuIt(9, render, 1);
       figures[`style_256_ms.${id}`] = await timeIt(9, () => e.applyStyle(img256, id, analysis), 5);
     }
@@ -115,8 +115,6 @@ export function combineStyleFigures(passes: StyleFigures[], styles: readonly str
     const bests = passes.map((p) => p[`style_1024_ms.${id}`]);
     out[`style_1024_min_ms.${id}`] = Math.min(...bests);
     out[`style_1024_max_ms.${id}`] = Math.max(...bests);
-    out[`ratio_vs_opencv.${id}`] = out[`style_turn_ratio.${id}`];
-    out[`median_ratio_vs_opencv.${id}`] = out[`style_turn_median_ratio.${id}`];
     out[`cpu_ratio_vs_opencv.${id}`] = out[`style_1024_cpu_ms.${id}`] / out.opencv_cartoon_1024_cpu_ms;
   }
   return out;

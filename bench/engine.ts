@@ -57,9 +57,13 @@ const TARGET_PEAK_RSS_MB = 512;
 
 const mb = (kb: number) => kb / 1024;
 
-/** What a bench child prints after its mark: its figures, and what the table says of the setup. */
+/**
+ * What a bench child prints after its mark: its figures (`repeated`: those every child measures, merged over them;
+ * bench/engine-styles.ts), and what the table says of the setup.
+ */
 interface ChildOutput {
   results: Record<string, number>;
+  repeated: StyleFigures;
   meta: { width: number; height: number; opencvVersion: string };
 }
 
@@ -72,7 +76,7 @@ export async function runEngineBench(): Promise<Record<string, number>> {
   if (mode) {
     const out = mode === 'styles' ? await measureStylesOnly(engine) : await measure(engine);
     console.log(`${RESULTS_MARK}${JSON.stringify(out)}`);
-    return out.results;
+    return { ...out.results, ...out.repeated };
   }
   // this bench with the engine, bundled as engine/Dockerfile ships it
   const entry = await engineBundle('bench/engine.ts', console.error);
@@ -95,17 +99,11 @@ export async function runEngineBench(): Promise<Record<string, number>> {
     return out;
   };
   const main = run('all');
-  const passes = [main.results];
-  for (let k = 1; k < STYLE_PROCESSES; k++) passes.push(run('styles').results);
-  const results = { ...main.results, ...combineStyleFigures(passes.map(styleFiguresOf), engine.STYLE_IDS) };
+  const passes = [main.repeated];
+  for (let k = 1; k < STYLE_PROCESSES; k++) passes.push(run('styles').repeated);
+  const results = { ...main.results, ...combineStyleFigures(passes, engine.STYLE_IDS) };
   printTable(results, main.meta);
   return results;
-}
-
-/** The keys of a child's figures that every process measures (bench/engine-styles.ts). */
-function styleFiguresOf(results: Record<string, number>): StyleFigures {
-  const repeated = /^(style_(1024|256|turn)_|opencv_|floor_|all_thumbnails_|thumbnails_)/;
-  return Object.fromEntries(Object.entries(results).filter(([k]) => repeated.test(k)));
 }
 
 /** A child of its own for the repeated figures, set up as `measure` is (a running server, the same photo). */
@@ -119,7 +117,11 @@ async function measureStylesOnly(e: Engine): Promise<ChildOutput> {
   const img256 = await e.decodeInput(big, { maxSize: 256 });
   const { figures, opencvVersion } = await measureStyles(e, ROOT, img1024, img256, analysis);
   await Promise.all([e.closeStylePool(), e.closeAnalysisThread()]);
-  return { results: { ...batch, ...figures }, meta: { width: img1024.width, height: img1024.height, opencvVersion } };
+  return {
+    results: {},
+    repeated: { ...batch, ...figures },
+    meta: { width: img1024.width, height: img1024.height, opencvVersion },
+  };
 }
 
 async function measure(e: Engine): Promise<ChildOutput> {
@@ -149,7 +151,7 @@ async function measure(e: Engine): Promise<ChildOutput> {
 
   // --- 12 MP work first (peak RSS is a process-lifetime maximum) ---
   // the preview batch as the server runs it for a new photo (more in fresh processes, then merged)
-  Object.assign(results, await measurePreviewBatch(e, big));
+  const batch = await measurePreviewBatch(e, big);
   const full3d = await timeIt(1, () => renderStyle(big, '3d', { analysis }), 0); // 12 MP -> 2048 px, the heaviest style
   const peakRss = mb(process.resourceUsage().maxRSS);
   results.render_12mp_to_2048_3d_ms = full3d;
@@ -170,7 +172,6 @@ async function measure(e: Engine): Promise<ChildOutput> {
   results.analysis_paid_cpu_ms = await cpuIt(5, () => analyzeImage(imgDetail, paid), 1);
   // every style against native OpenCV on the same pixels: this process's pass (more in fresh processes, then merged)
   const { figures, opencvVersion } = await measureStyles(e, ROOT, img1024, img256, analysis);
-  Object.assign(results, figures);
   // end-to-end renderStyle (decode + style + PNG encode) at 1024 from a 1024-px PNG, for information
   const png1024 = await sharp(img1024.data, { raw: { width: img1024.width, height: img1024.height, channels: 3 } })
     .png()
@@ -190,7 +191,8 @@ async function measure(e: Engine): Promise<ChildOutput> {
   }
 
   await Promise.all([closeStylePool(), closeAnalysisThread()]);
-  return { results, meta: { width: img1024.width, height: img1024.height, opencvVersion } };
+  const repeated = { ...batch, ...figures };
+  return { results, repeated, meta: { width: img1024.width, height: img1024.height, opencvVersion } };
 }
 
 function printTable(r: Record<string, number>, { width: w, height: h, opencvVersion }: ChildOutput['meta']): void {
