@@ -7,13 +7,25 @@
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import { FACE_CROP_N } from '../face-compare';
 import type { Image8 } from '../raster';
-import { type Detection, detectFaces, detectInHeads, eyeAngle, MAX_FACES } from './detect';
+import { detectFaces, detectInHeads, MAX_FACES } from './detect';
+import { faceInfo, faceModels, HEAD_FACE_MIN } from './face-mesh';
+import {
+  FACE_FOUND,
+  FACES_PENDING,
+  FACES_UNSURE,
+  FACES_WAIT_MS,
+  type FaceSignal,
+  faceSignal,
+  facesSettled,
+  tell,
+} from './face-signal';
 import { describeFaces } from './faceres';
 import { loadModel } from './models';
 import { detectPersons, type Head, maskInside, PERSON_N, type PersonBox } from './persons';
-import { crop, resampleBilinear, run, stretch } from './sample';
+import { resampleBilinear, run, stretch } from './sample';
 import { type Analysis, type EyeInfo, type FaceInfo, type Point, roundAnalysis } from './types';
 
+export { FACE_FOUND, FACES_PENDING, FACES_UNSURE, type FaceSignal, faceSignal, facesSettled } from './face-signal';
 export * from './types';
 
 /**
@@ -26,15 +38,6 @@ export const ANALYSIS_LONG = 256;
  * detector's tiles and the mesh; the person mask and the people are found on the ANALYSIS_LONG image.
  */
 export const DETAIL_LONG = 1024;
-/** FaceMesh face-flag under which a detection is not a face after all. */
-const MESH_MIN = 0.5;
-/**
- * Detector score x mesh face-flag under which a detection is not a face: measured, a motorcycle's headlight in a
- * tile 0.74 x 0.59 = 0.44, the grey, turned-away face of camera.png 0.90 x 0.68 = 0.62, frontal faces 0.7-1.
- */
-const FACE_MIN = 0.5;
-/** FACE_MIN where MoveNet saw a head (findHeadFaces): the person is evidence of its own. */
-const HEAD_FACE_MIN = 0.3;
 
 /** The photo at `long` px long side (area average), or the photo itself when it is that small already. */
 export function analysisImage(img: Image8, long = ANALYSIS_LONG): Image8 {
@@ -61,102 +64,6 @@ export function analysisImage(img: Image8, long = ANALYSIS_LONG): Image8 {
   return { data, width: w, height: h };
 }
 
-/** FaceMesh on a rotated square crop; the 468 landmarks in image pixels, or undefined if not a face. */
-function mesh(
-  models: FaceModels,
-  img: Image8,
-  cx: number,
-  cy: number,
-  size: number,
-  angle: number,
-): { score: number; pts: Point[] } | undefined {
-  const { pixels, toImage } = crop(img, cx, cy, size, angle, 192);
-  const outs = run(models.facemesh, pixels, 192);
-  const flag = outs.find((o) => o.length === 1) as Float32Array;
-  const raw = outs.find((o) => o.length === 1404) as Float32Array;
-  const score = flag[0] > 1 || flag[0] < 0 ? 1 / (1 + Math.exp(-flag[0])) : flag[0];
-  if (score < MESH_MIN) return undefined;
-  const pts: Point[] = [];
-  for (let i = 0; i < 468; i++) pts.push(toImage(raw[i * 3], raw[i * 3 + 1]));
-  return { score, pts };
-}
-
-/** Mesh eye corner landmarks (outer, inner) and lid centres, for the eye on the image's left and right. */
-interface EyeSpec {
-  corners: readonly [number, number];
-  /** The lids' mesh landmarks, as the iris model's first contour points give them: lower lid (corner to corner), then upper. */
-  lids: readonly number[];
-}
-const EYE_LEFT: EyeSpec = {
-  corners: [33, 133],
-  lids: [33, 7, 163, 144, 145, 153, 154, 155, 133, 246, 161, 160, 159, 158, 157, 173],
-};
-const EYE_RIGHT: EyeSpec = {
-  corners: [263, 362],
-  lids: [263, 249, 390, 373, 374, 380, 381, 382, 362, 466, 388, 387, 386, 385, 384, 398],
-};
-
-function dist(a: Point, b: Point): number {
-  return Math.hypot(a[0] - b[0], a[1] - b[1]);
-}
-
-/**
- * The iris model on both eyes' crops in one batch (the model sees image-right eyes mirrored): iris centres and
- * radii, and the lids refined in `pts` (the iris model's own eye contour, sharper than the mesh's), all in image
- * pixels.
- */
-function eyes(models: FaceModels, img: Image8, pts: Point[], angle: number): [EyeInfo, EyeInfo] {
-  const specs = [EYE_LEFT, EYE_RIGHT];
-  const crops = specs.map((which, k) => {
-    const a = pts[which.corners[0]];
-    const b = pts[which.corners[1]];
-    return crop(img, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2, dist(a, b) * 2.3, angle, 64, k === 1);
-  });
-  const batch = new Float32Array(2 * 64 * 64 * 3);
-  batch.set(crops[0].pixels, 0);
-  batch.set(crops[1].pixels, 64 * 64 * 3);
-  const out = run(models.iris, batch, 64, 64, 2)[0];
-  const info = specs.map((which, k) => {
-    const o = k * 76 * 3;
-    const { toImage } = crops[k];
-    // 71 eye-contour points, then the iris: centre and four points on its rim
-    const iris: Point[] = [];
-    for (let i = 71; i < 76; i++) iris.push(toImage(out[o + i * 3], out[o + i * 3 + 1]));
-    const center = iris[0];
-    let r = 0;
-    for (let i = 1; i < 5; i++) r += dist(center, iris[i]) / 4;
-    // contour points 0-8: lower lid from the outer to the inner corner; 9-15: upper lid
-    which.lids.forEach((m, i) => {
-      pts[m] = toImage(out[o + i * 3], out[o + i * 3 + 1]);
-    });
-    const corners: [Point, Point] = [pts[which.corners[0]], pts[which.corners[1]]];
-    const width = dist(corners[0], corners[1]);
-    const open = dist(pts[which.lids[12]], pts[which.lids[4]]) / Math.max(1e-6, width);
-    return { center, corners, width, irisRadius: r, open };
-  });
-  return [info[0], info[1]];
-}
-
-function faceInfo(models: FaceModels, img: Image8, d: Detection, min = FACE_MIN): FaceInfo | undefined {
-  // the mesh on the detector's box, turned upright by the detector's eye line
-  const angle = eyeAngle(d.kp[0], d.kp[1]);
-  const m = mesh(models, img, d.cx, d.cy, d.size * 1.5, angle);
-  if (!m || m.score * d.score < min) return undefined;
-  const pts = m.pts;
-  const [left, right] = eyes(models, img, pts, angle);
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const [x, y] of pts) {
-    x0 = Math.min(x0, x);
-    y0 = Math.min(y0, y);
-    x1 = Math.max(x1, x);
-    y1 = Math.max(y1, y);
-  }
-  return { score: m.score, box: [x0, y0, x1 - x0, y1 - y0], eyes: { left, right }, landmarks: pts };
-}
-
 /** Person probability (0..255) per pixel of `img`: the selfie model at 256 x 256, resampled to the image. */
 function personMask(selfie: GraphModel, img: Image8): Uint8Array {
   const n = 256;
@@ -167,19 +74,6 @@ function personMask(selfie: GraphModel, img: Image8): Uint8Array {
     out[i] = Math.round(255 * Math.min(1, Math.max(0, p)));
   });
   return out;
-}
-
-interface FaceModels {
-  detector: GraphModel;
-  facemesh: GraphModel;
-  iris: GraphModel;
-}
-
-async function faceModels(): Promise<FaceModels> {
-  const [detector, facemesh, iris] = await Promise.all(
-    (['facemesh-detection-full', 'facemesh', 'iris'] as const).map(loadModel),
-  );
-  return { detector, facemesh, iris };
 }
 
 /**
@@ -207,44 +101,6 @@ export async function warmModels(parts: readonly AnalysisPart[]): Promise<void> 
 
 /** The two parts of an analysis, found separately (findFaces, findPerson) and put together by assembleAnalysis. */
 export type AnalysisPart = 'faces' | 'person';
-
-/**
- * What the faces part tells the people part while both run (one Int32 on a SharedArrayBuffer, shared by the two
- * analysis threads). MoveNet's people serve a photo without a face (assembleAnalysis) and the second look at heads
- * without one (findHeadFaces), so MoveNet is skipped only where neither can matter: the whole view alone found the
- * faces (detect.ts WHOLE_ENOUGH: a portrait or a couple) and the mesh confirmed one. FACES_PENDING: not known yet;
- * FACE_FOUND: so; FACES_UNSURE: the tiles start, or the search ended without a face: MoveNet is needed. The first
- * word is final, so the analysis does not depend on which thread was faster.
- */
-export type FaceSignal = Int32Array;
-export const FACES_PENDING = 0;
-export const FACE_FOUND = 1;
-export const FACES_UNSURE = 2;
-
-export function faceSignal(): FaceSignal {
-  return new Int32Array(new SharedArrayBuffer(4));
-}
-
-/**
- * Whether the whole view alone settled the faces (FACE_FOUND): the heads are then not looked at again, even when
- * MoveNet ran because its wait timed out on a loaded machine, so the analysis is the same however the threads ran.
- */
-export function facesSettled(signal: FaceSignal): boolean {
-  return Atomics.load(signal, 0) === FACE_FOUND;
-}
-
-function tell(signal: FaceSignal | undefined, what: typeof FACE_FOUND | typeof FACES_UNSURE): void {
-  if (!signal) return;
-  Atomics.compareExchange(signal, 0, FACES_PENDING, what);
-  Atomics.notify(signal, 0);
-}
-
-/**
- * How long the people part waits, its mask done, for the faces part to say whether MoveNet is needed: the faces
- * part always says so (at its first face, before its tiles, at its end, on an error), so this bounds only a faces
- * thread lost mid-way. Waiting then costs nothing the analysis would not wait for anyway: it ends with the faces.
- */
-const FACES_WAIT_MS = 2000;
 
 /** The faces part of an analysis: its faces, and whether small ones were looked for everywhere (Analysis.thorough). */
 export interface FacesPart {
