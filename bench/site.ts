@@ -10,8 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { REPO_ROOT } from '../domain/repo-paths';
+import { buildFrontendIfStale } from '../frontend/build/when-stale';
 import { contentSlugs } from '../lib/site-function';
-import { buildFrontendIfStale } from '../local/frontend-build';
 import { startLocalRuntime } from '../local/runtime';
 import { CHROME_FLAGS, CHROMIUM_PATH, launchChromium } from '../test/support/browser';
 

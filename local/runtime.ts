@@ -130,9 +130,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       startSes(dataDir, opts.mailPort ?? 0),
     ]);
     started.push(dynamo, s3, ses);
-    // The engine's model server plays the SageMaker endpoint; the nsfwjs model plays Rekognition.
-    // Given the local S3 rather than process.env's endpoints, which still hold the previous run's when a runtime is
-    // restarted in the same process (tests).
+    // The engine's model server plays the SageMaker endpoint, the nsfwjs model Rekognition: given the local S3, not
+    // process.env's endpoints, which hold the previous run's when a runtime restarts in the same process (tests).
     const localS3 = { endpoint: s3.url, region: LOCAL_REGION, credentials: S3RVER_CREDENTIALS };
     const [engine, moderation] = await Promise.all([
       startEngineContainer({ s3: localS3, log }),

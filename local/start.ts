@@ -1,6 +1,7 @@
 /** `npm start`: the whole product on http://localhost:3000 with local stand-ins for AWS, nothing to configure. */
+
+import { buildFrontendIfStale } from '../frontend/build/when-stale';
 import { runtimeOptionsFromEnv } from './env-options';
-import { buildFrontendIfStale } from './frontend-build';
 import { logUnhandledRejections, runEntryPoint } from './process-guard';
 import { startLocalRuntime } from './runtime';
 

@@ -1,4 +1,4 @@
-import { buildFrontendIfStale } from '../../local/frontend-build';
+import { buildFrontendIfStale } from '../../frontend/build/when-stale';
 import { synthesizeLocal } from '../../local/template';
 
 /**

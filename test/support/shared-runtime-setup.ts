@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildFrontendIfStale } from '../../local/frontend-build';
+import { buildFrontendIfStale } from '../../frontend/build/when-stale';
 import { startRuntimeProcess } from './runtime-child';
 import { SHARED_RUNTIME_VAR, type SharedRuntime } from './shared-runtime';
 
