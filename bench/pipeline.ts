@@ -4,13 +4,20 @@
  *
  * The photo is uploaded, moderated and previewed first, as the site does before checkout, so the measurement is
  * exactly what happens after payment: webhook, re-moderation, full-size renders, refund check, e-mail.
+ *
+ * The end is the generation's own `finished_at` stamp, read once it is done; the bench polls once a second meanwhile
+ * (the status page polls every 5 s). Polling every 20 ms for the end instead cost about 0.8 s of the figure (medians
+ * of five paired runs, 9.6 s against 8.7 s): the polls' API calls and table reads ran on the cores the order needs.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { STYLE_IDS } from '../domain/styles';
+import { tableEnvVar } from '../domain/wiring';
 import { startLocalRuntime } from '../local/runtime';
 import { photo } from '../test/fixtures/photos';
+import { tableClient } from '../test/support/orders';
 import { benchClient } from './client';
 
 export interface PipelineBenchResult {
@@ -38,13 +45,17 @@ export async function runPipelineBench(
     });
     log(`order ${order.order_id}: 1 photo × ${STYLE_IDS.length} styles`);
 
-    const t0 = performance.now();
+    const t0 = Date.now(); // the clock the handlers stamp with
     const paid = await fetch(`${runtime.stripeUrl}/__simulate/pay/${order.session_id}`, { method: 'POST' });
     if (!paid.ok) throw new Error(`pay: ${paid.status} ${await paid.text()}`);
-    const webhookMs = performance.now() - t0;
-    const g = await generation(order.order_id, 20);
+    const webhookMs = Date.now() - t0;
+    const g = await generation(order.order_id, 1000);
     if (g.status === 'failed') throw new Error(`generation failed: ${g.error}`);
-    const ms = performance.now() - t0;
+    const { Item } = await tableClient(runtime).send(
+      new GetCommand({ TableName: runtime.env[tableEnvVar('generations')], Key: { generation_id: order.order_id } }),
+    );
+    const ms = Date.parse(Item?.finished_at) - t0;
+    if (!Number.isFinite(ms)) throw new Error(`generation ${order.order_id} has no finished_at`);
     await runtime.idle(); // the e-mail step runs after `completed` is visible
     return { ms, styles: STYLE_IDS.length, webhookMs };
   } finally {
