@@ -13,6 +13,7 @@ import path from 'node:path';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { type GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
 import * as tf from '@tensorflow/tfjs-core';
+import { checkRelu6, fuseRelu6, type Relu6Clip } from './relu6';
 
 /** Model name -> the package folder that ships it (from source). */
 export const MODEL_FILES = {
@@ -40,12 +41,16 @@ function modelDir(name: ModelName): string {
   throw new Error(`model file ${name}.json not found (set TOONZAP_MODELS_DIR)`);
 }
 
-/** tf.io handler reading a tfjs graph model (model JSON + weight shards) from disk. */
-function fileHandler(name: ModelName): tf.io.IOHandler {
+/**
+ * tf.io handler reading a tfjs graph model (model JSON + weight shards) from disk, its ReLU6 clips made one op
+ * (relu6.ts; the clips rewritten are added to `clips`).
+ */
+function fileHandler(name: ModelName, clips: Relu6Clip[]): tf.io.IOHandler {
   return {
     load: async () => {
       const dir = modelDir(name);
       const json = JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), 'utf8')) as tf.io.ModelJSON;
+      clips.push(...fuseRelu6(json.modelTopology as Parameters<typeof fuseRelu6>[0]));
       const weightSpecs: tf.io.WeightsManifestEntry[] = [];
       const chunks: Buffer[] = [];
       for (const group of json.weightsManifest ?? []) {
@@ -112,7 +117,10 @@ const loaded = new Map<ModelName, Promise<GraphModel>>();
 export function loadModel(name: ModelName): Promise<GraphModel> {
   let p = loaded.get(name);
   if (!p) {
-    p = wasmBackend().then(() => loadGraphModel(fileHandler(name)));
+    const clips: Relu6Clip[] = [];
+    p = wasmBackend()
+      .then(() => loadGraphModel(fileHandler(name, clips)))
+      .then((model) => checkRelu6(model, clips));
     loaded.set(name, p);
     p.catch(() => loaded.delete(name));
   }
