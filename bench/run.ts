@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   if (!only || only === 'pipeline') {
     const p = await runPipelineBench();
     console.log(
-      `pipeline: webhook → completed, 1 photo × ${p.styles} styles: ${p.ms.toFixed(0)} ms (target ≤ 5000 ms)`,
+      `pipeline: webhook → completed, 1 photo × ${p.styles} styles: ${p.ms.toFixed(0)} ms, CPU ${p.cpuMs.toFixed(0)} ms (target ≤ 5000 ms)`,
     );
   }
   if (!only || only === 'busy-evening') console.log(formatBusyEvening(await runBusyEveningBench()));
