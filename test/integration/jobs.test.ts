@@ -93,7 +93,7 @@ describe('moderation and preview jobs', () => {
     const hash = await uploadPhoto(client, bytes, 'image/jpeg');
     const job = (await client.post('/api/process-moderation', { image_hashes: [hash] })).body.job_id as string;
     // Held reads, as the page makes them through the gateway: a handful see the job end (how long each is held is
-    // counted in test/lambdas/get-job.test.ts, on fake timers).
+    // counted in test/lambdas/routes/get-job.test.ts, on fake timers).
     const seen: string[] = [];
     while (seen.length < 40 && seen.at(-1) !== 'SUCCESS') seen.push((await client.get(jobStatusPath(job))).body);
     expect(seen.at(-1)).toBe('SUCCESS');

@@ -8,11 +8,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import Stripe from 'stripe';
-import { METRICS } from '../../domain/wiring';
-import type { OrderRecord } from '../../lambdas/lib/orders';
-import { startTables } from '../support/dynamo';
-import { lambdaContext } from '../support/lambda-context';
-import { recordMetrics } from '../support/metrics';
+import { METRICS } from '../../../domain/wiring';
+import type { OrderRecord } from '../../../lambdas/lib/orders';
+import { startTables } from '../../support/dynamo';
+import { lambdaContext } from '../../support/lambda-context';
+import { recordMetrics } from '../../support/metrics';
 
 /**
  * POST /api/stripe-webhook and the reconciler: a paid session fulfils only the order it was made for (its id stored
@@ -25,13 +25,13 @@ const SECRET = 'whsec_test_handler';
 const stripe = new Stripe('sk_test_handler');
 const refunds = jest.spyOn(stripe.refunds, 'create');
 const paymentIntents = jest.spyOn(stripe.paymentIntents, 'retrieve');
-jest.mock('../../lambdas/lib/payments', () => ({
+jest.mock('../../../lambdas/lib/payments', () => ({
   payments: async () => ({ stripe, webhookSecret: SECRET }),
 }));
 
-import { reconcileSession } from '../../lambdas/lib/reconciler';
-import { handler } from '../../lambdas/routes/stripe-webhook';
-import { httpEvent } from '../support/http-event';
+import { reconcileSession } from '../../../lambdas/lib/reconciler';
+import { handler } from '../../../lambdas/routes/stripe-webhook';
+import { httpEvent } from '../../support/http-event';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sfn = mockClient(SFNClient);

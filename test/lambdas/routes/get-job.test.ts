@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { JobRecord, JobStatus } from '../../lambdas/lib/jobs';
+import type { JobRecord, JobStatus } from '../../../lambdas/lib/jobs';
 
 /**
  * GET /api/jobs/{job_id}?wait=1, long polling (domain/job-polling.ts): the handler with the jobs table as a stand-in
@@ -8,15 +8,15 @@ import type { JobRecord, JobStatus } from '../../lambdas/lib/jobs';
 let stored: JobRecord | null = null;
 const getJob = jest.fn(async (_id: string) => (stored ? { ...stored } : null));
 const currentJobStatus = jest.fn(async (job: JobRecord) => job.status);
-jest.mock('../../lambdas/lib/jobs', () => ({
+jest.mock('../../../lambdas/lib/jobs', () => ({
   getJob: (id: string) => getJob(id),
   currentJobStatus: (job: JobRecord) => currentJobStatus(job),
 }));
 
-import { JOB_WAIT_MS, JOB_WAIT_READ_MS } from '../../domain/job-polling';
-import { JOB_POLL_MS } from '../../frontend/src/lib/polling';
-import { handler } from '../../lambdas/routes/get-job';
-import { httpEvent } from '../support/http-event';
+import { JOB_WAIT_MS, JOB_WAIT_READ_MS } from '../../../domain/job-polling';
+import { JOB_POLL_MS } from '../../../frontend/src/lib/polling';
+import { handler } from '../../../lambdas/routes/get-job';
+import { httpEvent } from '../../support/http-event';
 
 const JOB_ID = '0b6d2f4e-3c1a-4f5e-9d8c-7b6a5f4e3d2c';
 /** The owner secret of the browser that started the job (43 base64url characters), and its owner id. */
