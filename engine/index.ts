@@ -5,7 +5,6 @@
  * plus the style catalogue re-exported from ./styles (which is importable without sharp).
  */
 
-import { createHash } from 'node:crypto';
 import { PAID_LONG_SIDE, PREVIEW_LONG_SIDE } from '../domain/image-format';
 import { STYLE_IDS, type StyleId } from '../domain/styles';
 import { type Analysis, DETAIL_LONG, hasPeople } from './analysis';
@@ -16,6 +15,7 @@ import { type KeptRender, keepFaces } from './face-keep';
 import { type DecodedImage, type DecodeOptions, decodeInput, shrinkDecoded } from './image-io';
 import { encodeOutput } from './output';
 import type { Image8 } from './raster';
+import { decodeShared } from './recent-decodes';
 import { STYLE_ENGINES } from './renderers';
 import { applyStyles } from './style-pool';
 
@@ -115,29 +115,6 @@ export async function renderStyleImage(
   const kept = await keepStyledFaces(img, styleId, styled, analysis);
   const image = { data: kept.data, width: styled.width, height: styled.height };
   return { png: await finish(image, false, false), image };
-}
-
-/**
- * The last photos renderStyle decoded, by their bytes' SHA-256 and the decode's options: an order renders each photo
- * in every style it bought, and a paid decode (the photo enlarged to 2048 px by lanczos3) costs 100-200 ms of CPU each
- * time. The pixels are shared read-only (styles and face keeping write their own buffers).
- */
-const recentDecodes = new Map<string, Promise<DecodedImage>>();
-const RECENT_DECODES = 2;
-
-function decodeShared(bytes: Buffer, opts: DecodeOptions): Promise<DecodedImage> {
-  const digest = createHash('sha256').update(bytes).digest('hex');
-  const key = `${digest}:${opts.maxSize}:${opts.maxPixels}:${opts.enlarge === true}`;
-  let decoded = recentDecodes.get(key);
-  if (decoded)
-    recentDecodes.delete(key); // re-inserted below: most recently used last
-  else {
-    decoded = decodeInput(bytes, opts);
-    decoded.catch(() => recentDecodes.delete(key)); // a refused photo is refused again, not remembered
-  }
-  recentDecodes.set(key, decoded);
-  if (recentDecodes.size > RECENT_DECODES) recentDecodes.delete(recentDecodes.keys().next().value as string);
-  return decoded;
 }
 
 /**

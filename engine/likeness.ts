@@ -15,6 +15,7 @@ import { describeFaces } from './analysis-thread';
 import { describeRemembered, faceCrop, LIKENESS_THRESHOLD, similarity } from './face-compare';
 import { analyzePhoto, decodeInput } from './index';
 import type { Image8 } from './raster';
+import { decodeShared } from './recent-decodes';
 
 export { LIKENESS_THRESHOLD, similarity };
 
@@ -41,7 +42,7 @@ export interface Likeness {
 export async function likeness(photo: Buffer, render: Buffer | Image8, known?: Analysis): Promise<Likeness> {
   const [analysis, src, out] = await Promise.all([
     known ?? analyzePhoto(photo),
-    decodeInput(photo),
+    decodeShared(photo), // an order's renders are all measured against the same photo
     Buffer.isBuffer(render) ? decodeInput(render) : render,
   ]);
   const kp = src.width / analysis.width;

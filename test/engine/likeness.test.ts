@@ -1,7 +1,14 @@
 import sharp from 'sharp';
-import { closeAnalysisThread } from '../../engine';
+import { analyzePhoto, closeAnalysisThread } from '../../engine';
+import { decodeInput } from '../../engine/image-io';
 import { LIKENESS_THRESHOLD, likeness } from '../../engine/likeness';
 import { photo } from './helpers';
+
+// the real decoder, counted (the last test: how often a photo is decoded)
+jest.mock('../../engine/image-io', () => {
+  const actual = jest.requireActual('../../engine/image-io');
+  return { ...actual, decodeInput: jest.fn(actual.decodeInput) };
+});
 
 afterAll(() => closeAnalysisThread());
 
@@ -44,5 +51,16 @@ describe('likeness', () => {
       .toBuffer();
     const s = await likeness(photo('astronaut.png'), swapped);
     expect(s.faces[0].similarity).toBeLessThan(LIKENESS_THRESHOLD);
+  });
+
+  it("measures an order's renders against one decode of their photo", async () => {
+    // bytes no other test decodes: a 12 MP photo's full-size decode cost each gate 240 ms of CPU
+    const bytes = await sharp(photo('grace_hopper.jpg')).resize(300).jpeg().toBuffer();
+    const analysis = await analyzePhoto(bytes);
+    const renders = await Promise.all([1, 2].map((sigma) => sharp(bytes).blur(sigma).png().toBuffer()));
+    const calls = jest.mocked(decodeInput).mock.calls;
+    const before = calls.length;
+    for (const render of renders) await likeness(bytes, render, analysis);
+    expect(calls.slice(before).filter(([input]) => input === bytes)).toHaveLength(1);
   });
 });
