@@ -2,7 +2,7 @@
 import { formatBusyEvening, runBusyEveningBench } from './busy-evening';
 import { runEngineBench } from './engine';
 import { formatJobsBench, runJobsBench } from './jobs';
-import { runPipelineBench } from './pipeline';
+import { pipelineLines } from './pipeline';
 import { formatSiteBench, runSiteBench } from './site';
 
 async function main(): Promise<void> {
@@ -12,10 +12,7 @@ async function main(): Promise<void> {
     console.log(`\n${formatJobsBench(await runJobsBench())}`);
   }
   if (!only || only === 'pipeline') {
-    const p = await runPipelineBench();
-    console.log(
-      `pipeline: webhook → completed, 1 photo × ${p.styles} styles: ${p.ms.toFixed(0)} ms, CPU ${p.cpuMs.toFixed(0)} ms (target ≤ 5000 ms)`,
-    );
+    console.log((await pipelineLines()).join('\n'));
   }
   if (!only || only === 'busy-evening') console.log(formatBusyEvening(await runBusyEveningBench()));
   if (!only || only === 'site') console.log(`\n${formatSiteBench(await runSiteBench())}`);
